@@ -1,0 +1,252 @@
+"""The engine contract shared by every game.
+
+An engine is a set of pure functions over a plain-data state (OpenSpiel's ``State`` API and
+boardgame.io's game objects are the models):
+
+* ``new_game(num_players, options, seed)`` deals a fresh game;
+* ``to_act(state)`` is the set of seats that may move now (several in simultaneous phases);
+* ``legal_actions(state, seat)`` lists every legal move, sorted and unique;
+* ``apply(state, seat, action)`` returns the next state and never mutates its argument;
+  an illegal action raises :class:`IllegalAction` and changes nothing;
+* ``view(state, seat)`` is what that seat (``None``: the public) may see — secrets never
+  leave the engine any other way;
+* ``result(state)`` gives scores and ranks once ``is_over(state)``.
+
+Conventions that keep copying cheap: lists are homogeneous (a list of ints never holds a
+list, a list of lists never holds an int), and ``state["log"]``, the public event log, is
+append-only with entries that are never changed once appended.
+
+Actions are tuples of small non-negative ints; :func:`encode_action` turns them into the
+compact text that goes into Telegram callback data. States are JSON-compatible dicts
+(lists, ints, strings, bools, ``None``); randomness comes from the seed and a counter kept
+in the state, so the same seed and the same actions always replay the same game.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+State = dict[str, Any]
+Action = tuple[int, ...]
+View = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow in this state, or from this seat."""
+
+
+class InvariantViolation(AssertionError):
+    """An internal consistency check failed: a bug in an engine, never a player's mistake."""
+
+
+class GameOptions(BaseModel):
+    """Base for each game's options. Fields are ``bool`` or ``Literal`` so a lobby can offer
+    every value on a button; the first value of a ``Literal`` is the default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final standing: ``scores[seat]``, ``ranks[seat]`` (1 = winner; equal ranks are shared),
+    and ``details`` — per-game extra figures (tie-break counts, bonuses) for the final board."""
+
+    scores: list[int]
+    ranks: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[int]:
+        return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+
+
+def encode_action(action: Action) -> str:
+    return ".".join(str(part) for part in action)
+
+
+def decode_action(text: str) -> Action:
+    """Parse :func:`encode_action` output; raises :class:`IllegalAction` on malformed text."""
+    try:
+        parts = tuple(int(part) for part in text.split("."))
+    except ValueError:
+        raise IllegalAction(f"malformed action {text!r}") from None
+    if any(part < 0 for part in parts):
+        raise IllegalAction(f"malformed action {text!r}")
+    return parts
+
+
+def rank_by(keys: list[tuple]) -> list[int]:
+    """Competition ranking, highest key first: equal keys share a rank (1, 1, 3, ...)."""
+    order = sorted(range(len(keys)), key=lambda seat: keys[seat], reverse=True)
+    ranks = [0] * len(keys)
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            ranks[seat] = ranks[order[position - 1]]
+        else:
+            ranks[seat] = position + 1
+    return ranks
+
+
+def clone(value: Any) -> Any:
+    """A deep copy of JSON-like data; many times faster than :func:`copy.deepcopy`.
+
+    Lists are homogeneous by convention (a list of ints never holds a list), so a list
+    whose first item is a scalar is copied with one slice.
+    """
+    if type(value) is list:
+        if not value or type(value[0]) in _SCALARS:
+            return value[:]
+        return [clone(item) for item in value]
+    if type(value) is dict:
+        return {key: clone(item) for key, item in value.items()}
+    return value
+
+
+_SCALARS = (int, str, bool, float)  # not None: [None, [1, 2]] is a list of optional lists
+
+
+def clone_state(state: State) -> State:
+    """Copy a state for :meth:`Engine.apply`. The ``log`` of public events is append-only and
+    its entries are never changed after they are appended, so they are shared, not copied."""
+    copied = {key: clone(value) for key, value in state.items() if key != "log"}
+    if "log" in state:
+        copied["log"] = state["log"][:]
+    return copied
+
+
+def draw_rng(state: State) -> random.Random:
+    """A generator derived from the state's seed and counter; advances the counter.
+
+    Keeping only ``seed`` and ``rng_counter`` in the state (never a Random object) keeps the
+    state plain JSON and makes every game replayable from its seed.
+    """
+    rng = random.Random(f"{state['seed']}:{state['rng_counter']}")
+    state["rng_counter"] += 1
+    return rng
+
+
+class Engine(abc.ABC):
+    """One game's rules. Subclasses implement the abstract methods; :meth:`apply` wraps the
+    in-place transition ``_apply`` so that callers always get purity."""
+
+    id: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[GameOptions]]
+
+    # -- setup ---------------------------------------------------------------------------
+    def options(self, raw: dict[str, Any] | GameOptions | None = None) -> GameOptions:
+        if isinstance(raw, GameOptions):
+            return raw
+        return self.Options.model_validate(raw or {})
+
+    def new_game(self, num_players: int, options: Any = None, seed: int = 0) -> State:
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(
+                f"{self.id} needs {self.min_players}-{self.max_players} players, not {num_players}"
+            )
+        opts = self.options(options)
+        state: State = {
+            "game": self.id,
+            "num_players": num_players,
+            "options": opts.model_dump(),
+            "seed": seed,
+            "rng_counter": 0,
+        }
+        self._setup(state, opts)
+        return state
+
+    @abc.abstractmethod
+    def _setup(self, state: State, options: GameOptions) -> None:
+        """Fill in a new state (deal, shuffle) in place."""
+
+    # -- play ----------------------------------------------------------------------------
+    @abc.abstractmethod
+    def to_act(self, state: State) -> frozenset[int]:
+        """Seats that may move now; empty when the game is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` (empty if it may not move), sorted and unique."""
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        return tuple(action) in self.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """The state after ``seat`` plays ``action``; ``state`` itself is never changed."""
+        action = tuple(action)
+        if not self.is_legal(state, seat, action):
+            raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
+        new_state = clone_state(state)
+        self._apply(new_state, seat, action)
+        return new_state
+
+    @abc.abstractmethod
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        """Apply an action already known to be legal, in place."""
+
+    @abc.abstractmethod
+    def is_over(self, state: State) -> bool: ...
+
+    @abc.abstractmethod
+    def result(self, state: State) -> Result:
+        """Scores and ranks; only meaningful once :meth:`is_over`."""
+
+    # -- information ---------------------------------------------------------------------
+    @abc.abstractmethod
+    def view(self, state: State, seat: int | None) -> View:
+        """What ``seat`` may see (``None``: what everyone may see). JSON-compatible."""
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """A sensible move for an absent player (timeouts, autopilot). Games override this
+        with something better than the first legal action where that matters."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction(f"{self.id}: seat {seat} has no move")
+        return actions[0]
+
+    # -- testing -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def check_invariants(self, state: State) -> None:
+        """Raise :class:`InvariantViolation` if the state is inconsistent (conservation of
+        cards / tiles / gems, sizes, ranges). Used by the simulator and the tests."""
+
+    def check_views(self, state: State) -> None:
+        """Raise :class:`InvariantViolation` if a view shows another seat's secret.
+
+        The default implementation uses :meth:`secrets`: no seat's secret values may appear
+        in the public view or in any other seat's view."""
+        for owner, secret_paths in enumerate(self.secrets(state)):
+            for viewer in [None, *range(state["num_players"])]:
+                if viewer == owner:
+                    continue
+                shown = self.view(state, viewer)
+                for path in secret_paths:
+                    if _has_path(shown, path):
+                        raise InvariantViolation(
+                            f"{self.id}: view of {viewer} shows seat {owner}'s secret {path}"
+                        )
+
+    def secrets(self, state: State) -> list[list[tuple]]:
+        """For each seat, the view paths that only that seat may see (e.g.
+        ``("players", 2, "hand")``). Used by :meth:`check_views`; games with no secrets
+        return empty lists."""
+        return [[] for _ in range(state["num_players"])]
+
+
+def _has_path(data: Any, path: Iterable) -> bool:
+    node = data
+    for key in path:
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
+            return False
+    return node is not None

@@ -1,0 +1,380 @@
+"""The 5211 engine. Rules: ``shared/rules/5211.md``.
+
+Cards are ints: ``colour * 6 + rank`` with ranks 0..5 worth 1 (the rooster), 2, 3, 4, 5, 6.
+Every hand and choice is a sorted list of card codes, so equal cards are interchangeable
+and the legal choices are unique multisets.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import Literal
+
+from games.core import (
+    Action,
+    Engine,
+    GameOptions,
+    IllegalAction,
+    InvariantViolation,
+    Result,
+    State,
+    View,
+    draw_rng,
+    rank_by,
+)
+
+COLOURS = ("blue", "yellow", "orange", "green", "turquoise")
+RANK_VALUES = (1, 2, 3, 4, 5, 6)
+RANK_COPIES = (5, 6, 5, 2, 1, 1)  # per colour: five roosters, six 2s, five 3s, two 4s, 5, 6
+HAND_SIZE = 5
+PART_SIZES = (2, 1, 1)  # cards chosen in parts 1, 2 and 3 of a round
+REMOVED_BY_PLAYERS = {2: 10, 3: 13, 4: 0, 5: 15}
+FULL_DECK = sorted(
+    colour * 6 + rank
+    for colour in range(len(COLOURS))
+    for rank, copies in enumerate(RANK_COPIES)
+    for _ in range(copies)
+)
+
+
+def colour_of(card: int) -> int:
+    return card // 6
+
+
+def value_of(card: int) -> int:
+    return RANK_VALUES[card % 6]
+
+
+def is_rooster(card: int) -> bool:
+    return card % 6 == 0
+
+
+def rooster_threshold(num_players: int) -> int:
+    """Roosters on the table needed for a rooster round (rulebook: "equal or greater")."""
+    return num_players + 2
+
+
+def colour_limit(num_players: int) -> int:
+    """A colour with more cards than this is eliminated (exactly the limit still scores)."""
+    return num_players + 3
+
+
+class Options5211(GameOptions):
+    # 0 = a single game; 50 or 100 = the long variant, a match played to that many points.
+    match_target: Literal[0, 50, 100] = 0
+
+
+def score_round(table: list[list[int]], num_players: int) -> dict:
+    """Score one round from the face-up cards in front of each seat.
+
+    Returns a public event: which rule applied (``roosters``, ``colour`` or ``none``), the
+    colours eliminated over the limit or by a tie, and each seat's scored cards and points.
+    """
+    roosters = sum(is_rooster(card) for cards in table for card in cards)
+    over_limit: list[int] = []
+    tied: list[list[int]] = []
+    winner: int | None = None
+    if roosters >= rooster_threshold(num_players):
+        mode = "roosters"
+        scoring = [[card for card in cards if is_rooster(card)] for cards in table]
+    else:
+        counts = Counter(colour_of(card) for cards in table for card in cards)
+        limit = colour_limit(num_players)
+        remaining = dict(counts)
+        while remaining:
+            top = max(remaining.values())
+            leaders = sorted(c for c, n in remaining.items() if n == top)
+            if top > limit:
+                over_limit.extend(leaders)
+            elif len(leaders) > 1:
+                tied.append(leaders)
+            else:
+                winner = leaders[0]
+                break
+            for colour in leaders:
+                del remaining[colour]
+        mode = "none" if winner is None else "colour"
+        scoring = [[card for card in cards if colour_of(card) == winner] for cards in table]
+    return {
+        "type": "round_scored",
+        "mode": mode,
+        "roosters": roosters,
+        "colour": winner,
+        "over_limit": over_limit,
+        "tied": tied,
+        "scored": scoring,
+        "points": [sum(value_of(card) for card in cards) for cards in scoring],
+    }
+
+
+class Engine5211(Engine):
+    id = "5211"
+    min_players = 2
+    max_players = 5
+    Options = Options5211
+
+    # -- setup ---------------------------------------------------------------------------
+    def _setup(self, state: State, options: GameOptions) -> None:
+        n = state["num_players"]
+        state.update(
+            game_no=1,
+            match_points=[0] * n,  # long variant: totals of finished games
+            match_cards=[0] * n,  # long variant: cards scored in finished games (tie-break)
+            log=[],
+            over=False,
+        )
+        self._deal(state)
+
+    def _deal(self, state: State) -> None:
+        n = state["num_players"]
+        deck = list(FULL_DECK)
+        draw_rng(state).shuffle(deck)
+        removed = REMOVED_BY_PLAYERS[n]
+        state["removed"] = sorted(deck[:removed])
+        deck = deck[removed:]
+        state["hands"] = [sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(n)]
+        state["deck"] = deck[n * HAND_SIZE :]  # the draw pile; its end is the top
+        state["round"] = 1
+        state["part"] = 1
+        state["final_round"] = False
+        state["chosen"] = [None] * n  # hidden choices of the current part
+        state["table"] = [[] for _ in range(n)]  # face-up cards of the current round
+        state["piles"] = [[] for _ in range(n)]  # scored cards of the current game
+        state["discard"] = []
+
+    # -- play ----------------------------------------------------------------------------
+    def to_act(self, state: State) -> frozenset[int]:
+        if state["over"]:
+            return frozenset()
+        return frozenset(seat for seat, chosen in enumerate(state["chosen"]) if chosen is None)
+
+    def part_size(self, state: State) -> int:
+        return PART_SIZES[state["part"] - 1]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state["over"] or state["chosen"][seat] is not None:
+            return []
+        return sorted(set(combinations(state["hands"][seat], self.part_size(state))))
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        if state["over"] or not 0 <= seat < state["num_players"]:
+            return False
+        if state["chosen"][seat] is not None or len(action) != self.part_size(state):
+            return False
+        if list(action) != sorted(action):
+            return False
+        hand = Counter(state["hands"][seat])
+        return all(hand[card] >= need for card, need in Counter(action).items())
+
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        hand = state["hands"][seat]
+        for card in action:
+            hand.remove(card)
+        state["chosen"][seat] = list(action)
+        if all(chosen is not None for chosen in state["chosen"]):
+            self._reveal(state)
+
+    def _reveal(self, state: State) -> None:
+        n = state["num_players"]
+        state["log"].append(
+            {
+                "type": "revealed",
+                "game_no": state["game_no"],
+                "round": state["round"],
+                "part": state["part"],
+                "cards": state["chosen"],
+            }
+        )
+        for seat, cards in enumerate(state["chosen"]):
+            state["table"][seat].extend(cards)
+        state["chosen"] = [None] * n
+        if not state["final_round"]:
+            self._refill(state)
+        if state["part"] < len(PART_SIZES):
+            state["part"] += 1
+            return
+        self._score_round(state)
+
+    def _refill(self, state: State) -> None:
+        for hand in state["hands"]:
+            need = HAND_SIZE - len(hand)
+            if need > len(state["deck"]):
+                raise InvariantViolation("5211: the draw pile ran short in the middle of a refill")
+            for _ in range(need):
+                hand.append(state["deck"].pop())
+            hand.sort()
+
+    def _score_round(self, state: State) -> None:
+        n = state["num_players"]
+        event = score_round(state["table"], n)
+        event.update(game_no=state["game_no"], round=state["round"])
+        for seat in range(n):
+            scored = event["scored"][seat]
+            state["piles"][seat].extend(scored)
+            for card in scored:
+                state["table"][seat].remove(card)
+            state["discard"].extend(state["table"][seat])
+        state["table"] = [[] for _ in range(n)]
+        event["totals"] = self.game_points(state)
+        state["log"].append(event)
+        if state["final_round"]:
+            self._end_game(state)
+            return
+        state["round"] += 1
+        state["part"] = 1
+        state["final_round"] = not state["deck"]
+
+    def _end_game(self, state: State) -> None:
+        n = state["num_players"]
+        for hand in state["hands"]:  # the last card in each hand is discarded
+            state["discard"].extend(hand)
+            hand.clear()
+        points = self.game_points(state)
+        for seat in range(n):
+            state["match_points"][seat] += points[seat]
+            state["match_cards"][seat] += len(state["piles"][seat])
+        target = state["options"]["match_target"]
+        state["log"].append(
+            {
+                "type": "game_ended",
+                "game_no": state["game_no"],
+                "points": points,
+                "cards": [len(pile) for pile in state["piles"]],
+                "match_points": list(state["match_points"]),
+            }
+        )
+        if not target or max(state["match_points"]) >= target:
+            state["over"] = True
+            return
+        state["game_no"] += 1
+        self._deal(state)
+
+    # -- scores --------------------------------------------------------------------------
+    def game_points(self, state: State) -> list[int]:
+        return [sum(value_of(card) for card in pile) for pile in state["piles"]]
+
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def result(self, state: State) -> Result:
+        if state["options"]["match_target"]:
+            scores = list(state["match_points"])
+            cards = list(state["match_cards"])
+        else:
+            scores = self.game_points(state)
+            cards = [len(pile) for pile in state["piles"]]
+        return Result(
+            scores=scores,
+            ranks=rank_by([(score, count) for score, count in zip(scores, cards, strict=True)]),
+            details={"cards": cards},
+        )
+
+    # -- information ---------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        view: View = {
+            "game": self.id,
+            "num_players": state["num_players"],
+            "options": state["options"],
+            "game_no": state["game_no"],
+            "round": state["round"],
+            "part": state["part"],
+            "part_size": self.part_size(state),
+            "final_round": state["final_round"],
+            "deck_size": len(state["deck"]),
+            "hand_sizes": [len(hand) for hand in state["hands"]],
+            "ready": [chosen is not None for chosen in state["chosen"]],
+            "table": state["table"],
+            "points": self.game_points(state),
+            "pile_sizes": [len(pile) for pile in state["piles"]],
+            "match_points": state["match_points"],
+            "log": state["log"],
+            "over": state["over"],
+        }
+        if seat is not None:
+            view["hand"] = state["hands"][seat]
+            view["chosen"] = state["chosen"][seat]
+        return view
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """The cheapest cards in hand: an absent player gives away as little as possible."""
+        hand = sorted(state["hands"][seat], key=lambda card: (value_of(card), card))
+        if state["chosen"][seat] is not None or state["over"]:
+            raise IllegalAction(f"5211: seat {seat} has no move")
+        return tuple(sorted(hand[: self.part_size(state)]))
+
+    # -- testing -------------------------------------------------------------------------
+    def check_invariants(self, state: State) -> None:
+        n = state["num_players"]
+        everywhere = (
+            state["deck"]
+            + state["removed"]
+            + state["discard"]
+            + [card for hand in state["hands"] for card in hand]
+            + [card for chosen in state["chosen"] if chosen for card in chosen]
+            + [card for cards in state["table"] for card in cards]
+            + [card for pile in state["piles"] for card in pile]
+        )
+        if sorted(everywhere) != FULL_DECK:
+            raise InvariantViolation("5211: the 100 cards are not all accounted for")
+        if len(state["removed"]) != REMOVED_BY_PLAYERS[n]:
+            raise InvariantViolation("5211: wrong number of removed cards")
+        for seat in range(n):
+            played = len(state["table"][seat]) + len(state["chosen"][seat] or [])
+            expected_played = sum(PART_SIZES[: state["part"] - 1])
+            if state["chosen"][seat] is not None:
+                expected_played += self.part_size(state)
+            if not state["over"] and played != expected_played:
+                raise InvariantViolation(f"5211: seat {seat} has {played} cards in play")
+            hand = len(state["hands"][seat])
+            if state["over"]:
+                expected_hand = 0
+            elif state["final_round"]:
+                expected_hand = HAND_SIZE - expected_played
+            else:
+                expected_hand = HAND_SIZE - len(state["chosen"][seat] or [])
+            if hand != expected_hand:
+                raise InvariantViolation(f"5211: seat {seat} holds {hand} cards")
+        if state["final_round"] != (not state["deck"]) and not state["over"]:
+            raise InvariantViolation("5211: the final round must start exactly when the pile ends")
+
+    def check_views(self, state: State) -> None:
+        """No view may depend on another seat's hand or unrevealed choice.
+
+        Every hidden card (hands, unrevealed choices, the pile, the removed cards) is
+        reshuffled among the other seats' hidden places; each seat's view must not change,
+        and the public view must not change either.
+        """
+        n = state["num_players"]
+        for keeper in [None, *range(n)]:
+            hidden = list(state["deck"]) + list(state["removed"])
+            for seat in range(n):
+                if seat != keeper:
+                    hidden += state["hands"][seat] + (state["chosen"][seat] or [])
+            shuffled = sorted(hidden, reverse=True)
+            if shuffled == sorted(hidden):
+                continue  # every hidden card alike: nothing could leak
+            other = {
+                **state,
+                "deck": [],
+                "removed": [],
+                "hands": list(state["hands"]),
+                "chosen": list(state["chosen"]),
+            }
+            for seat in range(n):
+                if seat == keeper:
+                    continue
+                size = len(state["hands"][seat])
+                other["hands"][seat] = sorted(shuffled[:size])
+                shuffled = shuffled[size:]
+                if state["chosen"][seat] is not None:
+                    size = len(state["chosen"][seat])
+                    other["chosen"][seat] = sorted(shuffled[:size])
+                    shuffled = shuffled[size:]
+            other["removed"] = sorted(shuffled[: len(state["removed"])])
+            other["deck"] = shuffled[len(state["removed"]) :]
+            if self.view(other, keeper) != self.view(state, keeper):
+                raise InvariantViolation(f"5211: the view of seat {keeper} leaks hidden cards")
+
+
+ENGINE = Engine5211()
