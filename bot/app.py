@@ -1,0 +1,136 @@
+"""The Application, wired in one place: settings → storage, messenger, handlers, start-up."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot import callbacks
+from bot.handlers import commands, lobby, play
+from bot.handlers.errors import on_error
+from bot.host import HOST_KEY, Host, get_host
+from bot.i18n import LANGUAGES, translator
+from bot.messenger import Messenger
+from bot.publisher import publish
+from bot.settings import Settings
+from bot.storage import Storage
+from games import get_engine
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("new", "rules", "language", "cancel", "help")
+
+
+def _callback(kind: str):
+    """A pattern that accepts only well-formed data of one kind; the rest is ``bad_callback``."""
+
+    def matches(data: object) -> bool:
+        if not isinstance(data, str) or not data.startswith(kind + ":"):
+            return False
+        try:
+            callbacks.parse(data)
+        except callbacks.BadCallback:
+            return False
+        return True
+
+    return matches
+
+
+def build_application(
+    settings: Settings,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+) -> Application:
+    """Build the bot. ``request`` replaces the HTTP layer — tests and evaluations plug a
+    fake Bot API in here and drive the real bot without a network."""
+    builder = (
+        Application.builder()
+        .token(settings.telegram_bot_token.get_secret_value())
+        .concurrent_updates(True)
+        .post_init(_on_startup)
+        .post_shutdown(_on_shutdown)
+    )
+    if request is not None:
+        builder = builder.request(request).get_updates_request(get_updates_request or request)
+    if settings.rate_limit:
+        # Throttle to Telegram's per-chat and global limits; 429s are retried by the Messenger.
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=0))
+    application = builder.build()
+    application.bot_data[HOST_KEY] = Host(
+        settings=settings,
+        storage=Storage(settings.database_path),
+        messenger=Messenger(application.bot),
+    )
+    _add_handlers(application)
+    return application
+
+
+def _add_handlers(application: Application) -> None:
+    private = filters.ChatType.PRIVATE
+    add = application.add_handler
+    add(CommandHandler("start", commands.start_command))
+    add(CommandHandler("new", lobby.new_command))
+    add(CommandHandler("help", commands.help_command))
+    add(CommandHandler("rules", commands.rules_command))
+    add(CommandHandler("language", commands.language_command))
+    add(CommandHandler("cancel", commands.cancel_command))
+    for kind, handler in {
+        "a": play.press_action,
+        "d": play.press_draft,
+        "ng": lobby.choose_game,
+        "op": lobby.cycle_option,
+        "lv": lobby.leave,
+        "st": lobby.start,
+        "cx": lobby.cancel,
+        "rm": lobby.rematch,
+        "ab": commands.abort_button,
+        "lg": commands.language_button,
+        "rl": commands.rules_button,
+    }.items():
+        add(CallbackQueryHandler(handler, pattern=_callback(kind)))
+    add(CallbackQueryHandler(commands.bad_callback))
+    add(MessageHandler(filters.COMMAND, commands.unknown_command))
+    add(MessageHandler(private & filters.TEXT & ~filters.COMMAND, commands.private_text))
+    application.add_error_handler(on_error)
+
+
+async def _on_startup(application: Application) -> None:
+    host = get_host(application)
+    await host.storage.open()
+    for lang in LANGUAGES:
+        t = translator(lang)
+        await application.bot.set_my_commands(
+            [BotCommand(name, t(f"command.{name}")) for name in COMMANDS],
+            language_code=None if lang == "en" else lang,
+        )
+    await restore_matches(host)
+
+
+async def restore_matches(host: Host) -> None:
+    """Bring back every unfinished match: its state is in the database; redraw the messages
+    of any match whose last move was committed but not (fully) published."""
+    for match_id in await host.storage.match_ids("playing"):
+        async with host.lock(match_id):
+            match = await host.storage.load(match_id)
+            if match is None or match.published >= match.version:
+                continue
+            log.info("match %s: publishing version %s after a restart", match_id, match.version)
+            waiting = set(get_engine(match.game).to_act(match.state))
+            await publish(host, match, waiting)
+
+
+async def _on_shutdown(application: Application) -> None:
+    await get_host(application).storage.close()
+
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]

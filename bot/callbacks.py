@@ -1,0 +1,62 @@
+"""Callback data: ``kind:match:token:payload`` — at most 64 bytes, parsed strictly.
+
+The match id and token bind a button to one match and to the moment it was drawn: a press
+whose token is no longer current is stale and changes nothing. Who pressed is always taken
+from the update, never from the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KINDS = {
+    "a": "action",  # an engine move
+    "d": "draft",  # a selection step (toggle a card, pick a source, ...)
+    "ng": "new game",  # /new menu: payload = game id
+    "op": "option",  # lobby: cycle an option, payload = option name
+    "lv": "leave",
+    "st": "start",
+    "cx": "cancel lobby",
+    "ab": "abort match",  # /cancel of a running match, after confirmation
+    "lg": "language",  # payload = language code
+    "rm": "rematch",  # payload = game id, match = the finished match
+    "rl": "rules",  # payload = game id
+}
+MAX_BYTES = 64
+
+
+class BadCallback(ValueError):
+    """Callback data this bot did not make (forged, truncated, or from an old version)."""
+
+
+@dataclass(frozen=True)
+class Callback:
+    kind: str
+    match_id: int = 0
+    token: int = 0
+    payload: str = ""
+
+    def encode(self) -> str:
+        data = f"{self.kind}:{self.match_id}:{self.token}:{self.payload}"
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data too long: {data!r}")
+        return data
+
+
+def parse(data: str | None) -> Callback:
+    if not data or len(data.encode()) > MAX_BYTES:
+        raise BadCallback(data)
+    parts = data.split(":", 3)
+    if len(parts) != 4 or parts[0] not in KINDS:
+        raise BadCallback(data)
+    kind, match_id, token, payload = parts
+    if not (match_id.isdigit() and token.isdigit()) or len(match_id) > 12 or len(token) > 9:
+        raise BadCallback(data)
+    if not all(c.isalnum() or c in "._-" for c in payload):
+        raise BadCallback(data)
+    return Callback(kind, int(match_id), int(token), payload)
+
+
+def pattern(kind: str) -> str:
+    """A regex for :class:`telegram.ext.CallbackQueryHandler` selecting one kind."""
+    return f"^{kind}:"

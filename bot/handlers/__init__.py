@@ -1,0 +1,1 @@
+"""Telegram update handlers: one module per intent (lobby, play, commands, errors)."""

@@ -1,0 +1,322 @@
+"""Lobbies: /new, the game menu, options, joining by deep link, leaving, start and cancel."""
+
+from __future__ import annotations
+
+import html
+import typing
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram.ext import ContextTypes
+
+from bot import flow
+from bot.callbacks import Callback, parse
+from bot.handlers.common import display_name, is_group, popup, thread_of
+from bot.host import Host, get_host
+from bot.i18n import Translator
+from bot.publisher import publish
+from bot.storage import Match, Seat
+from bot.ui import get_ui, playable_games
+from games import get_engine
+
+
+def option_choices(game: str) -> dict[str, tuple]:
+    """Every option of a game with its possible values, from the engine's options model."""
+    choices = {}
+    for name, info in get_engine(game).Options.model_fields.items():
+        annotation = info.annotation
+        if annotation is bool:
+            values: tuple = (False, True)
+        else:
+            values = typing.get_args(annotation)
+        choices[name] = values
+    return choices
+
+
+def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKeyboardMarkup]:
+    engine = get_engine(match.game)
+    ui = get_ui(match.game)
+    lines = [t("lobby.title", game=html.escape(ui.title(t)))]
+    for name, value in match.options.items():
+        lines.append("• " + ui.option_label(t, name, value))
+    lines.append("")
+    lines.append(
+        t("lobby.players", count=len(match.seats), min=engine.min_players, max=engine.max_players)
+    )
+    for seat in match.seats:
+        lines.append(f"{seat.seat + 1}. {html.escape(seat.name)}")
+    lines.append("")
+    lines.append(t("lobby.hint", min=engine.min_players))
+    rows = [
+        [
+            InlineKeyboardButton(t("lobby.join"), url=host.deep_link(f"j{match.id}")),
+            InlineKeyboardButton(
+                t("lobby.leave"), callback_data=Callback("lv", match.id).encode()
+            ),
+        ]
+    ]
+    for name in option_choices(match.game):
+        label = "⚙️ " + ui.option_label(t, name, match.options[name])
+        rows.append(
+            [InlineKeyboardButton(label, callback_data=Callback("op", match.id, 0, name).encode())]
+        )
+    rows.append(
+        [
+            InlineKeyboardButton(t("lobby.start"), callback_data=Callback("st", match.id).encode()),
+            InlineKeyboardButton(
+                t("lobby.cancel"), callback_data=Callback("cx", match.id).encode()
+            ),
+        ]
+    )
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+async def redraw_lobby(host: Host, match: Match) -> None:
+    t = await host.chat_t(match.chat_id)
+    text, markup = lobby_screen(host, match, t)
+    match.lobby_message_id = await host.messenger.edit_or_send(
+        match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
+    )
+
+
+# -- /new and the game menu ------------------------------------------------------------------
+
+
+async def new_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    message = update.effective_message
+    chat = update.effective_chat
+    user = update.effective_user
+    if not is_group(chat):
+        await message.reply_text((await host.user_t(user))("lobby.groups_only"))
+        return
+    t = await host.chat_t(chat.id, user)
+    thread = thread_of(message)
+    if await host.storage.active_match_id(chat.id, thread) is not None:
+        await message.reply_text(t("lobby.already_running"))
+        return
+    games = playable_games()
+    if context.args:
+        wanted = context.args[0].lower()
+        if wanted not in games:
+            await message.reply_text(t("lobby.unknown_game", games=", ".join(games)))
+            return
+        await create_lobby(host, chat.id, thread, chat.title or "", wanted, user, reply_to=message)
+        return
+    rows = [
+        [
+            InlineKeyboardButton(
+                get_ui(game).title(t), callback_data=Callback("ng", 0, 0, game).encode()
+            )
+        ]
+        for game in games
+    ]
+    await message.reply_text(t("lobby.choose_game"), reply_markup=InlineKeyboardMarkup(rows))
+
+
+async def choose_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    chat = update.effective_chat
+    t = await host.chat_t(chat.id, query.from_user)
+    if data.payload not in playable_games():
+        await popup(query, t("error.bad_button"))
+        return
+    match = await create_lobby(
+        host,
+        chat.id,
+        thread_of(query.message),
+        chat.title or "",
+        data.payload,
+        query.from_user,
+        menu_message_id=query.message.message_id if query.message else None,
+    )
+    await popup(query, None if match else t("lobby.already_running"))
+
+
+async def create_lobby(
+    host: Host,
+    chat_id: int,
+    thread_id: int,
+    title: str,
+    game: str,
+    creator: User,
+    reply_to=None,
+    menu_message_id: int | None = None,
+    options: dict | None = None,
+) -> Match | None:
+    """Open a lobby (``None`` if this chat or topic already has a match). The creator takes
+    the first seat at once when the bot can already write to them privately."""
+    engine = get_engine(game)
+    chosen = engine.options(options).model_dump()
+    if await host.storage.chat_lang(chat_id) is None:
+        await host.storage.set_chat_lang(chat_id, await host.user_lang(creator))
+    match = await host.storage.create_lobby(chat_id, thread_id, game, chosen, creator.id, title)
+    if match is None:
+        return None
+    async with host.lock(match.id):
+        record = await host.storage.user(creator.id)
+        if record and record.can_message:
+            match.seats.append(Seat(seat=0, user_id=creator.id, name=display_name(creator)))
+        match.lobby_message_id = menu_message_id
+        await redraw_lobby(host, match)
+        await host.storage.save(match)
+    return match
+
+
+# -- joining and leaving ----------------------------------------------------------------------
+
+
+async def join_by_link(update: Update, context: ContextTypes.DEFAULT_TYPE, match_id: int) -> None:
+    """``/start j<id>`` in the private chat: the deep link behind the lobby's Join button."""
+    host = get_host(context.application)
+    user = update.effective_user
+    t = await host.user_t(user)
+    async with host.lock(match_id):
+        match = await host.storage.load(match_id)
+        if match is None or match.status != "lobby":
+            await update.effective_message.reply_text(t("lobby.closed"))
+            return
+        engine = get_engine(match.game)
+        game = html.escape(get_ui(match.game).title(t))
+        where = html.escape(match.title or "—")
+        if match.seat_of(user.id):
+            await update.effective_message.reply_html(t("lobby.already_joined", game=game))
+            return
+        if len(match.seats) >= engine.max_players:
+            await update.effective_message.reply_text(t("lobby.full", max=engine.max_players))
+            return
+        match.seats.append(Seat(seat=len(match.seats), user_id=user.id, name=display_name(user)))
+        await host.storage.save(match)
+        await update.effective_message.reply_html(t("lobby.joined", game=game, group=where))
+        await redraw_lobby(host, match)
+        await host.storage.save(match)
+
+
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    t = await host.chat_t(update.effective_chat.id)
+    async with host.lock(data.match_id):
+        match = await host.storage.load(data.match_id)
+        if match is None or match.status != "lobby":
+            await popup(query, t("lobby.closed"))
+            return
+        seat = match.seat_of(query.from_user.id)
+        if seat is None:
+            await popup(query, t("lobby.not_joined"))
+            return
+        match.seats = [other for other in match.seats if other.user_id != query.from_user.id]
+        for number, other in enumerate(match.seats):
+            other.seat = number
+        await host.storage.save(match)
+        await popup(query, t("lobby.left"))
+        await redraw_lobby(host, match)
+        await host.storage.save(match)
+
+
+# -- creator's controls -----------------------------------------------------------------------
+
+
+async def may_manage(host: Host, match: Match, user_id: int) -> bool:
+    return user_id == match.creator_id or await host.is_admin(match.chat_id, user_id)
+
+
+async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    t = await host.chat_t(update.effective_chat.id)
+    async with host.lock(data.match_id):
+        match = await host.storage.load(data.match_id)
+        if match is None or match.status != "lobby":
+            await popup(query, t("lobby.closed"))
+            return
+        choices = option_choices(match.game)
+        if data.payload not in choices:
+            await popup(query, t("error.bad_button"))
+            return
+        if not await may_manage(host, match, query.from_user.id):
+            await popup(query, t("lobby.creator_only"))
+            return
+        values = choices[data.payload]
+        current = match.options.get(data.payload, values[0])
+        position = values.index(current) if current in values else -1
+        match.options[data.payload] = values[(position + 1) % len(values)]
+        await host.storage.save(match)
+        await popup(query, get_ui(match.game).option_label(t, data.payload, match.options[data.payload]))
+        await redraw_lobby(host, match)
+        await host.storage.save(match)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    t = await host.chat_t(update.effective_chat.id)
+    async with host.lock(data.match_id):
+        match = await host.storage.load(data.match_id)
+        if match is None or match.status != "lobby":
+            await popup(query, t("lobby.closed"))
+            return
+        if not await may_manage(host, match, query.from_user.id):
+            await popup(query, t("lobby.creator_only"))
+            return
+        engine = get_engine(match.game)
+        if len(match.seats) < engine.min_players:
+            await popup(query, t("lobby.need_players", min=engine.min_players), alert=True)
+            return
+        fresh = await flow.start_match(host.storage, match)
+        await popup(query, t("lobby.started"))
+        await close_lobby_message(host, match, t("lobby.started_text", players=", ".join(
+            html.escape(seat.name) for seat in match.seats
+        )))
+        await publish(host, match, fresh)
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    t = await host.chat_t(update.effective_chat.id)
+    async with host.lock(data.match_id):
+        match = await host.storage.load(data.match_id)
+        if match is None or match.status != "lobby":
+            await popup(query, t("lobby.closed"))
+            return
+        if not await may_manage(host, match, query.from_user.id):
+            await popup(query, t("lobby.creator_only"))
+            return
+        match.status = "cancelled"
+        await host.storage.save(match)
+        await popup(query, t("lobby.cancelled"))
+        await close_lobby_message(host, match, t("lobby.cancelled_text"))
+
+
+async def close_lobby_message(host: Host, match: Match, text: str) -> None:
+    """Replace the lobby with a line of text and no buttons: a finished lobby leaves a clean
+    chat."""
+    if match.lobby_message_id is None:
+        return
+    try:
+        await host.messenger.edit(match.chat_id, match.lobby_message_id, text)
+    except Exception:  # the lobby message is cosmetic; the match goes on without it
+        return
+
+
+async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The "new game" button under a final result: a lobby for the same game and options."""
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    chat = update.effective_chat
+    t = await host.chat_t(chat.id)
+    old = await host.storage.load(data.match_id)
+    if old is None or old.chat_id != chat.id or old.game not in playable_games():
+        await popup(query, t("error.bad_button"))
+        return
+    match = await create_lobby(
+        host, chat.id, old.thread_id, chat.title or "", old.game, query.from_user, options=old.options
+    )
+    await popup(query, None if match else t("lobby.already_running"))

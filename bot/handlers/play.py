@@ -1,0 +1,101 @@
+"""Button presses during a match: moves (``a``) and selection steps (``d``).
+
+Order of work for a press: check it (match, seat, token, legality) → commit → answer the
+press → publish. A press that fails a check gets a short popup and changes nothing.
+"""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery, Update
+from telegram.ext import ContextTypes
+
+from bot import flow
+from bot.callbacks import Callback, parse
+from bot.handlers.common import popup
+from bot.host import Host, get_host
+from bot.i18n import Translator
+from bot.publisher import publish, update_prompt
+from bot.storage import Match, Seat
+from bot.ui import get_ui
+from bot.ui.base import BadDraft
+from games import get_engine
+from games.core import IllegalAction, decode_action
+
+
+async def _checked_seat(
+    host: Host, query: CallbackQuery, data: Callback, t: Translator
+) -> tuple[Match, Seat] | None:
+    """The match and the presser's seat, if this press may act; otherwise explain why."""
+    match = await host.storage.load(data.match_id)
+    if match is None or match.status == "lobby":
+        await popup(query, t("play.no_match"))
+        return None
+    if match.status != "playing":
+        await popup(query, t("play.match_over"))
+        return None
+    seat = match.seat_of(query.from_user.id)
+    if seat is None:
+        await popup(query, t("play.not_your_match"))
+        return None
+    if seat.token != data.token:
+        await popup(query, t("play.stale"))
+        return None
+    return match, seat
+
+
+async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    t = await host.user_t(query.from_user)
+    async with host.lock(data.match_id):
+        checked = await _checked_seat(host, query, data, t)
+        if checked is None:
+            return
+        match, seat = checked
+        try:
+            action = decode_action(data.payload)
+        except IllegalAction:
+            await popup(query, t("error.bad_button"))
+            return
+        await _play(host, query, match, seat, action, t)
+
+
+async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    host = get_host(context.application)
+    query = update.callback_query
+    data = parse(query.data)
+    t = await host.user_t(query.from_user)
+    async with host.lock(data.match_id):
+        checked = await _checked_seat(host, query, data, t)
+        if checked is None:
+            return
+        match, seat = checked
+        engine = get_engine(match.game)
+        view = engine.view(match.state, seat.seat)
+        legal = engine.legal_actions(match.state, seat.seat)
+        try:
+            step = get_ui(match.game).draft(view, seat.seat, legal, seat.draft, data.payload)
+        except BadDraft:
+            await popup(query, t("play.stale"))
+            return
+        if step.action is not None:
+            await _play(host, query, match, seat, step.action, t)
+            return
+        seat.draft = step.draft
+        await host.storage.save(match)
+        await popup(query)
+        await update_prompt(host, match, seat)
+        await host.storage.save(match)
+
+
+async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, action, t) -> None:
+    engine = get_engine(match.game)
+    if not engine.is_legal(match.state, seat.seat, tuple(action)):
+        key = "play.not_your_turn" if seat.seat not in engine.to_act(match.state) else "play.illegal"
+        await popup(query, t(key))
+        return
+    view_before = engine.view(match.state, seat.seat)
+    fresh = await flow.commit_move(host.storage, match, seat.seat, tuple(action))
+    await popup(query, get_ui(match.game).move_label(t, view_before, tuple(action)))
+    await publish(host, match, fresh)

@@ -1,0 +1,83 @@
+"""Message catalogues: gettext ``.po`` files read with Babel, one domain per file.
+
+``locales/<lang>/LC_MESSAGES/<domain>.po`` holds keyed messages (``msgid`` is a stable key
+such as ``"lobby.joined"``; the English catalogue holds the English text). The host's
+messages live in the ``bot`` domain, each game's in a domain named after the game, so a
+new game or language is a new file, not an edit of a shared one. Placeholders use
+``str.format`` syntax: ``{name}``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+LANGUAGES = ("en", "ru", "uk", "it")
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "it": "Italiano"}
+FALLBACK = "en"
+
+
+def po_files(lang: str) -> list[Path]:
+    return sorted((LOCALES_DIR / lang / "LC_MESSAGES").glob("*.po"))
+
+
+def read_catalog(path: Path, lang: str) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang, domain=path.stem)
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """All domains of one language merged into one compiled catalogue (English behind it)."""
+    merged = Catalog(locale=lang)
+    for path in po_files(lang):
+        for message in read_catalog(path, lang):
+            if message.id and message.string and not message.fuzzy:
+                merged[message.id] = message
+    buffer = io.BytesIO()
+    write_mo(buffer, merged)
+    buffer.seek(0)
+    compiled = gettext.GNUTranslations(buffer)
+    if lang != FALLBACK:
+        compiled.add_fallback(translations(FALLBACK))
+    return compiled
+
+
+def negotiate(language_code: str | None, default: str = FALLBACK) -> str:
+    """The supported language for a Telegram ``language_code`` such as ``"uk"`` or ``"en-GB"``."""
+    if language_code:
+        base = language_code.split("-")[0].lower()
+        if base in LANGUAGES:
+            return base
+    return default
+
+
+class Translator:
+    """``t("key", name=...)`` and ``t.plural("key", n, ...)`` in one language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang if lang in LANGUAGES else FALLBACK
+        self._catalog = translations(self.lang)
+
+    def __call__(self, key: str, /, **values: object) -> str:
+        text = self._catalog.gettext(key)
+        return text.format(**values) if values else text
+
+    def plural(self, key: str, n: int, /, **values: object) -> str:
+        """A message with plural forms; ``{n}`` is available in the text."""
+        return self._catalog.ngettext(key, key, n).format(n=n, **values)
+
+    def has(self, key: str) -> bool:
+        return self._catalog.gettext(key) != key
+
+
+@cache
+def translator(lang: str) -> Translator:
+    return Translator(lang)

@@ -1,0 +1,174 @@
+"""Every outgoing Telegram call, with the errors that real chats produce handled in one place.
+
+* 429 ``RetryAfter``: wait as long as Telegram asks, then try again.
+* Time-outs and network errors: a few quick retries.
+* 400 "message is not modified": harmless (the screen is already right).
+* 400 "message to edit not found" / "can't be edited": the caller sends a new message.
+* 403 ``Forbidden`` (blocked, never started, kicked): raised as :class:`Unreachable` so the
+  caller can tell the group; nothing about the match is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+MAX_ATTEMPTS = 4
+NETWORK_BACKOFF_S = (0.5, 1.0, 2.0)
+
+
+class Unreachable(Exception):
+    """The bot may not write to this chat (403)."""
+
+    def __init__(self, chat_id: int, reason: str) -> None:
+        super().__init__(f"chat {chat_id}: {reason}")
+        self.chat_id = chat_id
+        self.reason = reason
+
+
+class MessageGone(Exception):
+    """The message to edit no longer exists or can no longer be edited."""
+
+
+def _is_not_modified(error: BadRequest) -> bool:
+    return "not modified" in error.message.lower()
+
+
+def _is_gone(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return any(
+        phrase in text
+        for phrase in (
+            "message to edit not found",
+            "message can't be edited",
+            "message to delete not found",
+            "message not found",
+            "message_id_invalid",
+        )
+    )
+
+
+class Messenger:
+    def __init__(
+        self, bot: Bot, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    ) -> None:
+        self.bot = bot
+        self.sleep = sleep  # injectable so tests can observe waits without waiting
+
+    async def _call(self, chat_id: int, make_call: Callable[[], Awaitable[T]]) -> T:
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                return await make_call()
+            except RetryAfter as error:
+                if attempt == MAX_ATTEMPTS:
+                    raise
+                delay = error.retry_after
+                seconds = delay if isinstance(delay, int | float) else delay.total_seconds()
+                log.warning("429 in chat %s: waiting %.1f s", chat_id, seconds)
+                await self.sleep(seconds)
+            except Forbidden as error:
+                raise Unreachable(chat_id, error.message) from error
+            except BadRequest:
+                raise
+            except (TimedOut, NetworkError) as error:
+                if attempt == MAX_ATTEMPTS:
+                    raise
+                log.warning("network error in chat %s (%s); retrying", chat_id, error)
+                await self.sleep(NETWORK_BACKOFF_S[attempt - 1])
+        raise AssertionError("unreachable")
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int = 0,
+        notify: bool = True,
+    ) -> Message:
+        return await self._call(
+            chat_id,
+            lambda: self.bot.send_message(
+                chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=thread_id or None,
+                disable_notification=not notify,
+                disable_web_page_preview=True,
+            ),
+        )
+
+    async def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """Edit a message in place; raises :class:`MessageGone` if it cannot be edited."""
+        try:
+            await self._call(
+                chat_id,
+                lambda: self.bot.edit_message_text(
+                    text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    disable_web_page_preview=True,
+                ),
+            )
+        except BadRequest as error:
+            if _is_not_modified(error):
+                return
+            if _is_gone(error):
+                raise MessageGone(message_id) from error
+            raise
+
+    async def edit_or_send(
+        self,
+        chat_id: int,
+        message_id: int | None,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int = 0,
+    ) -> int:
+        """Edit the message if it still exists, else send a new one; returns the message id."""
+        if message_id is not None:
+            try:
+                await self.edit(chat_id, message_id, text, markup)
+                return message_id
+            except MessageGone:
+                log.info("message %s in chat %s is gone; sending anew", message_id, chat_id)
+        message = await self.send(chat_id, text, markup, thread_id=thread_id, notify=False)
+        return message.message_id
+
+    async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self._call(
+                chat_id,
+                lambda: self.bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=message_id, reply_markup=None
+                ),
+            )
+        except BadRequest as error:
+            if not (_is_not_modified(error) or _is_gone(error)):
+                raise
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self._call(
+                chat_id, lambda: self.bot.delete_message(chat_id=chat_id, message_id=message_id)
+            )
+        except BadRequest as error:
+            if not _is_gone(error) and "can't be deleted" not in error.message.lower():
+                raise

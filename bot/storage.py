@@ -1,0 +1,414 @@
+"""SQLite persistence (aiosqlite, WAL): matches, seats, the move log, chat and user settings.
+
+Handlers never write SQL; they load a :class:`Match`, change it, and :meth:`Storage.save`
+it in one transaction guarded by the match's version (optimistic concurrency), so a move is
+committed exactly once before anything about it is sent to Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+# Each entry upgrades the schema by one version (PRAGMA user_version). Never edit a released
+# entry: append a new one.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        lang TEXT
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        lang TEXT,
+        can_message INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        title TEXT NOT NULL DEFAULT '',
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        creator_id INTEGER NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        state TEXT,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        announced INTEGER NOT NULL DEFAULT 0,
+        published INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_active_match_per_topic
+        ON matches (chat_id, thread_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX matches_by_status ON matches (status);
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        token INTEGER NOT NULL DEFAULT 0,
+        prompt_sig TEXT,
+        prompt_message_id INTEGER,
+        prompt_text TEXT,
+        draft TEXT,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (match_id, version)
+    );
+    """,
+]
+
+ACTIVE = ("lobby", "playing")
+
+
+class StaleMatch(Exception):
+    """The match changed since it was loaded (another update won the race)."""
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int
+    name: str
+    token: int = 0  # version at which this seat's choices last changed; buttons carry it
+    prompt_sig: str | None = None  # fingerprint of the choices the token belongs to
+    prompt_message_id: int | None = None  # the private message holding this seat's prompt
+    prompt_text: str | None = None  # last text sent there (skip edits that change nothing)
+    draft: Any = None  # UI selection in progress (e.g. cards toggled but not confirmed)
+
+
+@dataclass
+class Match:
+    id: int
+    chat_id: int
+    thread_id: int
+    game: str
+    options: dict[str, Any]
+    status: str
+    creator_id: int
+    version: int = 0
+    state: dict[str, Any] | None = None
+    lobby_message_id: int | None = None
+    board_message_id: int | None = None
+    announced: int = 0  # how many log events have been announced in the group
+    published: int = 0  # the last version whose messages were all sent
+    title: str = ""  # the group's title, to tell matches apart in private chats
+    seats: list[Seat] = field(default_factory=list)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+
+@dataclass
+class User:
+    user_id: int
+    name: str
+    lang: str | None
+    can_message: bool
+
+
+class Storage:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._db: aiosqlite.Connection | None = None
+        # One connection is shared by all handlers: transactions must not interleave.
+        self._lock = asyncio.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def open(self) -> None:
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL + WAL: a committed move survives a killed process; only an OS crash or
+        # power cut could lose the very last commits.
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            async with self._lock:
+                await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("storage is not open")
+        return self._db
+
+    async def _migrate(self) -> None:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            (current,) = await cursor.fetchone()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            async with self.transaction() as db:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number}")
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            (version,) = await cursor.fetchone()
+        return version
+
+    async def integrity_check(self) -> str:
+        async with self.db.execute("PRAGMA integrity_check") as cursor:
+            (answer,) = await cursor.fetchone()
+        return answer
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def _fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
+        async with self._lock, self.db.execute(sql, args) as cursor:
+            return await cursor.fetchone()
+
+    async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self.db.execute(sql, args) as cursor:
+            return list(await cursor.fetchall())
+
+    # -- chats and users -------------------------------------------------------------------
+    async def chat_lang(self, chat_id: int) -> str | None:
+        row = await self._fetchone("SELECT lang FROM chats WHERE chat_id = ?", (chat_id,))
+        return row["lang"] if row else None
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_id, lang) VALUES (?, ?) "
+                "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+                (chat_id, lang),
+            )
+
+    async def user(self, user_id: int) -> User | None:
+        row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        if row is None:
+            return None
+        return User(row["user_id"], row["name"], row["lang"], bool(row["can_message"]))
+
+    async def remember_user(
+        self, user_id: int, name: str, can_message: bool | None = None
+    ) -> None:
+        """Record a user's display name, and whether the bot may write to them privately."""
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO users (user_id, name, can_message) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+                "can_message = COALESCE(?, can_message)",
+                (user_id, name, int(bool(can_message)), _opt_int(can_message)),
+            )
+
+    async def set_can_message(self, user_id: int, can_message: bool) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE users SET can_message = ? WHERE user_id = ?", (int(can_message), user_id)
+            )
+
+    async def set_user_lang(self, user_id: int, name: str, lang: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO users (user_id, name, lang) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
+                (user_id, name, lang),
+            )
+
+    # -- matches ---------------------------------------------------------------------------
+    async def create_lobby(
+        self,
+        chat_id: int,
+        thread_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator_id: int,
+        title: str = "",
+    ) -> Match | None:
+        """A new lobby, or ``None`` if this chat (topic) already has an active match."""
+        now = time.time()
+        async with self.transaction() as db:
+            async with db.execute(
+                "SELECT 1 FROM matches WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
+                (chat_id, thread_id, *ACTIVE),
+            ) as cursor:
+                if await cursor.fetchone():
+                    return None
+            async with db.execute(
+                "INSERT INTO matches (chat_id, thread_id, title, game, options, status, "
+                "creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (chat_id, thread_id, title, game, json.dumps(options), creator_id, now, now),
+            ) as cursor:
+                match_id = cursor.lastrowid
+        return Match(
+            id=match_id,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            game=game,
+            options=options,
+            status="lobby",
+            creator_id=creator_id,
+            title=title,
+            created_at=now,
+            updated_at=now,
+        )
+
+    async def load(self, match_id: int) -> Match | None:
+        async with self._lock:
+            async with self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            async with self.db.execute(
+                "SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
+            ) as cur:
+                seat_rows = await cur.fetchall()
+        match = Match(
+            id=row["id"],
+            chat_id=row["chat_id"],
+            thread_id=row["thread_id"],
+            game=row["game"],
+            options=json.loads(row["options"]),
+            status=row["status"],
+            creator_id=row["creator_id"],
+            version=row["version"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            announced=row["announced"],
+            published=row["published"],
+            title=row["title"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
+        match.seats = [
+            Seat(
+                seat=r["seat"],
+                user_id=r["user_id"],
+                name=r["name"],
+                token=r["token"],
+                prompt_sig=r["prompt_sig"],
+                prompt_message_id=r["prompt_message_id"],
+                prompt_text=r["prompt_text"],
+                draft=json.loads(r["draft"]) if r["draft"] else None,
+            )
+            for r in seat_rows
+        ]
+        return match
+
+    async def active_match_id(self, chat_id: int, thread_id: int) -> int | None:
+        row = await self._fetchone(
+            "SELECT id FROM matches WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
+            (chat_id, thread_id, *ACTIVE),
+        )
+        return row["id"] if row else None
+
+    async def match_ids(self, status: str) -> list[int]:
+        rows = await self._fetchall("SELECT id FROM matches WHERE status = ? ORDER BY id", (status,))
+        return [row["id"] for row in rows]
+
+    async def active_matches_of(self, user_id: int) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE s.user_id = ? AND m.status IN (?, ?) ORDER BY m.id",
+            (user_id, *ACTIVE),
+        )
+        return [row["id"] for row in rows]
+
+    async def save(self, match: Match, move: tuple[int, str] | None = None) -> None:
+        """Write the whole match in one transaction. With a ``move`` (seat, encoded action;
+        seat -1 for the start) the version goes up by one and the move is logged; the write
+        fails with :class:`StaleMatch` if someone else saved a newer version in between."""
+        expected = match.version
+        new_version = expected + 1 if move else expected
+        now = time.time()
+        async with self.transaction() as db:
+            async with db.execute(
+                "UPDATE matches SET status = ?, options = ?, version = ?, state = ?, "
+                "lobby_message_id = ?, board_message_id = ?, announced = ?, published = ?, "
+                "updated_at = ? WHERE id = ? AND version = ?",
+                (
+                    match.status,
+                    json.dumps(match.options),
+                    new_version,
+                    json.dumps(match.state, separators=(",", ":")) if match.state else None,
+                    match.lobby_message_id,
+                    match.board_message_id,
+                    match.announced,
+                    match.published,
+                    now,
+                    match.id,
+                    expected,
+                ),
+            ) as cursor:
+                if cursor.rowcount != 1:
+                    raise StaleMatch(f"match {match.id} is no longer at version {expected}")
+            await db.execute("DELETE FROM seats WHERE match_id = ?", (match.id,))
+            await db.executemany(
+                "INSERT INTO seats (match_id, seat, user_id, name, token, prompt_sig, "
+                "prompt_message_id, prompt_text, draft) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match.id,
+                        seat.seat,
+                        seat.user_id,
+                        seat.name,
+                        seat.token,
+                        seat.prompt_sig,
+                        seat.prompt_message_id,
+                        seat.prompt_text,
+                        json.dumps(seat.draft) if seat.draft is not None else None,
+                    )
+                    for seat in match.seats
+                ],
+            )
+            if move:
+                await db.execute(
+                    "INSERT INTO moves (match_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                    (match.id, new_version, move[0], move[1], now),
+                )
+        match.version = new_version
+        match.updated_at = now
+
+    async def moves(self, match_id: int) -> list[tuple[int, int, str]]:
+        rows = await self._fetchall(
+            "SELECT version, seat, action FROM moves WHERE match_id = ? ORDER BY version",
+            (match_id,),
+        )
+        return [(row["version"], row["seat"], row["action"]) for row in rows]
+
+
+def _opt_int(flag: bool | None) -> int | None:
+    return None if flag is None else int(flag)

@@ -1,0 +1,510 @@
+"""An in-memory Telegram Bot API, plugged into python-telegram-bot as its request object.
+
+It keeps chats and messages the way Telegram does (ids per chat, edits, deletions, inline
+keyboards), answers with Telegram's real error texts (403 for a user who never started the
+bot or blocked it, 400 "message is not modified" / "message to edit not found"), and lets
+tests inject faults such as 429 with ``retry_after``. :class:`Driver` plays the users: it
+sends commands and presses buttons through ``Application.process_update``.
+
+Used by the test suite, the benchmark, and anyone who wants to evaluate the bot offline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import itertools
+import json
+import re
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application
+from telegram.request import BaseRequest, RequestData
+
+BOT_ID = 777000111
+BOT_USERNAME = "tablebot_test_bot"
+TAG = re.compile(r"<[^>]+>")
+
+
+def plain(text_html: str) -> str:
+    """What a user sees of an HTML message: tags removed, entities decoded."""
+    return html.unescape(TAG.sub("", text_html))
+
+
+@dataclass
+class Fault:
+    """An error to return for the next matching call(s)."""
+
+    method: str
+    code: int
+    description: str
+    chat_id: int | None = None  # None: any chat
+    retry_after: int | None = None
+    times: int = 1
+
+
+@dataclass
+class StoredMessage:
+    message_id: int
+    chat_id: int
+    html: str
+    markup: dict | None
+    thread_id: int | None = None
+    from_bot: bool = True
+    deleted: bool = False
+    edits: int = 0
+
+    @property
+    def text(self) -> str:
+        return plain(self.html)
+
+    def buttons(self) -> list[dict]:
+        if not self.markup:
+            return []
+        return [button for row in self.markup["inline_keyboard"] for button in row]
+
+
+@dataclass
+class FakeTelegram(BaseRequest):
+    bot_id: int = BOT_ID
+    username: str = BOT_USERNAME
+    chats: dict[int, dict] = field(default_factory=dict)
+    messages: dict[int, dict[int, StoredMessage]] = field(default_factory=lambda: defaultdict(dict))
+    calls: list[tuple[str, dict]] = field(default_factory=list)
+    answers: list[dict] = field(default_factory=list)
+    started: set[int] = field(default_factory=set)  # users who opened the private chat
+    blocked: set[int] = field(default_factory=set)  # users who blocked the bot
+    kicked: set[int] = field(default_factory=set)  # groups the bot was removed from
+    admins: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    faults: list[Fault] = field(default_factory=list)
+    pending_updates: list[dict] = field(default_factory=list)  # served by getUpdates
+    _ids: dict[int, itertools.count] = field(default_factory=dict)
+    _updates_ready: asyncio.Event | None = None
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # -- BaseRequest ---------------------------------------------------------------------
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 1.0
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = None,
+        write_timeout: Any = None,
+        connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
+        api_method = url.rsplit("/", 1)[-1]
+        params = dict(request_data.parameters) if request_data else {}
+        return await self.handle(api_method, params)
+
+    async def handle(self, api_method: str, params: dict) -> tuple[int, bytes]:
+        """Answer one Bot API call: (HTTP status, JSON body)."""
+        self.calls.append((api_method, params))
+        fault = self._take_fault(api_method, params)
+        if fault:
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": fault.code,
+                "description": fault.description,
+            }
+            if fault.retry_after is not None:
+                body["parameters"] = {"retry_after": fault.retry_after}
+            return fault.code, json.dumps(body).encode()
+        handler = getattr(self, "_api_" + api_method, None)
+        if handler is None:
+            return self._error(404, "Not Found: method not found")
+        try:
+            result = handler(params)
+            if asyncio.iscoroutine(result):
+                result = await result
+        except ApiError as error:
+            return self._error(error.code, error.description)
+        return 200, json.dumps({"ok": True, "result": result}).encode()
+
+    @staticmethod
+    def _error(code: int, description: str) -> tuple[int, bytes]:
+        body = {"ok": False, "error_code": code, "description": description}
+        return code, json.dumps(body).encode()
+
+    def _take_fault(self, api_method: str, params: dict) -> Fault | None:
+        for fault in self.faults:
+            if fault.method != api_method:
+                continue
+            if fault.chat_id is not None and _int(params.get("chat_id")) != fault.chat_id:
+                continue
+            fault.times -= 1
+            if fault.times <= 0:
+                self.faults.remove(fault)
+            return fault
+        return None
+
+    # -- helpers -------------------------------------------------------------------------
+    def bot_user(self) -> dict:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": "Table Bot",
+            "username": self.username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    def next_message_id(self, chat_id: int) -> int:
+        if chat_id not in self._ids:
+            self._ids[chat_id] = itertools.count(1)
+        return next(self._ids[chat_id])
+
+    def chat(self, chat_id: int) -> dict:
+        if chat_id in self.chats:
+            return self.chats[chat_id]
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+        raise ApiError(400, "Bad Request: chat not found")
+
+    def message_dict(self, message: StoredMessage) -> dict:
+        data: dict[str, Any] = {
+            "message_id": message.message_id,
+            "date": int(time.time()),
+            "chat": self.chat(message.chat_id),
+            "text": message.text,
+        }
+        if message.from_bot:
+            data["from"] = self.bot_user()
+        if message.markup:
+            data["reply_markup"] = message.markup
+        if message.thread_id:
+            data["message_thread_id"] = message.thread_id
+            data["is_topic_message"] = True
+        return data
+
+    def _check_can_write(self, chat_id: int) -> None:
+        if chat_id > 0:
+            if chat_id in self.blocked:
+                raise ApiError(403, "Forbidden: bot was blocked by the user")
+            if chat_id not in self.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif chat_id in self.kicked:
+            raise ApiError(403, "Forbidden: bot was kicked from the group chat")
+        else:
+            self.chat(chat_id)
+
+    def _stored(self, params: dict) -> StoredMessage:
+        chat_id = _int(params.get("chat_id"))
+        message = self.messages[chat_id].get(_int(params.get("message_id")))
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        return message
+
+    # -- Bot API methods -------------------------------------------------------------------
+    def _api_getMe(self, params: dict) -> dict:
+        return self.bot_user()
+
+    def _api_setMyCommands(self, params: dict) -> bool:
+        return True
+
+    def _api_deleteWebhook(self, params: dict) -> bool:
+        return True
+
+    def _api_setWebhook(self, params: dict) -> bool:
+        return True
+
+    def _api_getChat(self, params: dict) -> dict:
+        return self.chat(_int(params["chat_id"]))
+
+    def _api_getChatMember(self, params: dict) -> dict:
+        chat_id, user_id = _int(params["chat_id"]), _int(params["user_id"])
+        status = "administrator" if user_id in self.admins[chat_id] else "member"
+        member: dict[str, Any] = {
+            "status": status,
+            "user": {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"},
+        }
+        if status == "administrator":
+            member.update(
+                can_be_edited=False,
+                is_anonymous=False,
+                can_manage_chat=True,
+                can_delete_messages=True,
+                can_manage_video_chats=True,
+                can_restrict_members=True,
+                can_promote_members=False,
+                can_change_info=True,
+                can_invite_users=True,
+                can_post_stories=False,
+                can_edit_stories=False,
+                can_delete_stories=False,
+            )
+        return member
+
+    def _api_sendMessage(self, params: dict) -> dict:
+        chat_id = _int(params["chat_id"])
+        self._check_can_write(chat_id)
+        text = params["text"]
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if len(plain(text)) > 4096:
+            raise ApiError(400, "Bad Request: message is too long")
+        _check_markup(params.get("reply_markup"))
+        message = StoredMessage(
+            message_id=self.next_message_id(chat_id),
+            chat_id=chat_id,
+            html=text,
+            markup=_markup(params.get("reply_markup")),
+            thread_id=_int(params.get("message_thread_id")) or None,
+        )
+        self.messages[chat_id][message.message_id] = message
+        return self.message_dict(message)
+
+    def _api_editMessageText(self, params: dict) -> dict:
+        message = self._stored(params)
+        self._check_can_write(message.chat_id)
+        markup = _markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"))
+        if plain(params["text"]) == message.text and markup == message.markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and "
+                "reply markup are exactly the same as a current content and reply markup "
+                "of the message",
+            )
+        message.html = params["text"]
+        message.markup = markup
+        message.edits += 1
+        return self.message_dict(message)
+
+    def _api_editMessageReplyMarkup(self, params: dict) -> dict:
+        message = self._stored(params)
+        markup = _markup(params.get("reply_markup"))
+        if markup == message.markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        message.markup = markup
+        message.edits += 1
+        return self.message_dict(message)
+
+    def _api_deleteMessage(self, params: dict) -> bool:
+        chat_id = _int(params["chat_id"])
+        message = self.messages[chat_id].get(_int(params["message_id"]))
+        if message is None or message.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        message.deleted = True
+        return True
+
+    def _api_answerCallbackQuery(self, params: dict) -> bool:
+        self.answers.append(params)
+        return True
+
+    async def _api_getUpdates(self, params: dict) -> list[dict]:
+        offset = _int(params.get("offset")) or 0
+        timeout = float(params.get("timeout") or 0)
+        if self._updates_ready is None:
+            self._updates_ready = asyncio.Event()
+        deadline = time.monotonic() + timeout
+        while True:
+            ready = [u for u in self.pending_updates if u["update_id"] >= offset]
+            self.pending_updates = ready
+            if ready or time.monotonic() >= deadline:
+                return ready
+            self._updates_ready.clear()
+            try:
+                await asyncio.wait_for(
+                    self._updates_ready.wait(), max(0.01, deadline - time.monotonic())
+                )
+            except TimeoutError:
+                return []
+
+    def queue_update(self, update: dict) -> None:
+        """Make an update available to getUpdates (for a bot that polls this fake)."""
+        self.pending_updates.append(update)
+        if self._updates_ready is not None:
+            self._updates_ready.set()
+
+    # -- inspection ----------------------------------------------------------------------
+    def visible(self, chat_id: int) -> list[StoredMessage]:
+        return [m for m in self.messages[chat_id].values() if not m.deleted]
+
+    def last(self, chat_id: int, from_bot: bool = True) -> StoredMessage:
+        for message in reversed(self.visible(chat_id)):
+            if message.from_bot == from_bot:
+                return message
+        raise AssertionError(f"no message in chat {chat_id}")
+
+    def count(self, method: str) -> int:
+        return sum(1 for name, _ in self.calls if name == method)
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+
+
+def _int(value: Any) -> int | None:
+    if value is None:
+        return None
+    return int(value)
+
+
+def _markup(raw: Any) -> dict | None:
+    if raw is None:
+        return None
+    markup = json.loads(raw) if isinstance(raw, str) else raw
+    if not markup.get("inline_keyboard"):
+        return None
+    return markup
+
+
+def _check_markup(raw: Any) -> None:
+    markup = _markup(raw)
+    if not markup:
+        return
+    for row in markup["inline_keyboard"]:
+        for button in row:
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(data.encode()) <= 64:
+                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+
+# -- users ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: int
+    first_name: str
+    language_code: str = "en"
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "language_code": self.language_code,
+        }
+
+
+class Driver:
+    """Plays users against an Application wired to a :class:`FakeTelegram`."""
+
+    def __init__(self, application: Application, api: FakeTelegram) -> None:
+        self.app = application
+        self.api = api
+        self._update_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+
+    def group(self, chat_id: int, title: str, forum: bool = False) -> int:
+        self.api.chats[chat_id] = {
+            "id": chat_id,
+            "type": "supergroup",
+            "title": title,
+            **({"is_forum": True} if forum else {}),
+        }
+        return chat_id
+
+    def _chat_dict(self, chat_id: int, user: FakeUser) -> dict:
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": user.first_name}
+        return self.api.chat(chat_id)
+
+    def message_update(
+        self, user: FakeUser, chat_id: int, text: str, thread_id: int | None = None
+    ) -> dict:
+        message_id = self.api.next_message_id(chat_id)
+        self.api.messages[chat_id][message_id] = StoredMessage(
+            message_id, chat_id, html.escape(text), None, thread_id, from_bot=False
+        )
+        message: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_dict(chat_id, user),
+            "from": user.as_dict(),
+            "text": text,
+        }
+        if thread_id:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        return {"update_id": next(self._update_ids), "message": message}
+
+    def press_update(self, user: FakeUser, chat_id: int, message_id: int, data: str) -> dict:
+        stored = self.api.messages[chat_id].get(message_id)
+        message = (
+            self.api.message_dict(stored)
+            if stored
+            else {"message_id": message_id, "date": 0, "chat": self._chat_dict(chat_id, user)}
+        )
+        query = {
+            "id": str(next(self._query_ids)),
+            "from": user.as_dict(),
+            "chat_instance": str(chat_id),
+            "data": data,
+            "message": message,
+        }
+        return {"update_id": next(self._update_ids), "callback_query": query}
+
+    async def feed(self, update: dict) -> None:
+        await self.app.process_update(Update.de_json(update, self.app.bot))
+
+    async def send(
+        self, user: FakeUser, chat_id: int, text: str, thread_id: int | None = None
+    ) -> None:
+        if chat_id == user.id:
+            self.api.started.add(user.id)  # writing to the bot opens the private chat
+        await self.feed(self.message_update(user, chat_id, text, thread_id))
+
+    async def press(self, user: FakeUser, chat_id: int, message_id: int, data: str) -> str | None:
+        """Press a button by its callback data; returns the popup text of the answer."""
+        before = len(self.api.answers)
+        await self.feed(self.press_update(user, chat_id, message_id, data))
+        answers = self.api.answers[before:]
+        assert answers, f"the press {data!r} was not answered"
+        return answers[-1].get("text")
+
+    async def press_label(
+        self, user: FakeUser, chat_id: int, label: str, message_id: int | None = None
+    ) -> str | None:
+        """Press the button whose label contains ``label`` on a message (default: the last
+        bot message in that chat that has such a button)."""
+        message, button = self.find_button(chat_id, label, message_id)
+        if "url" in button:
+            return await self.follow(user, button["url"])
+        return await self.press(user, chat_id, message.message_id, button["callback_data"])
+
+    def find_button(
+        self, chat_id: int, label: str, message_id: int | None = None
+    ) -> tuple[StoredMessage, dict]:
+        candidates = (
+            [self.api.messages[chat_id][message_id]]
+            if message_id is not None
+            else list(reversed(self.api.visible(chat_id)))
+        )
+        for message in candidates:
+            for button in message.buttons():
+                if label in button["text"]:
+                    return message, button
+        raise AssertionError(f"no button {label!r} in chat {chat_id}")
+
+    async def follow(self, user: FakeUser, url: str) -> None:
+        """Open a t.me deep link: the user's app sends /start <payload> to the bot."""
+        match = re.fullmatch(r"https://t\.me/(\w+)\?start=(\w+)", url)
+        assert match and match.group(1) == self.api.username, url
+        await self.send(user, user.id, f"/start {match.group(2)}")
+        return None

@@ -1,0 +1,133 @@
+"""The contract between the host and a game's UI adapter.
+
+An adapter turns engine *views* into screens (text plus buttons) and public log events into
+announcements, in one language. It never sees the raw state, so it cannot leak a secret the
+engine's view does not contain. The host owns everything Telegram-specific: callback data,
+tokens, sending, editing and error handling.
+"""
+
+from __future__ import annotations
+
+import abc
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import Translator
+from games.core import Action, Engine, Result, View
+
+
+class BadDraft(ValueError):
+    """A selection step that does not fit the current choices (stale or forged button)."""
+
+
+@dataclass(frozen=True)
+class Button:
+    """One inline button: an engine move, a selection step (``draft``), or a link."""
+
+    label: str
+    action: Action | None = None
+    draft: str | None = None
+    url: str | None = None
+    seat: int | None = None  # on the group board: the seat whose move this is
+
+
+@dataclass
+class Screen:
+    text: str  # Telegram HTML
+    rows: list[list[Button]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DraftStep:
+    """The outcome of a selection step: the new selection, and the move once it is complete."""
+
+    draft: Any
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Names:
+    """Players' display names by seat, already HTML-escaped."""
+
+    names: Sequence[str]
+
+    @classmethod
+    def of(cls, raw: Sequence[str]) -> Names:
+        return cls(tuple(html.escape(name) for name in raw))
+
+    def __getitem__(self, seat: int) -> str:
+        return self.names[seat]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def join(self, seats: Sequence[int]) -> str:
+        return ", ".join(self.names[seat] for seat in seats)
+
+
+class GameUI(abc.ABC):
+    """One game's screens. ``t`` is a translator in the reader's language."""
+
+    engine: Engine
+
+    @property
+    def game_id(self) -> str:
+        return self.engine.id
+
+    def title(self, t: Translator) -> str:
+        return t(f"{self.game_id}.title")
+
+    @abc.abstractmethod
+    def board(self, t: Translator, view: View, names: Names) -> Screen:
+        """The group board: everything public. Buttons, if any, must name their ``seat``."""
+
+    @abc.abstractmethod
+    def prompt(
+        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+    ) -> Screen:
+        """A seat's private message: its secrets, and its choices when ``legal`` is not empty."""
+
+    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+        """Apply a selection step pressed on a ``Button(draft=...)``. Adapters whose moves are
+        single presses need not override this."""
+        raise BadDraft(step)
+
+    @abc.abstractmethod
+    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+        """Group messages for new public events (empty strings and events not worth a
+        message are left out)."""
+
+    @abc.abstractmethod
+    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+        """The end-of-game summary: scores, tie-breaks, winners."""
+
+    def option_label(self, t: Translator, name: str, value: Any) -> str:
+        """The lobby's label for one option value, e.g. "Long game: to 50 points"."""
+        return t(f"{self.game_id}.option.{name}.{value}")
+
+    def rules(self, t: Translator) -> str:
+        return t(f"{self.game_id}.rules")
+
+    def move_label(self, t: Translator, view: View, action: Action) -> str:
+        """A short description of a move, for the popup answer to the press."""
+        return t("play.move_done")
+
+
+def medal(rank: int) -> str:
+    return {1: "🥇", 2: "🥈", 3: "🥉"}.get(rank, f"{rank}.")
+
+
+def standings(t: Translator, result: Result, names: Names, line_key: str, **extra: list) -> str:
+    """Ranked lines "🥇 Alice — 34 …" using ``line_key`` with ``name``, ``score``, ``rank`` and
+    any per-seat ``extra`` values."""
+    order = sorted(range(len(result.scores)), key=lambda seat: (result.ranks[seat], seat))
+    lines = []
+    for seat in order:
+        values = {key: column[seat] for key, column in extra.items()}
+        lines.append(
+            f"{medal(result.ranks[seat])} "
+            + t(line_key, name=names[seat], score=result.scores[seat], **values)
+        )
+    return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""A real Application against the in-memory Bot API, with helpers to play through it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from bot.app import build_application
+from bot.host import get_host
+from bot.settings import Settings
+from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
+
+GROUP = -100111
+OTHER_GROUP = -100222
+ALICE = FakeUser(101, "Alice")
+BOB = FakeUser(102, "Bob", "ru")
+CAROL = FakeUser(103, "Carol", "uk")
+DAVE = FakeUser(104, "Dave", "it")
+MALLORY = FakeUser(666, "Mallory")
+
+
+def settings_for(db_path: Path, **overrides) -> Settings:
+    return Settings(
+        telegram_bot_token="123456:TEST-TOKEN",
+        database_path=db_path,
+        rate_limit=False,
+        _env_file=None,
+        **overrides,
+    )
+
+
+@asynccontextmanager
+async def running_bot(api: FakeTelegram, db_path: Path, **overrides) -> AsyncIterator[Driver]:
+    """Build, start and (on exit) stop the bot, as ``python -m bot`` would."""
+    application = build_application(settings_for(db_path, **overrides), request=api)
+    waits: list[float] = []
+
+    async def no_wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    get_host(application).messenger.sleep = no_wait
+    application.bot_data["waits"] = waits
+    await application.initialize()
+    await application.post_init(application)
+    try:
+        yield Driver(application, api)
+    finally:
+        await application.shutdown()
+        await application.post_shutdown(application)
+
+
+@pytest.fixture
+def api() -> FakeTelegram:
+    return FakeTelegram()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+async def driver(api: FakeTelegram, db_path: Path) -> AsyncIterator[Driver]:
+    async with running_bot(api, db_path) as running:
+        running.group(GROUP, "Game Night")
+        running.group(OTHER_GROUP, "Office")
+        yield running
