@@ -31,21 +31,6 @@ log = logging.getLogger(__name__)
 COMMANDS = ("new", "rules", "language", "cancel", "help")
 
 
-def _callback(kind: str):
-    """A pattern that accepts only well-formed data of one kind; the rest is ``bad_callback``."""
-
-    def matches(data: object) -> bool:
-        if not isinstance(data, str) or not data.startswith(kind + ":"):
-            return False
-        try:
-            callbacks.parse(data)
-        except callbacks.BadCallback:
-            return False
-        return True
-
-    return matches
-
-
 def build_application(
     settings: Settings,
     request: BaseRequest | None = None,
@@ -97,7 +82,7 @@ def _add_handlers(application: Application) -> None:
         "lg": commands.language_button,
         "rl": commands.rules_button,
     }.items():
-        add(CallbackQueryHandler(handler, pattern=_callback(kind)))
+        add(CallbackQueryHandler(handler, pattern=callbacks.pattern(kind)))
     add(CallbackQueryHandler(commands.bad_callback))
     add(MessageHandler(filters.COMMAND, commands.unknown_command))
     add(MessageHandler(private & filters.TEXT & ~filters.COMMAND, commands.private_text))

@@ -20,15 +20,17 @@ def choices_fingerprint(actions: list[Action]) -> str:
     return hashlib.blake2s(repr(actions).encode(), digest_size=8).hexdigest()
 
 
-def refresh_tokens(match: Match, next_version: int) -> set[int]:
-    """Give a new token to every seat whose choices changed; returns the seats that now have
-    a new decision to make (their prompt is sent as a new, notifying message)."""
+def refresh_tokens(match: Match, next_version: int, mover: int | None = None) -> set[int]:
+    """Give a new token to every seat whose choices changed, and always to the seat that just
+    moved (its next decision is a new one even if the choices look the same); returns the
+    seats that now have a new decision to make (their prompt is sent as a new, notifying
+    message)."""
     engine = get_engine(match.game)
     fresh = set()
     for seat in match.seats:
         actions = engine.legal_actions(match.state, seat.seat)
         fingerprint = choices_fingerprint(actions)
-        if fingerprint != seat.prompt_sig:
+        if fingerprint != seat.prompt_sig or seat.seat == mover:
             seat.prompt_sig = fingerprint
             seat.token = next_version
             seat.draft = None
@@ -53,6 +55,6 @@ async def commit_move(storage: Storage, match: Match, seat: int, action: Action)
     match.state = engine.apply(match.state, seat, action)
     if engine.is_over(match.state):
         match.status = "finished"
-    fresh = refresh_tokens(match, match.version + 1)
+    fresh = refresh_tokens(match, match.version + 1, mover=seat)
     await storage.save(match, move=(seat, encode_action(action)))
     return fresh

@@ -58,9 +58,7 @@ def _is_gone(error: BadRequest) -> bool:
 
 
 class Messenger:
-    def __init__(
-        self, bot: Bot, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-    ) -> None:
+    def __init__(self, bot: Bot, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.bot = bot
         self.sleep = sleep  # injectable so tests can observe waits without waiting
 

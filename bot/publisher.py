@@ -79,9 +79,7 @@ async def publish(host: Host, match: Match, fresh: set[int] | frozenset = frozen
     board = ui.board(t, public, names)
     rows = keyboard(match, board.rows, None)
     if not over:
-        rows.append(
-            [InlineKeyboardButton(t("play.my_cards"), url=host.deep_link(f"m{match.id}"))]
-        )
+        rows.append([InlineKeyboardButton(t("play.my_cards"), url=host.deep_link(f"m{match.id}"))])
     if messages and match.board_message_id is not None:
         # keep the board below the latest announcements: one board, always in view
         await host.messenger.delete(match.chat_id, match.board_message_id)
@@ -104,7 +102,9 @@ async def publish(host: Host, match: Match, fresh: set[int] | frozenset = frozen
             host,
             match,
             ui.final(t, public, result, names),
-            InlineKeyboardMarkup([[InlineKeyboardButton(t("play.rematch"), callback_data=rematch)]]),
+            InlineKeyboardMarkup(
+                [[InlineKeyboardButton(t("play.rematch"), callback_data=rematch)]]
+            ),
         )
 
     for seat in match.seats:

@@ -221,9 +221,7 @@ class Storage:
             return None
         return User(row["user_id"], row["name"], row["lang"], bool(row["can_message"]))
 
-    async def remember_user(
-        self, user_id: int, name: str, can_message: bool | None = None
-    ) -> None:
+    async def remember_user(self, user_id: int, name: str, can_message: bool | None = None) -> None:
         """Record a user's display name, and whether the bot may write to them privately."""
         async with self.transaction() as db:
             await db.execute(
@@ -336,7 +334,9 @@ class Storage:
         return row["id"] if row else None
 
     async def match_ids(self, status: str) -> list[int]:
-        rows = await self._fetchall("SELECT id FROM matches WHERE status = ? ORDER BY id", (status,))
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE status = ? ORDER BY id", (status,)
+        )
         return [row["id"] for row in rows]
 
     async def active_matches_of(self, user_id: int) -> list[int]:
@@ -396,7 +396,8 @@ class Storage:
             )
             if move:
                 await db.execute(
-                    "INSERT INTO moves (match_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (match_id, version, seat, action, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
                     (match.id, new_version, move[0], move[1], now),
                 )
         match.version = new_version

@@ -9,8 +9,8 @@ import logging
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
-from bot.callbacks import Callback, parse
-from bot.handlers.common import display_name, is_group, is_private, popup, thread_of
+from bot.callbacks import Callback
+from bot.handlers.common import button_handler, display_name, is_group, is_private, popup, thread_of
 from bot.handlers.lobby import join_by_link, may_manage
 from bot.host import get_host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
@@ -86,24 +86,30 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if context.args:
         game = context.args[0].lower()
         if game not in games:
-            await update.effective_message.reply_text(
-                t("rules.unknown", games=", ".join(games))
-            )
+            await update.effective_message.reply_text(t("rules.unknown", games=", ".join(games)))
             return
         ui = get_ui(game)
-        await update.effective_message.reply_html(f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}")
+        await update.effective_message.reply_html(
+            f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}"
+        )
         return
     rows = [
-        [InlineKeyboardButton(get_ui(game).title(t), callback_data=Callback("rl", 0, 0, game).encode())]
+        [
+            InlineKeyboardButton(
+                get_ui(game).title(t), callback_data=Callback("rl", 0, 0, game).encode()
+            )
+        ]
         for game in games
     ]
-    await update.effective_message.reply_text(t("rules.choose"), reply_markup=InlineKeyboardMarkup(rows))
+    await update.effective_message.reply_text(
+        t("rules.choose"), reply_markup=InlineKeyboardMarkup(rows)
+    )
 
 
-async def rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     chat = update.effective_chat
     t = await (host.chat_t(chat.id) if is_group(chat) else host.user_t(query.from_user))
     if data.payload not in playable_games():
@@ -127,17 +133,21 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         text = t("language.choose_private")
     rows = [
         [
-            InlineKeyboardButton(LANGUAGE_NAMES[lang], callback_data=Callback("lg", 0, 0, lang).encode())
+            InlineKeyboardButton(
+                LANGUAGE_NAMES[lang], callback_data=Callback("lg", 0, 0, lang).encode()
+            )
             for lang in LANGUAGES
         ]
     ]
     await update.effective_message.reply_text(text, reply_markup=InlineKeyboardMarkup(rows))
 
 
-async def language_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def language_button(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback
+) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     chat = update.effective_chat
     user = query.from_user
     if data.payload not in LANGUAGES:
@@ -176,15 +186,21 @@ async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     kind = "cx" if match.status == "lobby" else "ab"
     markup = InlineKeyboardMarkup(
-        [[InlineKeyboardButton(t("cancel.confirm"), callback_data=Callback(kind, match.id).encode())]]
+        [
+            [
+                InlineKeyboardButton(
+                    t("cancel.confirm"), callback_data=Callback(kind, match.id).encode()
+                )
+            ]
+        ]
     )
     await message.reply_text(t("cancel.ask"), reply_markup=markup)
 
 
-async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
         match = await host.storage.load(data.match_id)

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Chat, Message, User
+from collections.abc import Awaitable, Callable
+from functools import wraps
+
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from bot.callbacks import BadCallback, Callback, parse
+from bot.host import get_host
+
+CallbackHandler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback], Awaitable[None]]
 
 
 def thread_of(message: Message | None) -> int:
@@ -34,3 +43,20 @@ async def popup(query: CallbackQuery, text: str | None = None, alert: bool = Fal
     except BadRequest as error:
         if "too old" not in error.message.lower() and "invalid" not in error.message.lower():
             raise
+
+
+def button_handler(handler: CallbackHandler):
+    """Parse the press's callback data for ``handler``; malformed data gets a popup."""
+
+    @wraps(handler)
+    async def wrapper(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        try:
+            data = parse(query.data)
+        except BadCallback:
+            t = await get_host(context.application).user_t(query.from_user)
+            await popup(query, t("error.bad_button"))
+            return
+        await handler(update, context, data)
+
+    return wrapper

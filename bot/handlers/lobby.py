@@ -9,8 +9,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.ext import ContextTypes
 
 from bot import flow
-from bot.callbacks import Callback, parse
-from bot.handlers.common import display_name, is_group, popup, thread_of
+from bot.callbacks import Callback
+from bot.handlers.common import button_handler, display_name, is_group, popup, thread_of
 from bot.host import Host, get_host
 from bot.i18n import Translator
 from bot.publisher import publish
@@ -49,9 +49,7 @@ def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKe
     rows = [
         [
             InlineKeyboardButton(t("lobby.join"), url=host.deep_link(f"j{match.id}")),
-            InlineKeyboardButton(
-                t("lobby.leave"), callback_data=Callback("lv", match.id).encode()
-            ),
+            InlineKeyboardButton(t("lobby.leave"), callback_data=Callback("lv", match.id).encode()),
         ]
     ]
     for name in option_choices(match.game):
@@ -113,10 +111,10 @@ async def new_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await message.reply_text(t("lobby.choose_game"), reply_markup=InlineKeyboardMarkup(rows))
 
 
-async def choose_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def choose_game(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     chat = update.effective_chat
     t = await host.chat_t(chat.id, query.from_user)
     if data.payload not in playable_games():
@@ -193,10 +191,10 @@ async def join_by_link(update: Update, context: ContextTypes.DEFAULT_TYPE, match
         await host.storage.save(match)
 
 
-async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
         match = await host.storage.load(data.match_id)
@@ -223,10 +221,10 @@ async def may_manage(host: Host, match: Match, user_id: int) -> bool:
     return user_id == match.creator_id or await host.is_admin(match.chat_id, user_id)
 
 
-async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
         match = await host.storage.load(data.match_id)
@@ -245,15 +243,17 @@ async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         position = values.index(current) if current in values else -1
         match.options[data.payload] = values[(position + 1) % len(values)]
         await host.storage.save(match)
-        await popup(query, get_ui(match.game).option_label(t, data.payload, match.options[data.payload]))
+        await popup(
+            query, get_ui(match.game).option_label(t, data.payload, match.options[data.payload])
+        )
         await redraw_lobby(host, match)
         await host.storage.save(match)
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
         match = await host.storage.load(data.match_id)
@@ -269,16 +269,21 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         fresh = await flow.start_match(host.storage, match)
         await popup(query, t("lobby.started"))
-        await close_lobby_message(host, match, t("lobby.started_text", players=", ".join(
-            html.escape(seat.name) for seat in match.seats
-        )))
+        await close_lobby_message(
+            host,
+            match,
+            t(
+                "lobby.started_text",
+                players=", ".join(html.escape(seat.name) for seat in match.seats),
+            ),
+        )
         await publish(host, match, fresh)
 
 
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
         match = await host.storage.load(data.match_id)
@@ -305,11 +310,11 @@ async def close_lobby_message(host: Host, match: Match, text: str) -> None:
         return
 
 
-async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     """The "new game" button under a final result: a lobby for the same game and options."""
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     chat = update.effective_chat
     t = await host.chat_t(chat.id)
     old = await host.storage.load(data.match_id)
@@ -317,6 +322,12 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await popup(query, t("error.bad_button"))
         return
     match = await create_lobby(
-        host, chat.id, old.thread_id, chat.title or "", old.game, query.from_user, options=old.options
+        host,
+        chat.id,
+        old.thread_id,
+        chat.title or "",
+        old.game,
+        query.from_user,
+        options=old.options,
     )
     await popup(query, None if match else t("lobby.already_running"))

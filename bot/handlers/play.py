@@ -10,8 +10,8 @@ from telegram import CallbackQuery, Update
 from telegram.ext import ContextTypes
 
 from bot import flow
-from bot.callbacks import Callback, parse
-from bot.handlers.common import popup
+from bot.callbacks import Callback
+from bot.handlers.common import button_handler, popup
 from bot.host import Host, get_host
 from bot.i18n import Translator
 from bot.publisher import publish, update_prompt
@@ -43,10 +43,10 @@ async def _checked_seat(
     return match, seat
 
 
-async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.user_t(query.from_user)
     async with host.lock(data.match_id):
         checked = await _checked_seat(host, query, data, t)
@@ -61,10 +61,10 @@ async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _play(host, query, match, seat, action, t)
 
 
-async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+@button_handler
+async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
-    data = parse(query.data)
     t = await host.user_t(query.from_user)
     async with host.lock(data.match_id):
         checked = await _checked_seat(host, query, data, t)
@@ -92,7 +92,9 @@ async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, action, t) -> None:
     engine = get_engine(match.game)
     if not engine.is_legal(match.state, seat.seat, tuple(action)):
-        key = "play.not_your_turn" if seat.seat not in engine.to_act(match.state) else "play.illegal"
+        key = (
+            "play.not_your_turn" if seat.seat not in engine.to_act(match.state) else "play.illegal"
+        )
         await popup(query, t(key))
         return
     view_before = engine.view(match.state, seat.seat)

@@ -109,9 +109,9 @@ class UI5211(GameUI):
         n = len(names)
         played: list[list[int]] = [[] for _ in range(n)]
         for entry in view["log"]:
-            same_round = entry.get("game_no") == event["game_no"] and entry.get("round") == event[
-                "round"
-            ]
+            same_round = (
+                entry.get("game_no") == event["game_no"] and entry.get("round") == event["round"]
+            )
             if entry["type"] == "revealed" and same_round:
                 for seat, cards in enumerate(entry["cards"]):
                     played[seat].extend(cards)
@@ -123,9 +123,7 @@ class UI5211(GameUI):
         if event["mode"] == "roosters":
             lines.append(t("5211.round.roosters", count=event["roosters"], threshold=threshold))
         else:
-            lines.append(
-                t("5211.round.few_roosters", count=event["roosters"], threshold=threshold)
-            )
+            lines.append(t("5211.round.few_roosters", count=event["roosters"], threshold=threshold))
             for colour in event["over_limit"]:
                 lines.append(
                     t(

@@ -1,0 +1,1 @@
+"""Test doubles for running the real bot without Telegram."""

@@ -1,0 +1,67 @@
+"""Playing 5211 through the bot the way a person would: tap cards, then confirm."""
+
+from __future__ import annotations
+
+from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+
+
+def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
+    """The user's latest private message from the bot."""
+    return driver.api.last(user.id)
+
+
+def card_buttons(message: StoredMessage) -> list[dict]:
+    return [b for b in message.buttons() if b.get("callback_data", "").startswith("d:")]
+
+
+def has_choice(driver: Driver, user: FakeUser) -> bool:
+    return bool(card_buttons(prompt(driver, user)))
+
+
+def confirm_button(message: StoredMessage) -> dict | None:
+    found = [b for b in message.buttons() if b.get("callback_data", "").startswith("a:")]
+    return found[0] if found else None
+
+
+async def choose(driver: Driver, user: FakeUser, picks: list[int] | None = None) -> str | None:
+    """Tap cards (``picks``, or the first ones until the confirm button appears) and confirm."""
+    message = prompt(driver, user)
+    for index in picks if picks is not None else range(5):
+        if picks is None and confirm_button(message):
+            break
+        await driver.press(
+            user, user.id, message.message_id, card_buttons(message)[index]["callback_data"]
+        )
+        message = driver.api.messages[user.id][message.message_id]
+    confirm = confirm_button(message)
+    assert confirm, f"no confirm button after selecting: {message.text}"
+    return await driver.press(user, user.id, message.message_id, confirm["callback_data"])
+
+
+async def start_game(
+    driver: Driver, group: int, creator: FakeUser, players: list[FakeUser]
+) -> None:
+    await driver.send(creator, group, "/new")
+    await driver.press_label(creator, group, "5211")
+    for player in players:
+        await driver.press_label(player, group, "Join")
+    await driver.press_label(creator, group, "Start")
+
+
+async def play_to_the_end(driver: Driver, players: list[FakeUser], max_parts: int = 200) -> int:
+    """Everyone chooses until nobody has a choice left; returns the number of parts played."""
+    for part in range(max_parts):
+        waiting = [player for player in players if has_choice(driver, player)]
+        if not waiting:
+            return part
+        for player in waiting:
+            await choose(driver, player)
+    raise AssertionError("the game did not end")
+
+
+def board(driver: Driver, group: int) -> StoredMessage:
+    """The group's board: the latest bot message that shows a round of 5211."""
+    for message in reversed(driver.api.visible(group)):
+        if message.from_bot and message.text.startswith("5211\n"):
+            return message
+    raise AssertionError("no board in the group")

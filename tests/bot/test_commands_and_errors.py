@@ -1,0 +1,137 @@
+"""Commands, bad input, and Telegram's errors: the bot explains or retries, the match goes on."""
+
+from __future__ import annotations
+
+from bot.testing.fake_telegram import Fault
+from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY
+from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
+
+
+async def test_help_lists_the_commands_and_games(driver, api):
+    await driver.send(ALICE, ALICE.id, "/help")
+    text = api.last(ALICE.id).text
+    assert "/new" in text and "/rules" in text and "/language" in text
+    assert "5211 — /rules 5211" in text
+
+
+async def test_rules_by_name_and_by_button(driver, api):
+    await driver.send(ALICE, ALICE.id, "/rules 5211")
+    assert "players + 2" in api.last(ALICE.id).text
+    await driver.send(ALICE, GROUP, "/rules")
+    assert api.last(GROUP).text == "The rules of which game?"
+    await driver.press_label(ALICE, GROUP, "5211")
+    assert "Long game" in api.last(GROUP).text
+    await driver.send(ALICE, GROUP, "/rules chess")
+    assert api.last(GROUP).text == "I don't know that game. Choose one of: 5211"
+
+
+async def test_unknown_commands_get_a_clear_answer_where_they_are_meant_for_the_bot(driver, api):
+    await driver.send(ALICE, ALICE.id, "/dance")
+    assert api.last(ALICE.id).text == "I don't know the command /dance. Send /help for the list."
+    sent = len(api.visible(GROUP))
+    await driver.send(ALICE, GROUP, "/dance")  # maybe for another bot in the group: stay quiet
+    assert len(api.visible(GROUP)) == sent + 1  # only the user's own message
+    await driver.send(ALICE, GROUP, "/dance@tablebot_test_bot")
+    assert "I don't know the command /dance@tablebot_test_bot" in api.last(GROUP).text
+
+
+async def test_a_broken_start_link_and_free_text_are_answered(driver, api):
+    await driver.send(ALICE, ALICE.id, "/start j12x")
+    assert (
+        api.last(ALICE.id).text == "This link is not valid. Use the buttons in the group, or /help."
+    )
+    await driver.send(ALICE, ALICE.id, "/start m999")
+    assert api.last(ALICE.id).text == "You have no running game there."
+    await driver.send(ALICE, ALICE.id, "hello?")
+    assert api.last(ALICE.id).text == "Use the buttons to play. /help shows the commands."
+
+
+async def test_malformed_and_forged_callback_data_get_a_popup(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    message = prompt(driver, ALICE)
+    for data in ("a:1:x:1", "zz:1:1:1", "a:1:1", "", "a:1:1:1;DROP", "d:1:99999999999:t0"):
+        assert await driver.press(ALICE, ALICE.id, message.message_id, data) == (
+            "This button is not valid."
+        )
+    token = card_buttons(message)[0]["callback_data"].split(":")[2]
+    for data in (f"d:1:{token}:t9", f"d:1:{token}:zz"):
+        assert await driver.press(ALICE, ALICE.id, message.message_id, data) == (
+            "This button is no longer valid. Use the latest message."
+        )
+    assert await driver.press(ALICE, ALICE.id, message.message_id, f"a:1:{token}:1.2") == (
+        "That move is not allowed now."
+    )
+    assert await driver.press(ALICE, ALICE.id, message.message_id, f"a:77:{token}:1.2") == (
+        "This game was not found."
+    )
+    assert has_choice(driver, ALICE) and "⏳ Alice" in board(driver, GROUP).text
+
+
+async def test_cancel_stops_a_running_game_after_confirmation(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    old_prompt = prompt(driver, BOB)
+    data = card_buttons(old_prompt)[0]["callback_data"]
+    await driver.send(BOB, GROUP, "/cancel")
+    assert api.last(GROUP).text == "Only the player who opened the game or an admin can do that."
+    await driver.send(ALICE, GROUP, "/cancel")
+    assert api.last(GROUP).text == "Really stop the game?"
+    await driver.press_label(ALICE, GROUP, "Yes, stop it")
+    assert api.last(GROUP).text == "⏹ The game was stopped by Alice."
+    assert api.messages[BOB.id][old_prompt.message_id].buttons() == []
+    assert not [b for b in board(driver, GROUP).buttons()]
+    assert await driver.press(BOB, BOB.id, old_prompt.message_id, data) == "This game is over."
+    await driver.send(ALICE, GROUP, "/cancel")
+    assert api.last(GROUP).text == "There is no game here."
+
+
+async def test_429_is_retried_after_the_time_telegram_asks(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    api.faults.append(
+        Fault("editMessageText", 429, "Too Many Requests: retry after 7", GROUP, retry_after=7)
+    )
+    await choose(driver, ALICE)
+    assert driver.app.bot_data["waits"] == [7]
+    assert "✅ Alice" in board(driver, GROUP).text
+
+
+async def test_network_errors_are_retried(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    api.faults.append(Fault("editMessageText", 502, "Bad Gateway", GROUP, times=2))
+    await choose(driver, ALICE)
+    assert "✅ Alice" in board(driver, GROUP).text
+    assert len(driver.app.bot_data["waits"]) == 2
+
+
+async def test_message_not_modified_is_harmless(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    api.faults.append(Fault("editMessageText", 400, "Bad Request: message is not modified", GROUP))
+    popup = await choose(driver, ALICE)
+    assert popup.startswith("Played")
+    await choose(driver, BOB)
+    assert "part 2" in board(driver, GROUP).text
+
+
+async def test_a_deleted_board_is_sent_anew(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    old = board(driver, GROUP)
+    old.deleted = True  # an admin deleted the board
+    await choose(driver, ALICE)
+    new = board(driver, GROUP)
+    assert new.message_id != old.message_id and "✅ Alice" in new.text
+
+
+async def test_a_bot_removed_from_the_group_still_records_moves(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    api.kicked.add(GROUP)
+    await choose(driver, ALICE)
+    await choose(driver, BOB)
+    assert "part 2 of 3" in prompt(driver, ALICE).text.lower() or has_choice(driver, ALICE)
+    api.kicked.discard(GROUP)
+    await choose(driver, ALICE)
+    assert "part 2 of 3" in board(driver, GROUP).text
+
+
+async def test_a_stranger_gets_no_cards(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    await driver.follow(MALLORY, "https://t.me/tablebot_test_bot?start=m1")
+    assert api.last(MALLORY.id).text == "You have no running game there."
