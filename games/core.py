@@ -243,10 +243,9 @@ class Engine(abc.ABC):
 def _has_path(data: Any, path: Iterable) -> bool:
     node = data
     for key in path:
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
-            node = node[key]
-        else:
+        in_dict = isinstance(node, dict) and key in node
+        in_list = isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node)
+        if not (in_dict or in_list):
             return False
+        node = node[key]
     return node is not None

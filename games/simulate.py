@@ -137,7 +137,7 @@ def illegal_attempts(
         seat = chooser.choice(seats)
         action = chooser.choice(engine.legal_actions(state, seat))
         legal = set(engine.legal_actions(state, seat))
-        for mangled in (action + (0,), action[:-1], (99,) * len(action), ()):
+        for mangled in ((*action, 0), action[:-1], (99,) * len(action), ()):
             if mangled not in legal:
                 attempts.append((seat, mangled))
         if idle:

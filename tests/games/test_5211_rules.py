@@ -297,8 +297,12 @@ def test_scored_cards_go_to_their_owners_pile_and_the_rest_is_discarded():
         [card(YELLOW, 2), card(ORANGE, 3), card(ORANGE, 4), card(ORANGE, 2), card(GREEN, 3)],
     ]
     state = rigged(2, hands)
-    state = play_part(state, [[card(YELLOW, 6), card(YELLOW, 5)], [card(YELLOW, 2), card(ORANGE, 3)]])
-    state["hands"][0] = sorted([card(YELLOW, 4), card(BLUE, 2), card(BLUE, 3), *state["hands"][0][3:]])
+    state = play_part(
+        state, [[card(YELLOW, 6), card(YELLOW, 5)], [card(YELLOW, 2), card(ORANGE, 3)]]
+    )
+    state["hands"][0] = sorted(
+        [card(YELLOW, 4), card(BLUE, 2), card(BLUE, 3), *state["hands"][0][3:]]
+    )
     state = play_part(state, [[card(YELLOW, 4)], [card(ORANGE, 4)]])
     state = play_part(state, [[card(BLUE, 2)], [card(ORANGE, 2)]])
     event = state["log"][-1]
@@ -321,9 +325,7 @@ def test_game_ends_after_a_last_round_without_refill(players, rounds):
             seen_final = True
             assert state["round"] == rounds and not state["deck"]
             assert [len(hand) for hand in state["hands"]] == [5] * players
-        state = play_part(
-            state, [ENGINE.default_action(state, seat) for seat in range(players)]
-        )
+        state = play_part(state, [ENGINE.default_action(state, seat) for seat in range(players)])
         if state["final_round"] and not ENGINE.is_over(state):
             # no refill in the last round: hands shrink 5 → 3 → 2
             assert len(state["hands"][0]) == 5 - sum((2, 1, 1)[: state["part"] - 1])

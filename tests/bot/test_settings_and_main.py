@@ -1,0 +1,68 @@
+"""Settings from the environment, and ``python -m bot`` choosing polling or a webhook."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+import bot.__main__ as entry
+from bot.settings import Settings
+
+
+def test_settings_come_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "42:hush-hush")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "x.sqlite3"))
+    monkeypatch.setenv("DEFAULT_LANGUAGE", "uk")
+    settings = Settings(_env_file=None)
+    assert settings.telegram_bot_token.get_secret_value() == "42:hush-hush"
+    assert "hush" not in repr(settings)
+    assert settings.default_language == "uk"
+    assert settings.webhook_url is None and settings.port == 8080
+
+
+def test_settings_read_a_dotenv_file(monkeypatch, tmp_path):
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    env = tmp_path / ".env"
+    env.write_text("TELEGRAM_BOT_TOKEN=7:from-file\nPORT=9000\n")
+    settings = Settings(_env_file=env)
+    assert settings.telegram_bot_token.get_secret_value() == "7:from-file"
+    assert settings.port == 9000
+
+
+def test_bad_settings_are_refused_at_start(monkeypatch):
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
+    with pytest.raises(ValidationError):
+        Settings(telegram_bot_token="1:x", webhook_url="http://insecure", _env_file=None)
+    with pytest.raises(ValidationError):
+        Settings(telegram_bot_token="1:x", default_language="de", _env_file=None)
+
+
+class Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, *args, **kwargs):
+        self.calls.append(kwargs)
+
+
+def test_main_polls_by_default_and_serves_a_webhook_when_configured(monkeypatch, tmp_path):
+    from telegram.ext import Application
+
+    polling, webhook = Recorder(), Recorder()
+    monkeypatch.setattr(Application, "run_polling", lambda self, **kw: polling(**kw))
+    monkeypatch.setattr(Application, "run_webhook", lambda self, **kw: webhook(**kw))
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "42:secret")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "x.sqlite3"))
+    monkeypatch.delenv("WEBHOOK_URL", raising=False)
+    entry.main()
+    assert len(polling.calls) == 1 and not webhook.calls
+
+    monkeypatch.setenv("WEBHOOK_URL", "https://bots.example.com/")
+    monkeypatch.setenv("PORT", "5555")
+    entry.main()
+    (call,) = webhook.calls
+    assert call["port"] == 5555 and call["listen"] == "0.0.0.0"
+    assert call["webhook_url"] == "https://bots.example.com/42"
+    assert "secret" not in call["webhook_url"]
