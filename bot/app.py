@@ -21,10 +21,8 @@ from bot.handlers.errors import on_error
 from bot.host import HOST_KEY, Host, get_host
 from bot.i18n import LANGUAGES, translator
 from bot.messenger import Messenger
-from bot.publisher import publish
 from bot.settings import Settings
 from bot.storage import Storage
-from games import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +41,7 @@ def build_application(
         .token(settings.telegram_bot_token.get_secret_value())
         .concurrent_updates(True)
         .post_init(_on_startup)
+        .post_stop(_on_stop)
         .post_shutdown(_on_shutdown)
     )
     if request is not None:
@@ -55,6 +54,7 @@ def build_application(
         settings=settings,
         storage=Storage(settings.database_path),
         messenger=Messenger(application.bot),
+        job_queue=application.job_queue,
     )
     _add_handlers(application)
     return application
@@ -72,6 +72,7 @@ def _add_handlers(application: Application) -> None:
     for kind, handler in {
         "a": play.press_action,
         "d": play.press_draft,
+        "bk": play.press_back,
         "ng": lobby.choose_game,
         "op": lobby.cycle_option,
         "lv": lobby.leave,
@@ -102,16 +103,21 @@ async def _on_startup(application: Application) -> None:
 
 
 async def restore_matches(host: Host) -> None:
-    """Bring back every unfinished match: its state is in the database; redraw the messages
-    of any match whose last move was committed but not (fully) published."""
-    for match_id in await host.storage.match_ids("playing"):
-        async with host.lock(match_id):
+    """Bring back every unfinished match: its state is in the database; its deadlines are
+    re-armed (overdue ones fire at once) and its messages redrawn where a restart
+    interrupted them — drawing skips whatever is already up to date."""
+    for status in ("playing", "finished"):
+        for match_id in await host.storage.match_ids(status):
             match = await host.storage.load(match_id)
-            if match is None or match.published >= match.version:
-                continue
-            log.info("match %s: publishing version %s after a restart", match_id, match.version)
-            waiting = set(get_engine(match.game).to_act(match.state))
-            await publish(host, match, waiting)
+            if match is not None and (status == "playing" or match.published < match.version):
+                host.publisher.request(match)
+    await host.timers.arm_all()
+    host.timers.start_lobby_sweeper()
+
+
+async def _on_stop(application: Application) -> None:
+    # updates in flight have been handled; let their messages go out before closing
+    await get_host(application).publisher.idle()
 
 
 async def _on_shutdown(application: Application) -> None:

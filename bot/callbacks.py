@@ -21,6 +21,7 @@ KINDS = {
     "lg": "language",  # payload = language code
     "rm": "rematch",  # payload = game id, match = the finished match
     "rl": "rules",  # payload = game id
+    "bk": "back from autopilot",
 }
 MAX_BYTES = 64
 

@@ -4,6 +4,9 @@ Tokens: every seat has a ``token``, the match version at which that seat's legal
 last changed. Its buttons carry the token; a press with an older token is stale. In a
 simultaneous phase one player's move does not change another's choices, so the other
 players' buttons stay valid while everyone chooses at their own pace.
+
+Deadlines: when a seat gets a new decision and the match has a move time limit, its
+deadline is set (an absolute time, stored with the match); on autopilot it is "now".
 """
 
 from __future__ import annotations
@@ -20,13 +23,11 @@ def choices_fingerprint(actions: list[Action]) -> str:
     return hashlib.blake2s(repr(actions).encode(), digest_size=8).hexdigest()
 
 
-def refresh_tokens(match: Match, next_version: int, mover: int | None = None) -> set[int]:
-    """Give a new token to every seat whose choices changed, and always to the seat that just
-    moved (its next decision is a new one even if the choices look the same); returns the
-    seats that now have a new decision to make (their prompt is sent as a new, notifying
-    message)."""
+def refresh_tokens(match: Match, next_version: int, now: float, mover: int | None = None) -> None:
+    """Give a new token (and a new deadline) to every seat whose choices changed, and always
+    to the seat that just moved: its next decision is a new one even if the choices look
+    the same."""
     engine = get_engine(match.game)
-    fresh = set()
     for seat in match.seats:
         actions = engine.legal_actions(match.state, seat.seat)
         fingerprint = choices_fingerprint(actions)
@@ -34,27 +35,42 @@ def refresh_tokens(match: Match, next_version: int, mover: int | None = None) ->
             seat.prompt_sig = fingerprint
             seat.token = next_version
             seat.draft = None
-            if actions:
-                fresh.add(seat.seat)
-    return fresh
+            seat.reminded = False
+            if not actions:
+                seat.deadline = None
+            elif seat.autopilot:
+                seat.deadline = now
+            else:
+                seat.deadline = now + match.turn_seconds if match.turn_seconds else None
 
 
-async def start_match(storage: Storage, match: Match) -> set[int]:
-    """Deal the game for the seated players and commit it; returns the seats to prompt."""
+async def start_match(storage: Storage, match: Match, now: float) -> None:
+    """Deal the game for the seated players and commit it."""
     engine = get_engine(match.game)
     match.state = engine.new_game(len(match.seats), match.options, seed=secrets.randbits(48))
     match.status = "playing"
-    fresh = refresh_tokens(match, match.version + 1)
+    refresh_tokens(match, match.version + 1, now)
     await storage.save(match, move=(-1, "start"))
-    return fresh
 
 
-async def commit_move(storage: Storage, match: Match, seat: int, action: Action) -> set[int]:
-    """Apply a legal move and commit it (raises ``IllegalAction`` before touching anything)."""
+async def commit_move(
+    storage: Storage,
+    match: Match,
+    seat: int,
+    action: Action,
+    now: float,
+    automatic: bool = False,
+    notices: list[tuple[str, dict]] = (),
+) -> None:
+    """Apply a legal move and commit it (raises ``IllegalAction`` before touching anything).
+    A move the player made themselves ends their run of timeouts."""
     engine = get_engine(match.game)
     match.state = engine.apply(match.state, seat, action)
+    if not automatic:
+        match.seats[seat].timeouts = 0
     if engine.is_over(match.state):
         match.status = "finished"
-    fresh = refresh_tokens(match, match.version + 1, mover=seat)
-    await storage.save(match, move=(seat, encode_action(action)))
-    return fresh
+    refresh_tokens(match, match.version + 1, now, mover=seat)
+    await storage.save(
+        match, move=(seat, encode_action(action)), automatic=automatic, notices=notices
+    )

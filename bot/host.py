@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from telegram import Bot, User
 from telegram.constants import ChatMemberStatus
@@ -16,6 +19,10 @@ from bot.messenger import Messenger
 from bot.settings import Settings
 from bot.storage import Storage
 
+if TYPE_CHECKING:
+    from bot.publisher import Publisher
+    from bot.timers import Timers
+
 HOST_KEY = "host"
 
 
@@ -24,11 +31,22 @@ class Host:
     settings: Settings
     storage: Storage
     messenger: Messenger
+    job_queue: Any = None  # telegram.ext.JobQueue; None where no scheduler runs
+    clock: Callable[[], float] = time.time  # injectable: tests move time by hand
+    publisher: Publisher = field(init=False)
+    timers: Timers = field(init=False)
     # One lock per match: updates for the same match are handled one at a time, updates for
     # different matches concurrently. Locks vanish with their last user.
     _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
         default_factory=weakref.WeakValueDictionary
     )
+
+    def __post_init__(self) -> None:
+        from bot.publisher import Publisher
+        from bot.timers import Timers
+
+        self.publisher = Publisher(self)
+        self.timers = Timers(self)
 
     @property
     def bot(self) -> Bot:

@@ -1,28 +1,35 @@
-"""Draw a committed match in Telegram: announcements, the group board, private prompts.
+"""Draw committed matches in Telegram: announcements, the group board, pings, private prompts.
 
-Publishing only reads the committed state and is safe to repeat: after a crash between a
-commit and its messages, start-up publishes again every match whose ``published`` version
-is behind, and players see exactly what they would have seen.
+Publishing reads the committed match from the database and is safe to repeat. Each chat
+(a group, or a player's private chat) has at most one flusher at a time; requests that
+arrive while it is busy — for example while it waits for the rate limiter — only mark the
+chat dirty, and the next pass draws the *latest* state. So under fast play board edits
+coalesce, a group never gets more calls than Telegram allows, and the board is never more
+than one call behind.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import html
 import json
 import logging
+from collections.abc import Iterable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Callback
 from bot.host import Host
 from bot.messenger import MessageGone, Unreachable
-from bot.storage import Match, Seat
+from bot.storage import Match, Notice
 from bot.ui import get_ui
 from bot.ui.base import Button, Names
 from games import get_engine
 
 log = logging.getLogger(__name__)
+
+ChatKey = tuple[str, int]  # ("group", chat id) or ("user", user id)
 
 
 def names_of(match: Match) -> Names:
@@ -61,109 +68,202 @@ def fingerprint(text: str, markup: list[list]) -> str:
     return ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
 
 
-async def publish(host: Host, match: Match, fresh: set[int] | frozenset = frozenset()) -> None:
-    """Bring the group and the players' private chats up to the match's committed version."""
-    engine = get_engine(match.game)
-    ui = get_ui(match.game)
-    names = names_of(match)
-    t = await host.chat_t(match.chat_id)
-    public = engine.view(match.state, None)
-    over = engine.is_over(match.state)
+class Publisher:
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self._dirty: dict[ChatKey, set[int]] = {}
+        self._tasks: dict[ChatKey, asyncio.Task] = {}
+        self._resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
 
-    events = public["log"][match.announced :]
-    messages = ui.announce(t, events, public, names) if events else []
-    for text in messages:
-        await send_to_group(host, match, text)
-    match.announced = len(public["log"])
-
-    board = ui.board(t, public, names)
-    rows = keyboard(match, board.rows, None)
-    if not over:
-        rows.append([InlineKeyboardButton(t("play.my_cards"), url=host.deep_link(f"m{match.id}"))])
-    if messages and match.board_message_id is not None:
-        # keep the board below the latest announcements: one board, always in view
-        await host.messenger.delete(match.chat_id, match.board_message_id)
-        match.board_message_id = None
-    try:
-        match.board_message_id = await host.messenger.edit_or_send(
-            match.chat_id,
-            match.board_message_id,
-            board.text,
-            InlineKeyboardMarkup(rows) if rows else None,
-            thread_id=match.thread_id,
+    # -- scheduling ------------------------------------------------------------------------
+    def request(self, match: Match, chats: Iterable[ChatKey] | None = None) -> None:
+        """Bring the group and every player's private chat up to the committed state, in
+        the background. Returns at once."""
+        keys = (
+            list(chats)
+            if chats is not None
+            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.seats]
         )
-    except Unreachable as error:
-        log.warning("match %s: cannot write to the group (%s)", match.id, error.reason)
+        for key in keys:
+            self._dirty.setdefault(key, set()).add(match.id)
+            if key not in self._tasks:
+                self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
 
-    if over:
-        result = engine.result(match.state)
-        rematch = Callback("rm", match.id, 0, match.game).encode()
-        await send_to_group(
-            host,
-            match,
-            ui.final(t, public, result, names),
-            InlineKeyboardMarkup(
-                [[InlineKeyboardButton(t("play.rematch"), callback_data=rematch)]]
-            ),
-        )
+    def resend_prompt(self, match: Match, user_id: int) -> None:
+        """Send a player's prompt again as a new message (they asked for it)."""
+        self._resend.add((match.id, user_id))
+        self.request(match, [("user", user_id)])
 
-    for seat in match.seats:
-        await update_prompt(host, match, seat, fresh=seat.seat in fresh)
-    match.published = match.version
-    await host.storage.save(match)
+    async def idle(self) -> None:
+        """Wait until every chat is drawn (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
+    async def _run(self, key: ChatKey) -> None:
+        try:
+            while self._dirty.get(key):
+                match_ids = self._dirty.pop(key)
+                for match_id in sorted(match_ids):
+                    try:
+                        if key[0] == "group":
+                            await self._draw_group(match_id)
+                        else:
+                            await self._draw_private(match_id, key[1])
+                    except Exception:
+                        log.exception("could not draw match %s in %s", match_id, key)
+        finally:
+            del self._tasks[key]
 
-async def send_to_group(
-    host: Host, match: Match, text: str, markup: InlineKeyboardMarkup | None = None
-) -> int | None:
-    try:
-        message = await host.messenger.send(match.chat_id, text, markup, thread_id=match.thread_id)
-    except Unreachable as error:
-        log.warning("match %s: cannot write to the group (%s)", match.id, error.reason)
-        return None
-    return message.message_id
+    # -- the group -------------------------------------------------------------------------
+    async def _draw_group(self, match_id: int) -> None:
+        host = self.host
+        match = await host.storage.load(match_id)
+        if match is None or match.state is None or match.status not in ("playing", "finished"):
+            return
+        engine = get_engine(match.game)
+        ui = get_ui(match.game)
+        names = names_of(match)
+        t = await host.chat_t(match.chat_id)
+        public = engine.view(match.state, None)
+        over = engine.is_over(match.state)
+        sent_any = False
 
+        for notice in await host.storage.unsent_notices(match.id):
+            text, markup = self._notice(t, match, notice)
+            await self._send(match, text, markup)
+            await host.storage.mark_notice_sent(notice.id)
+            sent_any = True
+        events = public["log"][match.announced :]
+        for text in ui.announce(t, events, public, names) if events else []:
+            await self._send(match, text)
+            sent_any = True
+        match.announced = len(public["log"])
 
-async def update_prompt(host: Host, match: Match, seat: Seat, fresh: bool = False) -> None:
-    """Send or edit one seat's private message. A new decision gets a new message (it
-    notifies); anything else is an edit, skipped when nothing changed."""
-    engine = get_engine(match.game)
-    ui = get_ui(match.game)
-    t = await host.user_t_by_id(seat.user_id)
-    view = engine.view(match.state, seat.seat)
-    legal = engine.legal_actions(match.state, seat.seat)
-    screen = ui.prompt(t, view, seat.seat, legal, seat.draft, names_of(match))
-    text = t("play.prompt_header", title=html.escape(match.title or "—")) + "\n" + screen.text
-    rows = keyboard(match, screen.rows, seat.seat)
-    markup = InlineKeyboardMarkup(rows) if rows else None
-    print_ = fingerprint(text, rows)
-    if not fresh and seat.prompt_message_id is not None and print_ == seat.prompt_text:
-        return
-    try:
-        if fresh or seat.prompt_message_id is None:
-            if seat.prompt_message_id is not None and (seat.prompt_text or "").startswith("k:"):
-                await host.messenger.drop_keyboard(seat.user_id, seat.prompt_message_id)
-            message = await host.messenger.send(seat.user_id, text, markup)
-            seat.prompt_message_id = message.message_id
-        else:
-            try:
-                await host.messenger.edit(seat.user_id, seat.prompt_message_id, text, markup)
-            except MessageGone:
-                message = await host.messenger.send(seat.user_id, text, markup)
+        board = ui.board(t, public, names)
+        rows = keyboard(match, board.rows, None)
+        if not over:
+            label = ui.private_button_label(t)
+            rows.append([InlineKeyboardButton(label, url=host.deep_link(f"m{match.id}"))])
+        print_ = fingerprint(board.text, rows)
+        if sent_any and match.board_message_id is not None:
+            # keep the board below the latest announcements: one board, always in view
+            await host.messenger.delete(match.chat_id, match.board_message_id)
+            match.board_message_id = None
+        if print_ != match.board_print or match.board_message_id is None:
+            match.board_message_id = await host.messenger.edit_or_send(
+                match.chat_id,
+                match.board_message_id,
+                board.text,
+                InlineKeyboardMarkup(rows) if rows else None,
+                thread_id=match.thread_id,
+            )
+            match.board_print = print_
+
+        if over and match.published < match.version:
+            await self._clear_ping(match)
+            result = engine.result(match.state)
+            rematch = Callback("rm", match.id, 0, match.game).encode()
+            button = InlineKeyboardButton(t("play.rematch"), callback_data=rematch)
+            await self._send(
+                match, ui.final(t, public, result, names), InlineKeyboardMarkup([[button]])
+            )
+        elif not over:
+            await self._ping(match, t)
+        match.published = match.version
+        await host.storage.save_display(match)
+
+    def _notice(self, t, match: Match, notice: Notice) -> tuple[str, InlineKeyboardMarkup | None]:
+        params = dict(notice.params)
+        if "user_id" in params:
+            params["name"] = mention(params.pop("user_id"), params["name"])
+        markup = None
+        if notice.key == "play.unreachable":
+            params["bot"] = self.host.bot.username
+            link = self.host.deep_link(f"m{match.id}")
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(t("play.open_private"), url=link)]]
+            )
+        return t(notice.key, **params), markup
+
+    async def _ping(self, match: Match, t) -> None:
+        """In turn-based play, a short message that notifies the player whose turn has just
+        come (board edits do not notify). Not in simultaneous phases: there everyone got a
+        new private prompt, which notifies by itself. The previous ping is removed: one
+        ping in the chat at most."""
+        acting = sorted(get_engine(match.game).to_act(match.state))
+        if len(acting) != 1:
+            return
+        seat = match.seats[acting[0]]
+        if seat.token != match.version or seat.pinged_token == seat.token or seat.autopilot:
+            return
+        await self._clear_ping(match)
+        text = t("play.your_turn", name=mention(seat.user_id, seat.name))
+        match.ping_message_id = await self._send(match, text)
+        seat.pinged_token = seat.token
+        await self.host.storage.save_seat_display(match.id, seat)
+
+    async def _clear_ping(self, match: Match) -> None:
+        if match.ping_message_id is not None:
+            await self.host.messenger.delete(match.chat_id, match.ping_message_id)
+            match.ping_message_id = None
+
+    async def _send(
+        self, match: Match, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> int | None:
+        try:
+            message = await self.host.messenger.send(
+                match.chat_id, text, markup, thread_id=match.thread_id
+            )
+        except Unreachable as error:
+            log.warning("match %s: cannot write to the group (%s)", match.id, error.reason)
+            return None
+        return message.message_id
+
+    # -- private chats -------------------------------------------------------------------
+    async def _draw_private(self, match_id: int, user_id: int) -> None:
+        host = self.host
+        match = await host.storage.load(match_id)
+        seat = match.seat_of(user_id) if match else None
+        if seat is None or match.state is None or match.status not in ("playing", "finished"):
+            return
+        engine = get_engine(match.game)
+        t = await host.user_t_by_id(user_id)
+        view = engine.view(match.state, seat.seat)
+        legal = engine.legal_actions(match.state, seat.seat)
+        screen = get_ui(match.game).prompt(t, view, seat.seat, legal, seat.draft, names_of(match))
+        text = t("play.prompt_header", title=html.escape(match.title or "—")) + "\n" + screen.text
+        rows = keyboard(match, screen.rows, seat.seat)
+        if seat.autopilot and match.status == "playing":
+            text += "\n\n" + t("timer.autopilot_private")
+            back = Callback("bk", match.id, 0, "").encode()
+            rows.append([InlineKeyboardButton(t("timer.back_button"), callback_data=back)])
+        markup = InlineKeyboardMarkup(rows) if rows else None
+        print_ = fingerprint(text, rows)
+        resend = (match_id, user_id) in self._resend
+        self._resend.discard((match_id, user_id))
+        fresh = bool(legal) and seat.prompt_token != seat.token
+        unchanged = print_ == seat.prompt_text and seat.prompt_message_id is not None
+        if unchanged and not (fresh or resend):
+            return
+        try:
+            if fresh or resend or seat.prompt_message_id is None:
+                if seat.prompt_message_id is not None and (seat.prompt_text or "").startswith("k:"):
+                    await host.messenger.drop_keyboard(user_id, seat.prompt_message_id)
+                message = await host.messenger.send(user_id, text, markup)
                 seat.prompt_message_id = message.message_id
-        seat.prompt_text = print_
-    except Unreachable:
-        await host.storage.set_can_message(seat.user_id, False)
-        if fresh or seat.prompt_message_id is None:
-            await tell_group_unreachable(host, match, seat)
-
-
-async def tell_group_unreachable(host: Host, match: Match, seat: Seat) -> None:
-    t = await host.chat_t(match.chat_id)
-    link = host.deep_link(f"m{match.id}")
-    await send_to_group(
-        host,
-        match,
-        t("play.unreachable", name=mention(seat.user_id, seat.name), bot=host.bot.username),
-        InlineKeyboardMarkup([[InlineKeyboardButton(t("play.open_private"), url=link)]]),
-    )
+            else:
+                try:
+                    await host.messenger.edit(user_id, seat.prompt_message_id, text, markup)
+                except MessageGone:
+                    message = await host.messenger.send(user_id, text, markup)
+                    seat.prompt_message_id = message.message_id
+            seat.prompt_text = print_
+        except Unreachable:
+            await host.storage.set_can_message(user_id, False)
+            if fresh:  # tell the group once per decision, not at every redraw
+                await host.storage.add_notice(
+                    match.id, "play.unreachable", {"user_id": user_id, "name": seat.name}
+                )
+                self.request(match, [("group", match.chat_id)])
+        seat.prompt_token = seat.token
+        await host.storage.save_seat_display(match.id, seat)

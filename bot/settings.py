@@ -29,7 +29,25 @@ class Settings(BaseSettings):
     )
     port: int = Field(8080, description="Port of the webhook server (PaaS platforms set PORT).")
     rate_limit: bool = Field(True, description="Throttle outgoing calls to Telegram's limits.")
+    default_turn_seconds: int = Field(
+        180, description="The lobby's preset move time limit in seconds (0 = none)."
+    )
+    autopilot_after: int = Field(
+        2, ge=1, description="Timeouts in a row after which a seat plays on autopilot."
+    )
+    lobby_ttl_minutes: int = Field(
+        120, ge=1, description="A lobby nobody touches for this long is closed."
+    )
     log_level: str = Field("INFO")
+
+    @field_validator("default_turn_seconds")
+    @classmethod
+    def _a_preset(cls, seconds: int) -> int:
+        from bot.timers import TURN_PRESETS
+
+        if seconds not in TURN_PRESETS:
+            raise ValueError(f"DEFAULT_TURN_SECONDS must be one of {TURN_PRESETS}")
+        return seconds
 
     @field_validator("webhook_url")
     @classmethod

@@ -1,8 +1,10 @@
-"""SQLite persistence (aiosqlite, WAL): matches, seats, the move log, chat and user settings.
+"""SQLite persistence (aiosqlite, WAL): matches, seats, the move log, notices, preferences.
 
-Handlers never write SQL; they load a :class:`Match`, change it, and :meth:`Storage.save`
-it in one transaction guarded by the match's version (optimistic concurrency), so a move is
-committed exactly once before anything about it is sent to Telegram.
+Handlers never write SQL. A move is saved with :meth:`Storage.save` in one transaction
+guarded by the match's version (optimistic concurrency), so it is committed exactly once
+before anything about it is sent to Telegram. What the publisher has shown (message ids,
+what was announced) is written separately with :meth:`Storage.save_display` and
+:meth:`Storage.save_prompt`: drawing never races with playing.
 """
 
 from __future__ import annotations
@@ -39,12 +41,15 @@ MIGRATIONS: list[str] = [
         title TEXT NOT NULL DEFAULT '',
         game TEXT NOT NULL,
         options TEXT NOT NULL,
+        turn_seconds INTEGER NOT NULL DEFAULT 0,
         status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
         creator_id INTEGER NOT NULL,
         version INTEGER NOT NULL DEFAULT 0,
         state TEXT,
         lobby_message_id INTEGER,
         board_message_id INTEGER,
+        board_print TEXT,
+        ping_message_id INTEGER,
         announced INTEGER NOT NULL DEFAULT 0,
         published INTEGER NOT NULL DEFAULT 0,
         created_at REAL NOT NULL,
@@ -60,9 +65,15 @@ MIGRATIONS: list[str] = [
         name TEXT NOT NULL,
         token INTEGER NOT NULL DEFAULT 0,
         prompt_sig TEXT,
+        draft TEXT,
+        deadline REAL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        timeouts INTEGER NOT NULL DEFAULT 0,
+        autopilot INTEGER NOT NULL DEFAULT 0,
+        pinged_token INTEGER NOT NULL DEFAULT 0,
         prompt_message_id INTEGER,
         prompt_text TEXT,
-        draft TEXT,
+        prompt_token INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (match_id, seat)
     );
     CREATE INDEX seats_by_user ON seats (user_id);
@@ -71,9 +82,18 @@ MIGRATIONS: list[str] = [
         version INTEGER NOT NULL,
         seat INTEGER NOT NULL,
         action TEXT NOT NULL,
+        automatic INTEGER NOT NULL DEFAULT 0,
         at REAL NOT NULL,
         PRIMARY KEY (match_id, version)
     );
+    CREATE TABLE notices (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        params TEXT NOT NULL,
+        sent INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX unsent_notices ON notices (match_id) WHERE sent = 0;
     """,
 ]
 
@@ -89,11 +109,24 @@ class Seat:
     seat: int
     user_id: int
     name: str
+    # -- play (saved with the match) --
     token: int = 0  # version at which this seat's choices last changed; buttons carry it
     prompt_sig: str | None = None  # fingerprint of the choices the token belongs to
-    prompt_message_id: int | None = None  # the private message holding this seat's prompt
-    prompt_text: str | None = None  # last text sent there (skip edits that change nothing)
     draft: Any = None  # UI selection in progress (e.g. cards toggled but not confirmed)
+    deadline: float | None = None  # when an absent player's move is made for them
+    reminded: bool = False  # the half-time reminder for the current deadline was sent
+    timeouts: int = 0  # timeouts in a row; at AUTOPILOT_AFTER the seat goes on autopilot
+    autopilot: bool = False
+    # -- display (saved by the publisher) --
+    pinged_token: int = 0  # token of the decision the group was last pinged about
+    prompt_message_id: int | None = None  # the private message holding this seat's prompt
+    prompt_text: str | None = None  # fingerprint of what that message shows
+    prompt_token: int = 0  # token of the decision that message was sent for
+
+
+PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline", "reminded",
+                    "timeouts", "autopilot")  # fmt: skip
+DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
 
 
 @dataclass
@@ -107,14 +140,18 @@ class Match:
     creator_id: int
     version: int = 0
     state: dict[str, Any] | None = None
-    lobby_message_id: int | None = None
-    board_message_id: int | None = None
-    announced: int = 0  # how many log events have been announced in the group
-    published: int = 0  # the last version whose messages were all sent
+    turn_seconds: int = 0  # move time limit; 0 = none
     title: str = ""  # the group's title, to tell matches apart in private chats
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0
+    # -- display (saved by the publisher) --
+    lobby_message_id: int | None = None
+    board_message_id: int | None = None
+    board_print: str | None = None  # fingerprint of the board as last drawn
+    ping_message_id: int | None = None
+    announced: int = 0  # how many log events have been announced in the group
+    published: int = 0  # the last version the group has been shown
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -128,6 +165,13 @@ class User:
     can_message: bool
 
 
+@dataclass
+class Notice:
+    id: int
+    key: str
+    params: dict[str, Any]
+
+
 class Storage:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -137,8 +181,7 @@ class Storage:
 
     # -- lifecycle -------------------------------------------------------------------------
     async def open(self) -> None:
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
@@ -162,8 +205,7 @@ class Storage:
         return self._db
 
     async def _migrate(self) -> None:
-        async with self.db.execute("PRAGMA user_version") as cursor:
-            (current,) = await cursor.fetchone()
+        current = await self.schema_version()
         for number, script in enumerate(MIGRATIONS, start=1):
             if number <= current:
                 continue
@@ -174,14 +216,12 @@ class Storage:
                 await db.execute(f"PRAGMA user_version = {number}")
 
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cursor:
-            (version,) = await cursor.fetchone()
-        return version
+        row = await self._fetchone("PRAGMA user_version")
+        return row[0]
 
     async def integrity_check(self) -> str:
-        async with self.db.execute("PRAGMA integrity_check") as cursor:
-            (answer,) = await cursor.fetchone()
-        return answer
+        row = await self._fetchone("PRAGMA integrity_check")
+        return row[0]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -202,18 +242,21 @@ class Storage:
         async with self._lock, self.db.execute(sql, args) as cursor:
             return list(await cursor.fetchall())
 
+    async def _execute(self, sql: str, args: tuple = ()) -> None:
+        async with self.transaction() as db:
+            await db.execute(sql, args)
+
     # -- chats and users -------------------------------------------------------------------
     async def chat_lang(self, chat_id: int) -> str | None:
         row = await self._fetchone("SELECT lang FROM chats WHERE chat_id = ?", (chat_id,))
         return row["lang"] if row else None
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO chats (chat_id, lang) VALUES (?, ?) "
-                "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
-                (chat_id, lang),
-            )
+        await self._execute(
+            "INSERT INTO chats (chat_id, lang) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+            (chat_id, lang),
+        )
 
     async def user(self, user_id: int) -> User | None:
         row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
@@ -222,28 +265,27 @@ class Storage:
         return User(row["user_id"], row["name"], row["lang"], bool(row["can_message"]))
 
     async def remember_user(self, user_id: int, name: str, can_message: bool | None = None) -> None:
-        """Record a user's display name, and whether the bot may write to them privately."""
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, name, can_message) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
-                "can_message = COALESCE(?, can_message)",
-                (user_id, name, int(bool(can_message)), _opt_int(can_message)),
-            )
+        """Record a user's display name, and whether the bot may write to them privately
+        (``None``: unchanged)."""
+        known = None if can_message is None else int(can_message)
+        await self._execute(
+            "INSERT INTO users (user_id, name, can_message) VALUES (?, ?, COALESCE(?, 0)) "
+            "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+            "can_message = COALESCE(?, can_message)",
+            (user_id, name, known, known),
+        )
 
     async def set_can_message(self, user_id: int, can_message: bool) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE users SET can_message = ? WHERE user_id = ?", (int(can_message), user_id)
-            )
+        await self._execute(
+            "UPDATE users SET can_message = ? WHERE user_id = ?", (int(can_message), user_id)
+        )
 
     async def set_user_lang(self, user_id: int, name: str, lang: str) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO users (user_id, name, lang) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
-                (user_id, name, lang),
-            )
+        await self._execute(
+            "INSERT INTO users (user_id, name, lang) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
+            (user_id, name, lang),
+        )
 
     # -- matches ---------------------------------------------------------------------------
     async def create_lobby(
@@ -254,6 +296,7 @@ class Storage:
         options: dict[str, Any],
         creator_id: int,
         title: str = "",
+        turn_seconds: int = 0,
     ) -> Match | None:
         """A new lobby, or ``None`` if this chat (topic) already has an active match."""
         now = time.time()
@@ -265,10 +308,12 @@ class Storage:
                 if await cursor.fetchone():
                     return None
             async with db.execute(
-                "INSERT INTO matches (chat_id, thread_id, title, game, options, status, "
-                "creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                (chat_id, thread_id, title, game, json.dumps(options), creator_id, now, now),
-            ) as cursor:
+                "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
+                "status, creator_id, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (chat_id, thread_id, title, game, json.dumps(options), turn_seconds,
+                 creator_id, now, now),
+            ) as cursor:  # fmt: skip
                 match_id = cursor.lastrowid
         return Match(
             id=match_id,
@@ -279,6 +324,7 @@ class Storage:
             status="lobby",
             creator_id=creator_id,
             title=title,
+            turn_seconds=turn_seconds,
             created_at=now,
             updated_at=now,
         )
@@ -303,27 +349,25 @@ class Storage:
             creator_id=row["creator_id"],
             version=row["version"],
             state=json.loads(row["state"]) if row["state"] else None,
-            lobby_message_id=row["lobby_message_id"],
-            board_message_id=row["board_message_id"],
-            announced=row["announced"],
-            published=row["published"],
+            turn_seconds=row["turn_seconds"],
             title=row["title"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            lobby_message_id=row["lobby_message_id"],
+            board_message_id=row["board_message_id"],
+            board_print=row["board_print"],
+            ping_message_id=row["ping_message_id"],
+            announced=row["announced"],
+            published=row["published"],
         )
-        match.seats = [
-            Seat(
-                seat=r["seat"],
-                user_id=r["user_id"],
-                name=r["name"],
-                token=r["token"],
-                prompt_sig=r["prompt_sig"],
-                prompt_message_id=r["prompt_message_id"],
-                prompt_text=r["prompt_text"],
-                draft=json.loads(r["draft"]) if r["draft"] else None,
-            )
-            for r in seat_rows
-        ]
+        for r in seat_rows:
+            seat = Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"])
+            for name in PLAY_SEAT_FIELDS[2:] + DISPLAY_SEAT_FIELDS:
+                setattr(seat, name, r[name])
+            seat.draft = json.loads(r["draft"]) if r["draft"] else None
+            seat.reminded = bool(r["reminded"])
+            seat.autopilot = bool(r["autopilot"])
+            match.seats.append(seat)
         return match
 
     async def active_match_id(self, chat_id: int, thread_id: int) -> int | None:
@@ -339,6 +383,13 @@ class Storage:
         )
         return [row["id"] for row in rows]
 
+    async def stale_lobbies(self, before: float) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE status = 'lobby' AND updated_at < ? ORDER BY id",
+            (before,),
+        )
+        return [row["id"] for row in rows]
+
     async def active_matches_of(self, user_id: int) -> list[int]:
         rows = await self._fetchall(
             "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
@@ -347,27 +398,31 @@ class Storage:
         )
         return [row["id"] for row in rows]
 
-    async def save(self, match: Match, move: tuple[int, str] | None = None) -> None:
-        """Write the whole match in one transaction. With a ``move`` (seat, encoded action;
-        seat -1 for the start) the version goes up by one and the move is logged; the write
-        fails with :class:`StaleMatch` if someone else saved a newer version in between."""
+    async def save(
+        self,
+        match: Match,
+        move: tuple[int, str] | None = None,
+        automatic: bool = False,
+        notices: list[tuple[str, dict]] = (),
+    ) -> None:
+        """Commit the match's play state (status, options, state, seats) in one transaction,
+        with any ``notices`` for the group. With a ``move`` (seat, encoded action; seat -1 for
+        the start) the version goes up by one and the move is logged. Fails with
+        :class:`StaleMatch` if someone else saved a newer version in between."""
         expected = match.version
         new_version = expected + 1 if move else expected
         now = time.time()
         async with self.transaction() as db:
             async with db.execute(
-                "UPDATE matches SET status = ?, options = ?, version = ?, state = ?, "
-                "lobby_message_id = ?, board_message_id = ?, announced = ?, published = ?, "
-                "updated_at = ? WHERE id = ? AND version = ?",
+                "UPDATE matches SET status = ?, options = ?, turn_seconds = ?, version = ?, "
+                "state = ?, lobby_message_id = ?, updated_at = ? WHERE id = ? AND version = ?",
                 (
                     match.status,
                     json.dumps(match.options),
+                    match.turn_seconds,
                     new_version,
                     json.dumps(match.state, separators=(",", ":")) if match.state else None,
                     match.lobby_message_id,
-                    match.board_message_id,
-                    match.announced,
-                    match.published,
                     now,
                     match.id,
                     expected,
@@ -375,10 +430,15 @@ class Storage:
             ) as cursor:
                 if cursor.rowcount != 1:
                     raise StaleMatch(f"match {match.id} is no longer at version {expected}")
-            await db.execute("DELETE FROM seats WHERE match_id = ?", (match.id,))
+            await db.execute(
+                "DELETE FROM seats WHERE match_id = ? AND seat >= ?", (match.id, len(match.seats))
+            )
+            columns = ", ".join(PLAY_SEAT_FIELDS)
+            updates = ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
             await db.executemany(
-                "INSERT INTO seats (match_id, seat, user_id, name, token, prompt_sig, "
-                "prompt_message_id, prompt_text, draft) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO seats (match_id, seat, {columns}) "
+                f"VALUES (?, ?, {', '.join('?' * len(PLAY_SEAT_FIELDS))}) "
+                f"ON CONFLICT (match_id, seat) DO UPDATE SET {updates}",
                 [
                     (
                         match.id,
@@ -387,21 +447,74 @@ class Storage:
                         seat.name,
                         seat.token,
                         seat.prompt_sig,
-                        seat.prompt_message_id,
-                        seat.prompt_text,
                         json.dumps(seat.draft) if seat.draft is not None else None,
+                        seat.deadline,
+                        int(seat.reminded),
+                        seat.timeouts,
+                        int(seat.autopilot),
                     )
                     for seat in match.seats
                 ],
             )
             if move:
                 await db.execute(
-                    "INSERT INTO moves (match_id, version, seat, action, at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (match.id, new_version, move[0], move[1], now),
+                    "INSERT INTO moves (match_id, version, seat, action, automatic, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (match.id, new_version, move[0], move[1], int(automatic), now),
                 )
+            await db.executemany(
+                "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
+                [(match.id, key, json.dumps(params)) for key, params in notices],
+            )
         match.version = new_version
         match.updated_at = now
+
+    async def save_display(self, match: Match) -> None:
+        """Record what the group has been shown. Never touches the play state."""
+        await self._execute(
+            "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
+            "ping_message_id = ?, announced = ?, published = ? WHERE id = ?",
+            (
+                match.lobby_message_id,
+                match.board_message_id,
+                match.board_print,
+                match.ping_message_id,
+                match.announced,
+                match.published,
+                match.id,
+            ),
+        )
+
+    async def save_seat_display(self, match_id: int, seat: Seat) -> None:
+        """Record what a seat's private chat and the group's ping show for that seat."""
+        await self._execute(
+            "UPDATE seats SET pinged_token = ?, prompt_message_id = ?, prompt_text = ?, "
+            "prompt_token = ? WHERE match_id = ? AND seat = ?",
+            (
+                seat.pinged_token,
+                seat.prompt_message_id,
+                seat.prompt_text,
+                seat.prompt_token,
+                match_id,
+                seat.seat,
+            ),
+        )
+
+    async def unsent_notices(self, match_id: int) -> list[Notice]:
+        rows = await self._fetchall(
+            "SELECT id, key, params FROM notices WHERE match_id = ? AND sent = 0 ORDER BY id",
+            (match_id,),
+        )
+        return [Notice(row["id"], row["key"], json.loads(row["params"])) for row in rows]
+
+    async def mark_notice_sent(self, notice_id: int) -> None:
+        await self._execute("UPDATE notices SET sent = 1 WHERE id = ?", (notice_id,))
+
+    async def add_notice(self, match_id: int, key: str, params: dict) -> None:
+        await self._execute(
+            "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
+            (match_id, key, json.dumps(params)),
+        )
 
     async def moves(self, match_id: int) -> list[tuple[int, int, str]]:
         rows = await self._fetchall(
@@ -410,6 +523,8 @@ class Storage:
         )
         return [(row["version"], row["seat"], row["action"]) for row in rows]
 
-
-def _opt_int(flag: bool | None) -> int | None:
-    return None if flag is None else int(flag)
+    async def automatic_moves(self, match_id: int) -> int:
+        row = await self._fetchone(
+            "SELECT COUNT(*) FROM moves WHERE match_id = ? AND automatic = 1", (match_id,)
+        )
+        return row[0]

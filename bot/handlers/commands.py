@@ -14,7 +14,6 @@ from bot.handlers.common import button_handler, display_name, is_group, is_priva
 from bot.handlers.lobby import join_by_link, may_manage
 from bot.host import get_host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
-from bot.publisher import update_prompt
 from bot.ui import get_ui, playable_games
 
 log = logging.getLogger(__name__)
@@ -54,15 +53,13 @@ async def resend_prompt(
     host = get_host(context.application)
     user = update.effective_user
     t = await host.user_t(user)
-    async with host.lock(match_id):
-        match = await host.storage.load(match_id)
-        seat = match.seat_of(user.id) if match else None
-        if match is None or seat is None or match.status != "playing":
-            if not quiet:
-                await update.effective_message.reply_text(t("start.no_cards"))
-            return
-        await update_prompt(host, match, seat, fresh=True)
-        await host.storage.save(match)
+    match = await host.storage.load(match_id)
+    seat = match.seat_of(user.id) if match else None
+    if match is None or seat is None or match.status != "playing":
+        if not quiet:
+            await update.effective_message.reply_text(t("start.no_cards"))
+        return
+    host.publisher.resend_prompt(match, user.id)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -212,6 +209,7 @@ async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
             return
         match.status = "cancelled"
         await host.storage.save(match)
+        host.timers.arm(match)  # a stopped match has no timer
         await popup(query, t("cancel.done"))
         text = t("cancel.stopped", name=html.escape(display_name(query.from_user)))
         await query.edit_message_text(text)

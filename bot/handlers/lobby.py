@@ -13,10 +13,12 @@ from bot.callbacks import Callback
 from bot.handlers.common import button_handler, display_name, is_group, popup, thread_of
 from bot.host import Host, get_host
 from bot.i18n import Translator
-from bot.publisher import publish
 from bot.storage import Match, Seat
+from bot.timers import turn_label
 from bot.ui import get_ui, playable_games
 from games import get_engine
+
+TURN_OPTION = "turn"  # the lobby's move time limit, a host option beside the game's own
 
 
 def option_choices(game: str) -> dict[str, tuple]:
@@ -38,6 +40,7 @@ def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKe
     lines = [t("lobby.title", game=html.escape(ui.title(t)))]
     for name, value in match.options.items():
         lines.append("• " + ui.option_label(t, name, value))
+    lines.append("• " + turn_label(t, match.turn_seconds))
     lines.append("")
     lines.append(
         t("lobby.players", count=len(match.seats), min=engine.min_players, max=engine.max_players)
@@ -57,6 +60,8 @@ def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKe
         rows.append(
             [InlineKeyboardButton(label, callback_data=Callback("op", match.id, 0, name).encode())]
         )
+    turn = Callback("op", match.id, 0, TURN_OPTION).encode()
+    rows.append([InlineKeyboardButton(turn_label(t, match.turn_seconds), callback_data=turn)])
     rows.append(
         [
             InlineKeyboardButton(t("lobby.start"), callback_data=Callback("st", match.id).encode()),
@@ -98,7 +103,7 @@ async def new_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         if wanted not in games:
             await message.reply_text(t("lobby.unknown_game", games=", ".join(games)))
             return
-        await create_lobby(host, chat.id, thread, chat.title or "", wanted, user, reply_to=message)
+        await create_lobby(host, chat.id, thread, chat.title or "", wanted, user)
         return
     rows = [
         [
@@ -139,9 +144,9 @@ async def create_lobby(
     title: str,
     game: str,
     creator: User,
-    reply_to=None,
     menu_message_id: int | None = None,
     options: dict | None = None,
+    turn_seconds: int | None = None,
 ) -> Match | None:
     """Open a lobby (``None`` if this chat or topic already has a match). The creator takes
     the first seat at once when the bot can already write to them privately."""
@@ -149,7 +154,11 @@ async def create_lobby(
     chosen = engine.options(options).model_dump()
     if await host.storage.chat_lang(chat_id) is None:
         await host.storage.set_chat_lang(chat_id, await host.user_lang(creator))
-    match = await host.storage.create_lobby(chat_id, thread_id, game, chosen, creator.id, title)
+    if turn_seconds is None:
+        turn_seconds = host.settings.default_turn_seconds
+    match = await host.storage.create_lobby(
+        chat_id, thread_id, game, chosen, creator.id, title, turn_seconds
+    )
     if match is None:
         return None
     async with host.lock(match.id):
@@ -250,6 +259,11 @@ async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
         await host.storage.save(match)
 
 
+def next_value(values: tuple, current: object) -> object:
+    position = values.index(current) if current in values else -1
+    return values[(position + 1) % len(values)]
+
+
 @button_handler
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
@@ -267,17 +281,12 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callba
         if len(match.seats) < engine.min_players:
             await popup(query, t("lobby.need_players", min=engine.min_players), alert=True)
             return
-        fresh = await flow.start_match(host.storage, match)
+        await flow.start_match(host.storage, match, host.clock())
+        await host.timers.settle(match)
         await popup(query, t("lobby.started"))
-        await close_lobby_message(
-            host,
-            match,
-            t(
-                "lobby.started_text",
-                players=", ".join(html.escape(seat.name) for seat in match.seats),
-            ),
-        )
-        await publish(host, match, fresh)
+        players = ", ".join(html.escape(seat.name) for seat in match.seats)
+        await close_lobby_message(host, match, t("lobby.started_text", players=players))
+    host.publisher.request(match)
 
 
 @button_handler

@@ -14,7 +14,6 @@ from bot.callbacks import Callback
 from bot.handlers.common import button_handler, popup
 from bot.host import Host, get_host
 from bot.i18n import Translator
-from bot.publisher import publish, update_prompt
 from bot.storage import Match, Seat
 from bot.ui import get_ui
 from bot.ui.base import BadDraft
@@ -85,8 +84,7 @@ async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: 
         seat.draft = step.draft
         await host.storage.save(match)
         await popup(query)
-        await update_prompt(host, match, seat)
-        await host.storage.save(match)
+    host.publisher.request(match, [("user", seat.user_id)])
 
 
 async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, action, t) -> None:
@@ -98,6 +96,27 @@ async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, acti
         await popup(query, t(key))
         return
     view_before = engine.view(match.state, seat.seat)
-    fresh = await flow.commit_move(host.storage, match, seat.seat, tuple(action))
+    await flow.commit_move(host.storage, match, seat.seat, tuple(action), host.clock())
+    await host.timers.settle(match)
     await popup(query, get_ui(match.game).move_label(t, view_before, tuple(action)))
-    await publish(host, match, fresh)
+    host.publisher.request(match)
+
+
+@button_handler
+async def press_back(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
+    """ "I'm back": a player on autopilot takes their seat again."""
+    host = get_host(context.application)
+    query = update.callback_query
+    t = await host.user_t(query.from_user)
+    async with host.lock(data.match_id):
+        match = await host.storage.load(data.match_id)
+        seat = match.seat_of(query.from_user.id) if match else None
+        if match is None or match.status != "playing" or seat is None:
+            await popup(query, t("play.match_over"))
+            return
+        if not seat.autopilot:
+            await popup(query, t("timer.not_on_autopilot"))
+            return
+        await host.timers.come_back(match, seat)
+        await popup(query, t("timer.welcome_back"))
+    host.publisher.request(match)

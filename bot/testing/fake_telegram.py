@@ -461,7 +461,12 @@ class Driver:
         return {"update_id": next(self._update_ids), "callback_query": query}
 
     async def feed(self, update: dict) -> None:
+        """Handle one update, then wait until the bot has finished drawing the chats."""
         await self.app.process_update(Update.de_json(update, self.app.bot))
+        await self.settle()
+
+    async def settle(self) -> None:
+        await self.app.bot_data["host"].publisher.idle()
 
     async def send(
         self, user: FakeUser, chat_id: int, text: str, thread_id: int | None = None

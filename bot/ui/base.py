@@ -107,6 +107,10 @@ class GameUI(abc.ABC):
         """The lobby's label for one option value, e.g. "Long game: to 50 points"."""
         return t(f"{self.game_id}.option.{name}.{value}")
 
+    def private_button_label(self, t: Translator) -> str:
+        """The group board's link to the player's private chat (their hand, their moves)."""
+        return t("play.my_cards")
+
     def rules(self, t: Translator) -> str:
         return t(f"{self.game_id}.rules")
 

@@ -16,10 +16,13 @@ from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
 GROUP = -100111
 OTHER_GROUP = -100222
 ALICE = FakeUser(101, "Alice")
-BOB = FakeUser(102, "Bob", "ru")
-CAROL = FakeUser(103, "Carol", "uk")
-DAVE = FakeUser(104, "Dave", "it")
+BOB = FakeUser(102, "Bob")
+CAROL = FakeUser(103, "Carol", "en-GB")
+DAVE = FakeUser(104, "Dave", "de")  # not a supported language: the default (English)
 MALLORY = FakeUser(666, "Mallory")
+IVAN = FakeUser(201, "Иван", "ru")
+OKSANA = FakeUser(202, "Оксана", "uk")
+GIULIA = FakeUser(203, "Giulia", "it")
 
 
 def settings_for(db_path: Path, **overrides) -> Settings:
@@ -45,9 +48,12 @@ async def running_bot(api: FakeTelegram, db_path: Path, **overrides) -> AsyncIte
     application.bot_data["waits"] = waits
     await application.initialize()
     await application.post_init(application)
+    driver = Driver(application, api)
+    await driver.settle()  # start-up redraws whatever a restart interrupted
     try:
-        yield Driver(application, api)
+        yield driver
     finally:
+        await application.post_stop(application)
         await application.shutdown()
         await application.post_shutdown(application)
 

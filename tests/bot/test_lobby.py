@@ -25,7 +25,14 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
     lobby = api.messages[GROUP][menu.message_id]
     assert lobby.text.startswith("🎲 5211 — new game")
     labels = [b["text"] for b in lobby.buttons()]
-    assert labels == ["✋ Join", "🚪 Leave", "⚙️ One game", "▶️ Start", "✖️ Cancel"]
+    assert labels == [
+        "✋ Join",
+        "🚪 Leave",
+        "⚙️ One game",
+        "⏱ 3 minutes per move",
+        "▶️ Start",
+        "✖️ Cancel",
+    ]
     join = lobby.buttons()[0]
     assert join["url"] == "https://t.me/tablebot_test_bot?start=j1"
 

@@ -226,3 +226,30 @@ async def test_two_groups_play_at_once_with_one_shared_player(driver, api):
     assert "✅ Bob" in api.last(GROUP).text
     await choose(driver, CAROL)
     assert "part 2" in api.last(OTHER_GROUP).text and "part 1" in api.last(GROUP).text
+
+
+async def test_a_crash_between_commit_and_messages_is_redrawn_at_start_up(
+    api, db_path, monkeypatch
+):
+    from bot.publisher import Publisher
+
+    async with running_bot(api, db_path) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+        await choose(driver, ALICE)
+        message = prompt(driver, BOB)
+        for index in (0, 1):
+            data = card_buttons(api.messages[BOB.id][message.message_id])[index]["callback_data"]
+            await driver.press(BOB, BOB.id, message.message_id, data)
+        confirm = confirm_button(api.messages[BOB.id][message.message_id])["callback_data"]
+        # the process dies right after the commit: the press is answered, nothing is drawn
+        monkeypatch.setattr(Publisher, "request", lambda *args, **kwargs: None)
+        assert (await driver.press(BOB, BOB.id, message.message_id, confirm)).startswith("Played")
+        assert "part 1" in board(driver, GROUP).text
+        monkeypatch.undo()
+    async with running_bot(api, db_path) as driver:
+        # start-up publishes the committed version: the reveal is on the board and both
+        # players have their part-2 prompt
+        assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+        assert has_choice(driver, ALICE) and has_choice(driver, BOB)
+        assert "part 2" in prompt(driver, BOB).text
