@@ -35,7 +35,7 @@ def format_duration(t: Translator, seconds: float) -> str:
     if seconds % 3600 == 0:
         return t.plural("time.hours", seconds // 3600)
     if seconds >= 60:
-        return t.plural("time.minutes", round(seconds / 60))
+        return t.plural("time.minutes", seconds // 60)
     return t.plural("time.seconds", seconds)
 
 

@@ -14,7 +14,7 @@ from bot.handlers.common import button_handler, display_name, is_group, popup, t
 from bot.host import Host, get_host
 from bot.i18n import Translator
 from bot.storage import Match, Seat
-from bot.timers import turn_label
+from bot.timers import TURN_PRESETS, turn_label
 from bot.ui import get_ui, playable_games
 from games import get_engine
 
@@ -241,20 +241,21 @@ async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
             await popup(query, t("lobby.closed"))
             return
         choices = option_choices(match.game)
-        if data.payload not in choices:
+        if data.payload not in choices and data.payload != TURN_OPTION:
             await popup(query, t("error.bad_button"))
             return
         if not await may_manage(host, match, query.from_user.id):
             await popup(query, t("lobby.creator_only"))
             return
-        values = choices[data.payload]
-        current = match.options.get(data.payload, values[0])
-        position = values.index(current) if current in values else -1
-        match.options[data.payload] = values[(position + 1) % len(values)]
+        if data.payload == TURN_OPTION:
+            match.turn_seconds = next_value(TURN_PRESETS, match.turn_seconds)
+            label = turn_label(t, match.turn_seconds)
+        else:
+            value = next_value(choices[data.payload], match.options.get(data.payload))
+            match.options[data.payload] = value
+            label = get_ui(match.game).option_label(t, data.payload, value)
         await host.storage.save(match)
-        await popup(
-            query, get_ui(match.game).option_label(t, data.payload, match.options[data.payload])
-        )
+        await popup(query, label)
         await redraw_lobby(host, match)
         await host.storage.save(match)
 

@@ -1,0 +1,191 @@
+"""Move time limits: reminders, default moves, autopilot, restarts, and expiring lobbies."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.host import get_host
+from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, running_bot
+from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def use_clock(driver) -> Clock:
+    clock = Clock()
+    get_host(driver.app).clock = clock
+    return clock
+
+
+async def load(driver, match_id=1):
+    return await get_host(driver.app).storage.load(match_id)
+
+
+async def tick(driver, clock, match_id=1):
+    await get_host(driver.app).timers.tick(match_id, now=clock.now)
+    await driver.settle()
+
+
+async def test_the_lobby_offers_time_limits_and_the_creator_picks_one(driver, api):
+    await driver.send(ALICE, GROUP, "/new")
+    await driver.press_label(ALICE, GROUP, "5211")
+    assert await driver.press_label(ALICE, GROUP, "3 minutes per move") == "⏱ 10 minutes per move"
+    assert await driver.press_label(ALICE, GROUP, "10 minutes") == "⏱ 1 hour per move"
+    assert await driver.press_label(ALICE, GROUP, "1 hour") == "⏱ 24 hours per move"
+    assert await driver.press_label(ALICE, GROUP, "24 hours") == "⏱ No time limit"
+    assert await driver.press_label(ALICE, GROUP, "No time limit") == "⏱ 1 minute per move"
+    assert "• ⏱ 1 minute per move" in api.last(GROUP).text
+
+
+async def test_half_time_reminds_the_player_privately_and_the_deadline_plays_for_them(driver, api):
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move by default
+    await choose(driver, ALICE)
+    match = await load(driver)
+    assert match.seats[1].deadline == clock.now + 180
+    assert match.seats[0].deadline is None  # Alice has chosen: nothing to wait for
+
+    clock.now += 89
+    await tick(driver, clock)
+    assert "half of your time" not in api.last(BOB.id).text
+    clock.now += 1
+    await tick(driver, clock)
+    assert (
+        api.last(BOB.id).text == "⏰ Game Night: half of your time is gone — 1 minute left to move."
+    )
+    clock.now += 30
+    await tick(driver, clock)  # reminded once only
+    assert sum("half of your time" in m.text for m in api.visible(BOB.id)) == 1
+
+    clock.now += 60
+    await tick(driver, clock)
+    notice = [m for m in api.visible(GROUP) if "ran out of time" in m.text]
+    assert [m.text for m in notice] == ["⏰ Bob ran out of time, so I made a move for them."]
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    assert has_choice(driver, BOB)  # his next decision is his own again
+    storage = get_host(driver.app).storage
+    assert await storage.automatic_moves(1) == 1
+    assert (await load(driver)).seats[1].timeouts == 1
+
+
+async def test_a_move_in_time_resets_the_count_of_timeouts(driver, api):
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    await choose(driver, ALICE)
+    clock.now += 181
+    await tick(driver, clock)
+    assert (await load(driver)).seats[1].timeouts == 1
+    await choose(driver, ALICE)
+    await choose(driver, BOB)
+    assert (await load(driver)).seats[1].timeouts == 0
+
+
+async def test_after_two_timeouts_in_a_row_the_seat_is_on_autopilot_until_im_back(driver, api):
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    for _ in range(2):
+        await choose(driver, ALICE)
+        clock.now += 181
+        await tick(driver, clock)
+    texts = [m.text for m in api.visible(GROUP)]
+    assert any("Bob missed 2 moves in a row" in text for text in texts)
+    assert (await load(driver)).seats[1].autopilot
+    # from now on Bob's moves are made at once, right after Alice's
+    await choose(driver, ALICE)
+    assert "Round 2, part 1 of 3" in board(driver, GROUP).text
+    bob = prompt(driver, BOB)
+    assert "You are on autopilot" in bob.text
+    back = [b for b in bob.buttons() if b["text"] == "🙋 I'm back"]
+    assert back
+    moves_before = await get_host(driver.app).storage.automatic_moves(1)
+    assert await driver.press(BOB, BOB.id, bob.message_id, back[0]["callback_data"]) == (
+        "Welcome back!"
+    )
+    assert "👋 Bob is back." in [m.text for m in api.visible(GROUP)]
+    assert not (await load(driver)).seats[1].autopilot
+    # Bob had already moved (at once) in this part; the next decision is his own again
+    await choose(driver, ALICE)
+    assert "Round 2, part 2 of 3" in board(driver, GROUP).text
+    assert "⏳ Alice" in board(driver, GROUP).text and "⏳ Bob" in board(driver, GROUP).text
+    await choose(driver, ALICE)
+    assert "⏳ Bob" in board(driver, GROUP).text
+    assert await get_host(driver.app).storage.automatic_moves(1) == moves_before
+    await choose(driver, BOB)
+    assert "Round 2, part 3 of 3" in board(driver, GROUP).text
+
+
+async def test_no_limit_means_nobody_is_hurried(driver, api):
+    clock = use_clock(driver)
+    await driver.send(ALICE, GROUP, "/new")
+    await driver.press_label(ALICE, GROUP, "5211")
+    for _ in range(4):  # 3 min → 10 min → 1 h → 24 h → none
+        await driver.press_label(ALICE, GROUP, "per move")
+    for player in (ALICE, BOB):
+        await driver.press_label(player, GROUP, "Join")
+    await driver.press_label(ALICE, GROUP, "Start")
+    assert all(seat.deadline is None for seat in (await load(driver)).seats)
+    clock.now += 10 * 86400
+    await tick(driver, clock)
+    assert await get_host(driver.app).storage.automatic_moves(1) == 0
+
+
+async def test_deadlines_are_stored_and_one_that_passed_while_down_fires_after_start_up(
+    api, db_path
+):
+    async with running_bot(api, db_path) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
+        await choose(driver, ALICE)
+        await choose(driver, BOB)
+        deadline = (await load(driver)).seats[2].deadline
+    # the bot is down past Carol's deadline
+    async with running_bot(api, db_path) as driver:
+        host = get_host(driver.app)
+        host.clock = lambda: deadline + 5
+        await host.timers.arm_all()
+        await driver.app.job_queue.start()
+        try:
+            for _ in range(200):  # the overdue job runs at once
+                if await host.storage.automatic_moves(1):
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            await driver.app.job_queue.stop(wait=False)
+        await driver.settle()
+        assert await host.storage.automatic_moves(1) == 1
+        assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+        assert any("Carol ran out of time" in m.text for m in api.visible(GROUP))
+
+
+async def test_abandoned_lobbies_expire_and_leave_no_buttons(driver, api):
+    clock = use_clock(driver)
+    await driver.send(ALICE, GROUP, "/new")
+    await driver.press_label(ALICE, GROUP, "5211")
+    lobby = api.last(GROUP)
+    timers = get_host(driver.app).timers
+    assert await timers.expire_lobbies(now=clock.now + 60) == []
+    assert await timers.expire_lobbies(now=clock.now + 3 * 3600) == [1]
+    expired = api.messages[GROUP][lobby.message_id]
+    assert expired.text == "⌛ This lobby expired: nobody started it." and not expired.buttons()
+    await driver.send(BOB, GROUP, "/new")
+    assert api.last(GROUP).text == "Which game shall we play?"
+
+
+async def test_a_stale_card_button_from_before_a_timeout_is_refused(driver, api):
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    old = prompt(driver, BOB)
+    data = card_buttons(old)[0]["callback_data"]
+    await choose(driver, ALICE)
+    clock.now += 181
+    await tick(driver, clock)
+    assert await driver.press(BOB, BOB.id, old.message_id, data) == (
+        "This button is no longer valid. Use the latest message."
+    )
