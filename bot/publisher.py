@@ -11,6 +11,7 @@ than one call behind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import html
 import json
@@ -21,6 +22,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Callback
 from bot.host import Host
+from bot.lobby_view import lobby_screen
 from bot.messenger import MessageGone, Unreachable
 from bot.storage import Match, Notice
 from bot.ui import get_ui
@@ -118,8 +120,15 @@ class Publisher:
     async def _draw_group(self, match_id: int) -> None:
         host = self.host
         match = await host.storage.load(match_id)
-        if match is None or match.state is None or match.status not in ("playing", "finished"):
+        if match is None:
             return
+        if match.status == "lobby":
+            await self._draw_lobby(match)
+            return
+        if match.state is None or match.status not in ("playing", "finished"):
+            return
+        if match.published == 0 and match.lobby_message_id is not None:
+            await self._close_lobby(match)
         engine = get_engine(match.game)
         ui = get_ui(match.game)
         names = names_of(match)
@@ -171,6 +180,23 @@ class Publisher:
             await self._ping(match, t)
         match.published = match.version
         await host.storage.save_display(match)
+
+    async def _draw_lobby(self, match: Match) -> None:
+        t = await self.host.chat_t(match.chat_id)
+        text, markup = lobby_screen(self.host, match, t)
+        match.lobby_message_id = await self.host.messenger.edit_or_send(
+            match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
+        )
+        await self.host.storage.save_display(match)
+
+    async def _close_lobby(self, match: Match) -> None:
+        """A started lobby becomes one line without buttons: a clean chat."""
+        t = await self.host.chat_t(match.chat_id)
+        players = ", ".join(html.escape(seat.name) for seat in match.seats)
+        with contextlib.suppress(MessageGone):
+            await self.host.messenger.edit(
+                match.chat_id, match.lobby_message_id, t("lobby.started_text", players=players)
+            )
 
     def _notice(self, t, match: Match, notice: Notice) -> tuple[str, InlineKeyboardMarkup | None]:
         params = dict(notice.params)

@@ -415,14 +415,13 @@ class Storage:
         async with self.transaction() as db:
             async with db.execute(
                 "UPDATE matches SET status = ?, options = ?, turn_seconds = ?, version = ?, "
-                "state = ?, lobby_message_id = ?, updated_at = ? WHERE id = ? AND version = ?",
+                "state = ?, updated_at = ? WHERE id = ? AND version = ?",
                 (
                     match.status,
                     json.dumps(match.options),
                     match.turn_seconds,
                     new_version,
                     json.dumps(match.state, separators=(",", ":")) if match.state else None,
-                    match.lobby_message_id,
                     now,
                     match.id,
                     expected,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import typing
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.ext import ContextTypes
@@ -12,74 +11,11 @@ from bot import flow
 from bot.callbacks import Callback
 from bot.handlers.common import button_handler, display_name, is_group, popup, thread_of
 from bot.host import Host, get_host
-from bot.i18n import Translator
+from bot.lobby_view import TURN_OPTION, option_choices
 from bot.storage import Match, Seat
 from bot.timers import TURN_PRESETS, turn_label
 from bot.ui import get_ui, playable_games
 from games import get_engine
-
-TURN_OPTION = "turn"  # the lobby's move time limit, a host option beside the game's own
-
-
-def option_choices(game: str) -> dict[str, tuple]:
-    """Every option of a game with its possible values, from the engine's options model."""
-    choices = {}
-    for name, info in get_engine(game).Options.model_fields.items():
-        annotation = info.annotation
-        if annotation is bool:
-            values: tuple = (False, True)
-        else:
-            values = typing.get_args(annotation)
-        choices[name] = values
-    return choices
-
-
-def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKeyboardMarkup]:
-    engine = get_engine(match.game)
-    ui = get_ui(match.game)
-    lines = [t("lobby.title", game=html.escape(ui.title(t)))]
-    for name, value in match.options.items():
-        lines.append("• " + ui.option_label(t, name, value))
-    lines.append("• " + turn_label(t, match.turn_seconds))
-    lines.append("")
-    lines.append(
-        t("lobby.players", count=len(match.seats), min=engine.min_players, max=engine.max_players)
-    )
-    for seat in match.seats:
-        lines.append(f"{seat.seat + 1}. {html.escape(seat.name)}")
-    lines.append("")
-    lines.append(t("lobby.hint", min=engine.min_players))
-    rows = [
-        [
-            InlineKeyboardButton(t("lobby.join"), url=host.deep_link(f"j{match.id}")),
-            InlineKeyboardButton(t("lobby.leave"), callback_data=Callback("lv", match.id).encode()),
-        ]
-    ]
-    for name in option_choices(match.game):
-        label = "⚙️ " + ui.option_label(t, name, match.options[name])
-        rows.append(
-            [InlineKeyboardButton(label, callback_data=Callback("op", match.id, 0, name).encode())]
-        )
-    turn = Callback("op", match.id, 0, TURN_OPTION).encode()
-    rows.append([InlineKeyboardButton(turn_label(t, match.turn_seconds), callback_data=turn)])
-    rows.append(
-        [
-            InlineKeyboardButton(t("lobby.start"), callback_data=Callback("st", match.id).encode()),
-            InlineKeyboardButton(
-                t("lobby.cancel"), callback_data=Callback("cx", match.id).encode()
-            ),
-        ]
-    )
-    return "\n".join(lines), InlineKeyboardMarkup(rows)
-
-
-async def redraw_lobby(host: Host, match: Match) -> None:
-    t = await host.chat_t(match.chat_id)
-    text, markup = lobby_screen(host, match, t)
-    match.lobby_message_id = await host.messenger.edit_or_send(
-        match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
-    )
-
 
 # -- /new and the game menu ------------------------------------------------------------------
 
@@ -165,9 +101,10 @@ async def create_lobby(
         record = await host.storage.user(creator.id)
         if record and record.can_message:
             match.seats.append(Seat(seat=0, user_id=creator.id, name=display_name(creator)))
-        match.lobby_message_id = menu_message_id
-        await redraw_lobby(host, match)
         await host.storage.save(match)
+        match.lobby_message_id = menu_message_id  # the menu becomes the lobby
+        await host.storage.save_display(match)
+    host.publisher.request(match, [("group", chat_id)])
     return match
 
 
@@ -196,8 +133,7 @@ async def join_by_link(update: Update, context: ContextTypes.DEFAULT_TYPE, match
         match.seats.append(Seat(seat=len(match.seats), user_id=user.id, name=display_name(user)))
         await host.storage.save(match)
         await update.effective_message.reply_html(t("lobby.joined", game=game, group=where))
-        await redraw_lobby(host, match)
-        await host.storage.save(match)
+    host.publisher.request(match, [("group", match.chat_id)])
 
 
 @button_handler
@@ -219,8 +155,7 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callba
             other.seat = number
         await host.storage.save(match)
         await popup(query, t("lobby.left"))
-        await redraw_lobby(host, match)
-        await host.storage.save(match)
+    host.publisher.request(match, [("group", match.chat_id)])
 
 
 # -- creator's controls -----------------------------------------------------------------------
@@ -256,8 +191,7 @@ async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
             label = get_ui(match.game).option_label(t, data.payload, value)
         await host.storage.save(match)
         await popup(query, label)
-        await redraw_lobby(host, match)
-        await host.storage.save(match)
+    host.publisher.request(match, [("group", match.chat_id)])
 
 
 def next_value(values: tuple, current: object) -> object:
@@ -285,9 +219,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callba
         await flow.start_match(host.storage, match, host.clock())
         await host.timers.settle(match)
         await popup(query, t("lobby.started"))
-        players = ", ".join(html.escape(seat.name) for seat in match.seats)
-        await close_lobby_message(host, match, t("lobby.started_text", players=players))
-    host.publisher.request(match)
+    host.publisher.request(match)  # closes the lobby message, draws the board, deals
 
 
 @button_handler
