@@ -47,8 +47,16 @@ def build_application(
     if request is not None:
         builder = builder.request(request).get_updates_request(get_updates_request or request)
     if settings.rate_limit:
-        # Throttle to Telegram's per-chat and global limits; 429s are retried by the Messenger.
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=0))
+        builder = builder.rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=30,  # Telegram: about 30 messages a second per bot
+                overall_time_period=1,
+                # about 20 a minute per group: one every 3 s never bursts past it
+                group_max_rate=1,
+                group_time_period=3,
+                max_retries=0,  # 429s are retried by the Messenger
+            )
+        )
     application = builder.build()
     application.bot_data[HOST_KEY] = Host(
         settings=settings,

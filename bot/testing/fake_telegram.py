@@ -75,6 +75,7 @@ class FakeTelegram(BaseRequest):
     chats: dict[int, dict] = field(default_factory=dict)
     messages: dict[int, dict[int, StoredMessage]] = field(default_factory=lambda: defaultdict(dict))
     calls: list[tuple[str, dict]] = field(default_factory=list)
+    timeline: list[tuple[float, str, int | None]] = field(default_factory=list)  # when, what, chat
     answers: list[dict] = field(default_factory=list)
     started: set[int] = field(default_factory=set)  # users who opened the private chat
     blocked: set[int] = field(default_factory=set)  # users who blocked the bot
@@ -116,6 +117,7 @@ class FakeTelegram(BaseRequest):
     async def handle(self, api_method: str, params: dict) -> tuple[int, bytes]:
         """Answer one Bot API call: (HTTP status, JSON body)."""
         self.calls.append((api_method, params))
+        self.timeline.append((time.monotonic(), api_method, _int(params.get("chat_id"))))
         fault = self._take_fault(api_method, params)
         if fault:
             body: dict[str, Any] = {
@@ -346,6 +348,21 @@ class FakeTelegram(BaseRequest):
 
     def count(self, method: str) -> int:
         return sum(1 for name, _ in self.calls if name == method)
+
+    def peak_group_calls_per_minute(self) -> int:
+        """The most calls any one group received within any 60-second window."""
+        per_group: dict[int, list[float]] = defaultdict(list)
+        for when, _, chat_id in self.timeline:
+            if chat_id is not None and chat_id < 0:
+                per_group[chat_id].append(when)
+        peak = 0
+        for times in per_group.values():
+            start = 0
+            for end, when in enumerate(times):
+                while when - times[start] >= 60:
+                    start += 1
+                peak = max(peak, end - start + 1)
+        return peak
 
 
 class ApiError(Exception):

@@ -1,0 +1,174 @@
+"""``python -m bot.bench``: the whole bot under load, with figures.
+
+Drives many concurrent matches of random legal moves through the real ``Application``
+(handlers, SQLite on disk, the publisher and PTB's rate limiter) against a zero-latency
+in-memory Bot API, and prints one JSON line:
+
+* ``updates_per_s``, ``p50_ms``, ``p99_ms`` — handling time of each move update;
+* ``api_calls_per_move`` — every Telegram call (answers, edits, messages) per move;
+* ``peak_group_msgs_per_min`` — the most calls any group received in any minute;
+* ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — memory as matches finish.
+
+Players press the move buttons the bot would show them (the callback data is built from
+the match's public tokens); they act as fast as the bot answers, much faster than people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from telegram import Update
+
+from bot.app import build_application
+from bot.callbacks import Callback
+from bot.flow import refresh_tokens
+from bot.host import get_host
+from bot.settings import Settings
+from bot.storage import Match
+from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
+from games import get_engine
+from games.core import encode_action
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+@dataclass
+class Figures:
+    handling_s: list[float] = field(default_factory=list)
+    moves: int = 0
+    finished: int = 0
+    rss_at: list[float] = field(default_factory=list)
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
+        self.args = args
+        self.api = FakeTelegram()
+        settings = Settings(
+            telegram_bot_token="123456:BENCH",
+            database_path=workdir / "bench.sqlite3",
+            rate_limit=True,
+            default_turn_seconds=0,
+            _env_file=None,
+        )
+        self.app = build_application(settings, request=self.api)
+        self.driver = Driver(self.app, self.api)
+        self.rng = random.Random(args.seed)
+        self.figures = Figures()
+        self.next_id = 0
+
+    async def feed(self, update: dict) -> float:
+        started = time.perf_counter()
+        await self.app.process_update(Update.de_json(update, self.app.bot))
+        return time.perf_counter() - started
+
+    async def open_match(self, game: str) -> Match:
+        """/new, everybody joins through the deep link, the creator starts."""
+        self.next_id += 1
+        group = self.driver.group(-(10**9) - self.next_id, f"Bench {self.next_id}")
+        players = [
+            FakeUser(10**6 * self.next_id + seat, f"P{seat}") for seat in range(self.args.players)
+        ]
+        await self.feed(self.driver.message_update(players[0], group, f"/new {game}"))
+        host = get_host(self.app)
+        match_id = await host.storage.active_match_id(group, 0)
+        for player in players:
+            self.api.started.add(player.id)
+            await self.feed(self.driver.message_update(player, player.id, f"/start j{match_id}"))
+        start = Callback("st", match_id).encode()
+        await self.feed(self.driver.press_update(players[0], group, 1, start))
+        match = await host.storage.load(match_id)
+        assert match is not None and match.status == "playing", "the match did not start"
+        return match
+
+    async def play(self, match: Match) -> None:
+        """Random legal moves until the end, pressing the buttons a player would see."""
+        engine = get_engine(match.game)
+        users = {seat.seat: FakeUser(seat.user_id, seat.name) for seat in match.seats}
+        while not engine.is_over(match.state):
+            seat = self.rng.choice(sorted(engine.to_act(match.state)))
+            action = self.rng.choice(engine.legal_actions(match.state, seat))
+            data = Callback("a", match.id, match.seats[seat].token, encode_action(action))
+            update = self.driver.press_update(users[seat], users[seat].id, 1, data.encode())
+            self.figures.handling_s.append(await self.feed(update))
+            self.figures.moves += 1
+            # mirror the committed move to know the next tokens without reading the database
+            match.state = engine.apply(match.state, seat, action)
+            refresh_tokens(match, match.version + 1, time.time(), mover=seat)
+            match.version += 1
+        self.figures.finished += 1
+        if self.figures.finished % max(1, self.args.matches // 4) == 0:
+            self.figures.rss_at.append(rss_mb())
+
+    async def worker(self, queue: asyncio.Queue) -> None:
+        while not queue.empty():
+            game = queue.get_nowait()
+            await self.play(await self.open_match(game))
+
+    async def run(self) -> dict:
+        host = get_host(self.app)
+        await self.app.initialize()
+        await self.app.post_init(self.app)
+        queue: asyncio.Queue = asyncio.Queue()
+        games = self.args.games.split(",")
+        for index in range(self.args.matches):
+            queue.put_nowait(games[index % len(games)])
+        started = time.perf_counter()
+        await asyncio.gather(*(self.worker(queue) for _ in range(self.args.concurrent)))
+        play_seconds = time.perf_counter() - started
+        drain_started = time.perf_counter()
+        await host.publisher.idle()
+        drain_seconds = time.perf_counter() - drain_started
+        await self.app.post_stop(self.app)
+        await self.app.shutdown()
+        await self.app.post_shutdown(self.app)
+        times = sorted(self.figures.handling_s)
+        moves = self.figures.moves
+        return {
+            "matches": self.figures.finished,
+            "concurrent": self.args.concurrent,
+            "games": games,
+            "players": self.args.players,
+            "updates": len(times),
+            "seconds": round(play_seconds, 2),
+            "updates_per_s": round(len(times) / play_seconds, 1),
+            "p50_ms": round(statistics.median(times) * 1000, 2),
+            "p99_ms": round(times[int(len(times) * 0.99) - 1] * 1000, 2),
+            "api_calls": len(self.api.calls),
+            "api_calls_per_move": round(len(self.api.calls) / moves, 2),
+            "peak_group_msgs_per_min": self.api.peak_group_calls_per_minute(),
+            "drain_s": round(drain_seconds, 2),
+            "rss_mb": rss_mb(),
+            "rss_mb_at": self.figures.rss_at,
+        }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__)
+    parser.add_argument("--matches", type=int, default=400, help="matches in all")
+    parser.add_argument("--concurrent", type=int, default=200, help="matches at the same time")
+    parser.add_argument("--games", default="5211", help="comma-separated game ids")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as workdir:
+        figures = asyncio.run(Bench(args, Path(workdir)).run())
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
