@@ -46,6 +46,9 @@ def build_application(
     )
     if request is not None:
         builder = builder.request(request).get_updates_request(get_updates_request or request)
+    else:
+        api = settings.telegram_api_url.rstrip("/")
+        builder = builder.base_url(f"{api}/bot").base_file_url(f"{api}/file/bot")
     if settings.rate_limit:
         builder = builder.rate_limiter(
             AIORateLimiter(

@@ -28,6 +28,10 @@ class Settings(BaseSettings):
         None, description="Secret token Telegram sends with each webhook request."
     )
     port: int = Field(8080, description="Port of the webhook server (PaaS platforms set PORT).")
+    telegram_api_url: str = Field(
+        "https://api.telegram.org",
+        description="Bot API server (a self-hosted one, or a fake one for offline testing).",
+    )
     rate_limit: bool = Field(True, description="Throttle outgoing calls to Telegram's limits.")
     default_turn_seconds: int = Field(
         180, description="The lobby's preset move time limit in seconds (0 = none)."

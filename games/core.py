@@ -114,9 +114,18 @@ _SCALARS = (int, str, bool, float)  # not None: [None, [1, 2]] is a list of opti
 def clone_state(state: State) -> State:
     """Copy a state for :meth:`Engine.apply`. The ``log`` of public events is append-only and
     its entries are never changed after they are appended, so they are shared, not copied."""
-    copied = {key: clone(value) for key, value in state.items() if key != "log"}
-    if "log" in state:
-        copied["log"] = state["log"][:]
+    copied = {}
+    for key, value in state.items():
+        kind = type(value)
+        if kind is list:
+            if key == "log" or not value or type(value[0]) in _SCALARS:
+                copied[key] = value[:]  # flat lists (and the shared-entry log) in one slice
+            else:
+                copied[key] = [clone(item) for item in value]
+        elif kind is dict:
+            copied[key] = {k: clone(v) for k, v in value.items()}
+        else:
+            copied[key] = value
     return copied
 
 

@@ -42,13 +42,13 @@ def test_deck_has_104_number_cards_five_jokers_and_the_donkey():
 
 
 def test_hand_sizes_by_player_count_decision():
-    assert HAND_SIZES == {
+    assert {
         **{players: 13 for players in range(3, 9)},
         9: 12,
         10: 11,
         11: 10,
         12: 9,
-    }
+    } == HAND_SIZES
 
 
 @pytest.mark.parametrize("players", range(3, 13))
@@ -149,9 +149,8 @@ def test_rulebook_example_normal_round_daniel_leads_next():
     assert won["seat"] == DANIEL and won["value"] == 10 and won["count"] == 3
     assert not won["donkey"]
     # The played cards leave the game.
-    gone = Counter(state["played"]) - Counter()
     assert [state["played"][v] - played_before[v] for v in (6, 8, 10, JOKER)] == [3, 2, 3, 1]
-    assert gone  # something is out of play
+    assert sum(state["played"]) - sum(played_before) == 9
     assert public["hand_sizes"] == [2, 1, 4, 1, 4]
     assert [event["type"] for event in state["log"][start:]] == [
         "play",
@@ -186,9 +185,10 @@ def test_a_lead_may_be_any_number_of_equal_cards_decision():
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, 0, bad)
     state = ENGINE.apply(state, 0, play(7, 5, jokers=2))
-    assert ENGINE.view(state, None)["count"] == 5
-    # The others hold fewer than five cards: the engine passes for them (a public fact).
-    assert ENGINE.to_act(state) == {0}
+    # The others hold fewer than five cards: the engine passes for them (a public fact),
+    # so the round is over at once and seat 0 leads again.
+    assert events(state, "round_won")[-1]["count"] == 5
+    assert ENGINE.to_act(state) == {0} and ENGINE.view(state, None)["pending"] == "lead"
     assert [event["forced"] for event in events(state, "pass")] == [True, True]
 
 
@@ -259,7 +259,7 @@ def example_donkey_round():
             [2, 5, 9],  # Barbara
             [1, 7],  # Chris
             [2, 4, 11],  # Alex
-            [1, 3, 13],  # Eric
+            [1, 3, 12, 13],  # Eric
         ],
         turn=D_DANIEL,
     )
@@ -282,7 +282,7 @@ def test_rulebook_example_donkey_round_alex_takes_all_five_cards():
     assert taken["donkey"] and taken["seat"] == D_ALEX and taken["worth"] == 2
     assert sorted(taken["cards"]) == [DONKEY, 1, 1, 2, 2]
     assert hand(state, D_ALEX) == [DONKEY, 1, 1, 2, 2, 4, 11]
-    assert public["donkey_holder"] == D_ALEX and public["hand_sizes"] == [2, 2, 1, 7, 2]
+    assert public["donkey_holder"] == D_ALEX and public["hand_sizes"] == [2, 2, 1, 7, 3]
     assert ENGINE.to_act(state) == {D_ALEX} and public["leader"] == D_ALEX
 
 
@@ -471,7 +471,7 @@ def test_totals_add_up_over_hands_and_rank_the_whole_match():
     state["hand_no"] = 2
     state = play_out(state)
     result = ENGINE.result(state)
-    assert result.scores == [10 + a + b for a, b in [row[0::2] for row in [[0, 0]]]] or True
+    assert len(state["history"]) == 3
     assert result.scores == [sum(row[seat] for row in state["history"]) for seat in range(3)]
     best = min(result.scores)
     assert result.winners == [seat for seat in range(3) if result.scores[seat] == best]

@@ -1,0 +1,663 @@
+"""The Who's the Donkey? engine. Rules: ``shared/rules/donkey.md``.
+
+Cards are values: ``0`` is the donkey, ``1``..``13`` the number cards, ``14`` a joker.
+Equal cards are interchangeable, so every pile (hands, undealt cards, played cards) is a
+count vector of length 15 indexed by card value.
+
+Actions (tuples of small ints):
+
+* ``(0,)`` — pass (a follower in a normal round);
+* ``(1, value, count, jokers)`` — play ``count`` cards of ``value`` of which ``jokers`` are
+  jokers (``value`` 1..13 with at least one real card, or 14 = jokers only, ``jokers ==
+  count``); a lead fixes the count of the round, a follower must play the same count of a
+  strictly higher value;
+* ``(2,)`` — lead the donkey (the leader only, alone; not in the round right after taking it);
+* ``(3, value)`` — play one card in a donkey round (1..13, or 14 for a joker, worth 1 there).
+
+A follower who holds fewer cards than the round's count, or who faces jokers alone (14,
+unbeatable), is passed for by the engine (``AUTO_PASS_FORCED``): both facts are public, so
+nothing is revealed, and the table is not kept waiting for a forced pass.
+
+The engine has no clock. A timed match (option ``time_limit_minutes``) runs until the host
+calls :meth:`DonkeyEngine.time_up` when the time has elapsed: the hand in progress becomes
+the last one (or, if nobody has played in it yet, the match ends at once and that fresh deal
+is abandoned). ``TIMED_MATCH_MAX_HANDS`` is a safety stop for a forgotten timer.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from games.core import (
+    Action,
+    Engine,
+    GameOptions,
+    IllegalAction,
+    InvariantViolation,
+    Result,
+    State,
+    View,
+    clone_state,
+    draw_rng,
+    rank_by,
+)
+
+DONKEY = 0
+JOKER = 14
+VALUES = range(1, 14)  # the number cards
+NUMBER_COPIES = 8
+JOKERS = 5
+FULL_COUNTS = (1, *([NUMBER_COPIES] * 13), JOKERS)  # 110 cards by value: donkey, 1..13, jokers
+DECK_SIZE = sum(FULL_COUNTS)
+DECK_WITHOUT_DONKEY = tuple(card for card in range(1, 15) for _ in range(FULL_COUNTS[card]))
+DONKEY_DEPTH = 39  # the donkey is inserted among the top 39 cards, so it is always dealt
+# [decision — the rulebook's table is lost] cards dealt to each player by player count.
+HAND_SIZES = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 11, 11: 10, 12: 9}
+MIN_LEAD = 1  # [decision] a lead may be any number (>= 1) of equal cards
+JOKERS_ALONE_VALUE = 14  # [decision] a play made only of jokers is worth 14
+JOKER_IN_DONKEY_ROUND = 1  # a joker played in a donkey round is worth 1
+DONKEY_WORTH = 0  # the donkey's value when led
+PENALTY_JOKER = 14
+PENALTY_DONKEY = 20
+# Passes that only reveal public facts are made by the engine: a follower holding fewer
+# cards than the round's count, or facing a play of jokers alone (14 cannot be beaten).
+AUTO_PASS_FORCED = True
+TIMED_MATCH_MAX_HANDS = 30  # safety stop of a timed match whose host never calls time_up
+
+SLOTS = 15  # a count vector per pile, indexed by card value 0..14
+PASS = (0,)
+LEAD_DONKEY = (2,)
+K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3
+
+
+class DonkeyOptions(GameOptions):
+    # Number of hands in the match (ignored by a timed match).
+    hands: Literal[3, 1, 5, 10] = 3
+    # 0 = a match of ``hands`` hands; otherwise a timed match: the host calls
+    # ``ENGINE.time_up(state)`` when these minutes have passed.
+    time_limit_minutes: Literal[0, 15, 30, 60] = 0
+
+
+def penalty(counts: list[int]) -> int:
+    """Penalty points of cards left in a hand: face value, joker 14, donkey 20."""
+    points = counts[DONKEY] * PENALTY_DONKEY + counts[JOKER] * PENALTY_JOKER
+    for value in VALUES:
+        points += counts[value] * value
+    return points
+
+
+def cards_of(counts: list[int]) -> list[int]:
+    """A count vector as a sorted list of card values (0 donkey, 14 joker)."""
+    cards: list[int] = []
+    for value, count in enumerate(counts):
+        if count:
+            cards += [value] * count
+    return cards
+
+
+def set_cards(value: int, count: int, jokers: int) -> list[int]:
+    """The cards of a set play: the real cards then the jokers."""
+    if value == JOKER:
+        return [JOKER] * count
+    return [value] * (count - jokers) + [JOKER] * jokers
+
+
+def card_worth_in_donkey_round(card: int) -> int:
+    if card == DONKEY:
+        return DONKEY_WORTH
+    return JOKER_IN_DONKEY_ROUND if card == JOKER else card
+
+
+class DonkeyEngine(Engine):
+    id = "donkey"
+    min_players = 3
+    max_players = 12
+    Options = DonkeyOptions
+
+    # -- setup ---------------------------------------------------------------------------
+    def _setup(self, state: State, options: GameOptions) -> None:
+        n = state["num_players"]
+        state.update(
+            hand_no=0,
+            totals=[0] * n,
+            history=[],  # the penalties of each finished hand
+            last_hand=False,
+            over=False,
+            log=[],
+        )
+        self._deal(state)
+
+    def _deal(self, state: State) -> None:
+        n = state["num_players"]
+        size = HAND_SIZES[n]
+        rng = draw_rng(state)
+        deck = list(DECK_WITHOUT_DONKEY)
+        rng.shuffle(deck)  # deck[0] is the top card
+        deck.insert(rng.randrange(DONKEY_DEPTH), DONKEY)
+        hands = [0] * (n * SLOTS)
+        for index in range(n * size):  # one card at a time, clockwise from seat 0
+            hands[(index % n) * SLOTS + deck[index]] += 1
+        undealt = [0] * SLOTS
+        for card in deck[n * size :]:
+            undealt[card] += 1
+        state["hand_no"] += 1
+        state.update(
+            hands=hands,  # flat: seat s holds hands[s * 15 + value] cards of each value
+            undealt=undealt,  # out of this hand, never seen
+            played=[0] * SLOTS,  # cards of finished normal rounds, face up, out of play
+            round_no=1,
+            plays=[],  # this round, in turn order: [seat, kind, value, count, jokers]
+            locked=False,  # the leader took the donkey last round and may not lead it now
+        )
+        holder = donkey_holder(state)
+        state["turn"] = holder
+        state["log"].append(
+            {
+                "type": "hand_started",
+                "hand_no": state["hand_no"],
+                "hand_size": size,
+                "donkey_holder": holder,
+            }
+        )
+
+    # -- play ----------------------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """:meth:`Engine.apply` with a copy that knows this state's shape.
+
+        Same contract (legality checked first, ``IllegalAction``, the argument never
+        changes), but instead of the generic deep :func:`clone_state` only the lists that
+        ``_apply`` changes in place are copied (see :func:`copy_state`); this makes a move
+        about a third cheaper.
+        """
+        action = tuple(action)
+        if not self.is_legal(state, seat, action):
+            raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
+        new_state = copy_state(state)
+        self._apply(new_state, seat, action)
+        return new_state
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state["over"]:
+            return frozenset()
+        return frozenset((state["turn"],))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state["over"] or seat != state["turn"]:
+            return []
+        hand = hand_of(state, seat)
+        jokers = hand[JOKER]
+        plays = state["plays"]
+        if is_donkey_round(plays):
+            return [(K_CARD, value) for value in range(1, 15) if hand[value]]
+        actions: list[Action] = []
+        if plays:  # a follower: pass, or the same count strictly higher
+            actions.append(PASS)
+            count = plays[0][3]
+            best = best_play(plays)[2]
+            for value in range(best + 1, 14):
+                real = hand[value]
+                if real and real + jokers >= count:
+                    for used in range(max(0, count - real), min(jokers, count - 1) + 1):
+                        actions.append((K_SET, value, count, used))
+            if jokers >= count and best < JOKERS_ALONE_VALUE:
+                actions.append((K_SET, JOKER, count, count))
+            return actions
+        for value in VALUES:  # the leader: any number of equal cards
+            real = hand[value]
+            if real:
+                for count in range(MIN_LEAD, real + jokers + 1):
+                    if count <= real and not jokers:  # the common case: real cards only
+                        actions.append((K_SET, value, count, 0))
+                        continue
+                    for used in range(max(0, count - real), min(jokers, count - 1) + 1):
+                        actions.append((K_SET, value, count, used))
+        for count in range(MIN_LEAD, jokers + 1):
+            actions.append((K_SET, JOKER, count, count))
+        if hand[DONKEY] and not state["locked"]:
+            actions.append(LEAD_DONKEY)
+        return actions
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        if state["over"] or seat != state["turn"] or not action:
+            return False
+        base = seat * SLOTS
+        hands = state["hands"]
+        plays = state["plays"]
+        kind = action[0]
+        if is_donkey_round(plays):
+            if kind != K_CARD or len(action) != 2 or not 1 <= action[1] <= JOKER:
+                return False
+            return hands[base + action[1]] > 0
+        if kind == K_PASS:
+            return len(action) == 1 and bool(plays)
+        if kind == K_DONKEY:
+            return len(action) == 1 and not plays and hands[base] > 0 and not state["locked"]
+        if kind != K_SET or len(action) != 4:
+            return False
+        _, value, count, used = action
+        if plays and (count != plays[0][3] or value <= best_play(plays)[2]):
+            return False
+        if count < MIN_LEAD or used < 0 or hands[base + JOKER] < used:
+            return False
+        if value == JOKER:
+            return used == count
+        return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
+
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        hands = state["hands"]
+        base = seat * SLOTS
+        plays = state["plays"]
+        kind = action[0]
+        # Move events are short (no hand or round number): a round_won event closes each round.
+        if kind == K_PASS:
+            plays.append([seat, K_PASS, 0, 0, 0])
+            event = {"type": "pass", "seat": seat, "forced": False}
+        elif kind == K_SET:
+            _, value, count, used = action
+            if value == JOKER:
+                hands[base + JOKER] -= count
+            else:
+                hands[base + value] -= count - used
+                hands[base + JOKER] -= used
+            plays.append([seat, K_SET, value, count, used])
+            cards = set_cards(value, count, used)
+            event = {"type": "play", "seat": seat, "value": value, "cards": cards}
+        elif kind == K_DONKEY:
+            hands[base + DONKEY] -= 1
+            plays.append([seat, K_DONKEY, DONKEY, 1, 0])
+            event = {"type": "donkey_led", "seat": seat}
+        else:
+            card = action[1]
+            hands[base + card] -= 1
+            plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
+            worth = card_worth_in_donkey_round(card)
+            event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
+        if kind != K_PASS:
+            event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
+        state["log"].append(event)
+        self._advance(state)
+
+    def _advance(self, state: State) -> None:
+        """Pass the turn clockwise, making the forced passes, and close a full round."""
+        n = state["num_players"]
+        plays = state["plays"]
+        if len(plays) == n:
+            self._end_round(state)
+            return
+        state["turn"] = (state["turn"] + 1) % n
+        if not AUTO_PASS_FORCED or is_donkey_round(plays):
+            return
+        hands = state["hands"]
+        count = plays[0][3]
+        unbeatable = best_play(plays)[2] >= JOKERS_ALONE_VALUE
+        while True:
+            seat = state["turn"]
+            if not unbeatable and sum(hands[seat * SLOTS : (seat + 1) * SLOTS]) >= count:
+                return
+            plays.append([seat, K_PASS, 0, 0, 0])
+            state["log"].append({"type": "pass", "seat": seat, "forced": True})
+            if len(plays) == n:
+                self._end_round(state)
+                return
+            state["turn"] = (seat + 1) % n
+
+    def _end_round(self, state: State) -> None:
+        plays = state["plays"]
+        table = table_counts(plays)
+        event = {"type": "round_won", "hand_no": state["hand_no"], "round": state["round_no"]}
+        if is_donkey_round(plays):
+            taker, top = plays[0][0], DONKEY_WORTH
+            for seat, _kind, card, _count, _jokers in plays[1:]:
+                worth = card_worth_in_donkey_round(card)
+                if worth >= top:  # with equal highest cards the last one takes
+                    taker, top = seat, worth
+            hands = state["hands"]
+            base = taker * SLOTS
+            for value in range(SLOTS):
+                hands[base + value] += table[value]
+            event.update(donkey=True, seat=taker, worth=top, cards=cards_of(table))
+            winner = taker
+            state["locked"] = True
+        else:
+            best = best_play(plays)
+            winner = best[0]
+            played = state["played"]
+            for value in range(SLOTS):
+                played[value] += table[value]
+            event.update(
+                donkey=False, seat=winner, value=best[2], count=best[3], cards=cards_of(table)
+            )
+            state["locked"] = False
+        state["log"].append(event)
+        state["plays"] = []
+        state["turn"] = winner
+        state["round_no"] += 1
+        if 0 in hand_sizes(state):
+            self._end_hand(state)
+
+    def _end_hand(self, state: State) -> None:
+        n = state["num_players"]
+        hands = [hand_of(state, seat) for seat in range(n)]
+        penalties = [penalty(hand) for hand in hands]
+        for seat in range(n):
+            state["totals"][seat] += penalties[seat]
+        state["history"].append(penalties)
+        state["log"].append(
+            {
+                "type": "hand_ended",
+                "hand_no": state["hand_no"],
+                "out": [seat for seat in range(n) if sum(hands[seat]) == 0],
+                "left": [cards_of(hand) for hand in hands],
+                "penalties": penalties,
+                "totals": list(state["totals"]),
+            }
+        )
+        options = state["options"]
+        if options["time_limit_minutes"]:
+            final = state["last_hand"] or state["hand_no"] >= TIMED_MATCH_MAX_HANDS
+        else:
+            final = state["last_hand"] or state["hand_no"] >= options["hands"]
+        if final:
+            self._end_match(state)
+        else:
+            self._deal(state)
+
+    def _end_match(self, state: State) -> None:
+        state["over"] = True
+        result = self.result(state)
+        state["log"].append(
+            {
+                "type": "match_ended",
+                "hands_played": len(state["history"]),
+                "totals": list(state["totals"]),
+                "ranks": result.ranks,
+                "winners": result.winners,
+            }
+        )
+
+    def time_up(self, state: State) -> State:
+        """The host's call when a timed match's time has elapsed (the engine has no clock).
+
+        Pure: returns a new state. The hand in progress becomes the last one; if nobody has
+        played in it yet (it was just dealt after an earlier hand), the match ends at once and
+        that deal is abandoned. Calling it again, or after the end, changes nothing.
+        """
+        new_state = clone_state(state)
+        if state["over"] or state["last_hand"]:
+            return new_state
+        new_state["last_hand"] = True
+        untouched = state["round_no"] == 1 and not state["plays"] and bool(state["history"])
+        new_state["log"].append(
+            {"type": "time_up", "hand_no": state["hand_no"], "ends_now": untouched}
+        )
+        if untouched:
+            self._end_match(new_state)
+        return new_state
+
+    # -- scores --------------------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def result(self, state: State) -> Result:
+        """Scores are penalty totals: the lowest total wins. [decision] Equal totals share a
+        rank (competition ranking, no tie-break)."""
+        totals = list(state["totals"])
+        return Result(
+            scores=totals,
+            ranks=rank_by([(-total,) for total in totals]),
+            details={
+                "lower_is_better": True,
+                "hands_played": len(state["history"]),
+                "penalties_by_hand": [list(row) for row in state["history"]],
+            },
+        )
+
+    # -- information ---------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        over = state["over"]
+        plays = state["plays"]
+        donkey_round = is_donkey_round(plays)
+        best = None if donkey_round else best_play(plays)
+        if over:
+            pending = None
+        elif donkey_round:
+            pending = "donkey_card"
+        elif plays:
+            pending = "follow"
+        else:
+            pending = "lead"
+        view: View = {
+            "game": self.id,
+            "num_players": state["num_players"],
+            "options": state["options"],
+            "hand_no": state["hand_no"],
+            "hands_played": len(state["history"]),
+            "last_hand": state["last_hand"],
+            "round_no": state["round_no"],
+            "leader": round_leader(state),
+            "turn": None if over else state["turn"],
+            "pending": pending,
+            "donkey_round": donkey_round,
+            "donkey_holder": donkey_holder(state),
+            "donkey_locked": state["locked"],
+            "count": plays[0][3] if plays and not donkey_round else 0,
+            "best_seat": best[0] if best else None,
+            "best_value": best[2] if best else 0,
+            "plays": [
+                {
+                    "seat": play[0],
+                    "kind": ("pass", "set", "donkey", "card")[play[1]],
+                    "value": play[2],
+                    "cards": play_cards(play),
+                }
+                for play in plays
+            ],
+            "hand_sizes": hand_sizes(state),
+            "played": state["played"],
+            "totals": state["totals"],
+            "history": state["history"],
+            "log": state["log"],
+            "over": over,
+        }
+        if seat is not None:
+            view["hand"] = cards_of(hand_of(state, seat))
+        return view
+
+    def default_action(self, state: State, seat: int) -> Action:
+        """Pass when allowed; in a donkey round the lowest-worth card (a joker, worth 1, before
+        a 1); as a leader all real cards of the value held most often (lowest such value),
+        never the donkey unless it is the only card."""
+        if state["over"] or seat != state["turn"]:
+            raise IllegalAction(f"donkey: seat {seat} has no move")
+        hand = hand_of(state, seat)
+        plays = state["plays"]
+        if is_donkey_round(plays):
+            if hand[JOKER]:
+                return (K_CARD, JOKER)
+            return (K_CARD, next(value for value in VALUES if hand[value]))
+        if plays:
+            return PASS
+        best = max(VALUES, key=lambda value: (hand[value], -value))
+        if hand[best]:
+            return (K_SET, best, hand[best], 0)
+        if hand[JOKER]:
+            return (K_SET, JOKER, hand[JOKER], hand[JOKER])
+        return LEAD_DONKEY
+
+    # -- testing -------------------------------------------------------------------------
+    def check_invariants(self, state: State) -> None:
+        n = state["num_players"]
+        hands = state["hands"]
+        plays = state["plays"]
+        if len(hands) != n * SLOTS or len(state["undealt"]) != SLOTS:
+            raise InvariantViolation("donkey: malformed hands")
+        table = table_counts(plays)
+        for value in range(SLOTS):
+            total = (
+                state["undealt"][value]
+                + state["played"][value]
+                + table[value]
+                + sum(hands[value::SLOTS])
+            )
+            if total != FULL_COUNTS[value]:
+                raise InvariantViolation(f"donkey: {total} cards of value {value}, not all 110")
+        if min(hands) < 0 or min(state["undealt"]) < 0:
+            raise InvariantViolation("donkey: a negative card count")
+        if sum(state["undealt"]) != DECK_SIZE - n * HAND_SIZES[n]:
+            raise InvariantViolation("donkey: wrong number of undealt cards")
+        if state["undealt"][DONKEY]:
+            raise InvariantViolation("donkey: the donkey was not dealt")
+        history = state["history"]
+        if [sum(row[seat] for row in history) for seat in range(n)] != state["totals"]:
+            raise InvariantViolation("donkey: totals are not the sum of the hands' penalties")
+        if state["over"]:
+            return
+        if len(history) != state["hand_no"] - 1:
+            raise InvariantViolation("donkey: the hand number does not follow the history")
+        leader = round_leader(state)
+        if not 0 <= leader < n or len(plays) >= n:
+            raise InvariantViolation("donkey: bad leader or too many plays in the round")
+        if state["turn"] != (leader + len(plays)) % n:
+            raise InvariantViolation("donkey: the turn is not clockwise from the leader")
+        if any(play[0] != (leader + index) % n for index, play in enumerate(plays)):
+            raise InvariantViolation("donkey: plays are not in clockwise order")
+        if not plays and 0 in hand_sizes(state):
+            raise InvariantViolation("donkey: a round starts while a player has no cards")
+        if state["locked"] and (not hands[leader * SLOTS + DONKEY] or state["round_no"] == 1):
+            raise InvariantViolation("donkey: a locked leader without the donkey")
+        if is_donkey_round(plays):
+            if any(play[1] != K_CARD for play in plays[1:]):
+                raise InvariantViolation("donkey: a donkey round must be the donkey then cards")
+            return
+        if plays and plays[0][1] != K_SET:
+            raise InvariantViolation("donkey: a normal round must start with a lead")
+        best = 0
+        for _seat, kind, value, count, jokers in plays:
+            if kind == K_SET:
+                if value <= best or count != plays[0][3]:
+                    raise InvariantViolation("donkey: a play did not raise with the same count")
+                if not (jokers == count if value == JOKER else 0 <= jokers < count):
+                    raise InvariantViolation("donkey: a set with a wrong number of jokers")
+                best = value
+            elif kind != K_PASS:
+                raise InvariantViolation("donkey: a donkey-round card in a normal round")
+
+    def check_views(self, state: State) -> None:
+        """No view may depend on another seat's hand or on the undealt cards.
+
+        1. The public view must not change when every hidden card (all hands without the
+           donkey, which is public, and the undealt cards) is redistributed in reverse order,
+           keeping every pile's size.
+        2. Each seat's view must be exactly the public view plus that seat's own hand.
+
+        Together: a seat's view depends only on public facts and its own cards.
+        """
+        n = state["num_players"]
+        public = self.view(state, None)
+        hands = state["hands"]
+        hidden = cards_of(state["undealt"])
+        sizes = [len(hidden)]
+        for seat in range(n):
+            cards = cards_of(hand_of(state, seat))
+            if cards and cards[0] == DONKEY:
+                cards = cards[1:]
+            hidden += cards
+            sizes.append(len(cards))
+        shuffled = hidden[::-1]
+        if shuffled != hidden:
+            piles = []
+            start = 0
+            for size in sizes:
+                pile = [0] * SLOTS
+                for card in shuffled[start : start + size]:
+                    pile[card] += 1
+                piles.append(pile)
+                start += size
+            other_hands = []
+            for seat, pile in enumerate(piles[1:]):
+                pile[DONKEY] = hands[seat * SLOTS + DONKEY]
+                other_hands += pile
+            other = {**state, "hands": other_hands, "undealt": piles[0]}
+            if self.view(other, None) != public:
+                raise InvariantViolation("donkey: the public view shows hidden cards")
+        for seat in range(n):
+            own = self.view(state, seat)
+            if own.pop("hand") != cards_of(hand_of(state, seat)) or own != public:
+                raise InvariantViolation(f"donkey: the view of seat {seat} shows hidden cards")
+
+
+# Lists that moves change in place. Everything else in a state is a scalar or is never
+# changed once built (the options, the rows of ``plays`` and ``history``, the log's events),
+# so it may be shared between a state and its successor.
+MUTABLE_LISTS = ("hands", "undealt", "played", "totals", "history", "plays", "log")
+
+
+def copy_state(state: State) -> State:
+    """A copy of a state that a move may change without touching the original."""
+    copied = dict(state)
+    for key in MUTABLE_LISTS:
+        copied[key] = state[key][:]
+    return copied
+
+
+def hand_of(state: State, seat: int) -> list[int]:
+    """A copy of one seat's hand as a count vector by value."""
+    return state["hands"][seat * SLOTS : (seat + 1) * SLOTS]
+
+
+def hand_sizes(state: State) -> list[int]:
+    hands = state["hands"]
+    return [sum(hands[base : base + SLOTS]) for base in range(0, len(hands), SLOTS)]
+
+
+def donkey_holder(state: State) -> int | None:
+    """The seat holding the donkey (public: it looks the same on both sides); None while it
+    lies on the table in a donkey round."""
+    hands = state["hands"]
+    for seat in range(state["num_players"]):
+        if hands[seat * SLOTS + DONKEY]:
+            return seat
+    return None
+
+
+def round_leader(state: State) -> int:
+    plays = state["plays"]
+    return plays[0][0] if plays else state["turn"]
+
+
+def is_donkey_round(plays: list[list[int]]) -> bool:
+    return bool(plays) and plays[0][1] == K_DONKEY
+
+
+def best_play(plays: list[list[int]]) -> list[int] | None:
+    """The highest play of a normal round so far: the last one that was not a pass."""
+    for play in reversed(plays):
+        if play[1] == K_SET:
+            return play
+    return None
+
+
+def table_counts(plays: list[list[int]]) -> list[int]:
+    """The cards lying on the table in the current round, by value."""
+    table = [0] * 15
+    for _seat, kind, value, count, jokers in plays:
+        if kind == K_PASS:
+            continue
+        if kind == K_SET and value != JOKER:
+            table[value] += count - jokers
+            table[JOKER] += jokers
+        else:
+            table[value] += count
+    return table
+
+
+def play_cards(play: list[int]) -> list[int]:
+    _seat, kind, value, count, jokers = play
+    if kind == K_PASS:
+        return []
+    if kind == K_SET:
+        return set_cards(value, count, jokers)
+    return [value]
+
+
+ENGINE = DonkeyEngine()

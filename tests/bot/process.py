@@ -1,0 +1,100 @@
+"""The real bot as a separate process (``python -m bot``) against the fake Bot API on
+localhost: for crash and shutdown tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.testing.fake_server import FakeTelegramServer
+from bot.testing.fake_telegram import Driver, FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def until(condition: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await asyncio.sleep(0.02)
+
+
+class BotProcess:
+    def __init__(self, server: FakeTelegramServer, db_path: Path, **env: str) -> None:
+        self.server = server
+        self.db_path = db_path
+        self.env = env
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = db_path.parent / "bot.log"
+
+    async def start(self) -> None:
+        env = {
+            **os.environ,
+            "TELEGRAM_BOT_TOKEN": "123456:PROCESS-TEST",
+            "TELEGRAM_API_URL": self.server.url,
+            "DATABASE_PATH": str(self.db_path),
+            "RATE_LIMIT": "false",
+            "DEFAULT_TURN_SECONDS": "0",
+            "WEBHOOK_URL": "",
+            "LOG_LEVEL": "WARNING",
+            **self.env,
+        }
+        calls = len(self.server.api.calls)
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
+            )
+        # ready once it polls for updates
+        await until(
+            lambda: any(m == "getUpdates" for m, _ in self.server.api.calls[calls:]),
+            what="the bot to start polling",
+        )
+
+    async def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+
+    async def terminate(self) -> float:
+        """SIGTERM, as a PaaS restart sends; returns how long the bot took to exit."""
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(self.process.wait(), 30)
+        return time.monotonic() - started
+
+
+class ProcessDriver(Driver):
+    """Plays users against a bot process: updates go to getUpdates, then we wait for the
+    bot to answer."""
+
+    def __init__(self, api: FakeTelegram) -> None:
+        super().__init__(application=None, api=api)  # type: ignore[arg-type]
+
+    async def feed(self, update: dict) -> None:
+        calls = len(self.api.calls)
+        answers = len(self.api.answers)
+        self.api.queue_update(update)
+        if "callback_query" in update:
+            await until(lambda: len(self.api.answers) > answers, what="the press to be answered")
+        else:
+            await until(
+                lambda: any(m != "getUpdates" for m, _ in self.api.calls[calls:]),
+                what="the bot to react",
+            )
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Wait until the bot has been quiet (no call but polling) for a moment."""
+        quiet_since = time.monotonic()
+        seen = len(self.api.calls)
+        while time.monotonic() - quiet_since < 0.25:
+            await asyncio.sleep(0.02)
+            busy = any(m != "getUpdates" for m, _ in self.api.calls[seen:])
+            seen = len(self.api.calls)
+            if busy:
+                quiet_since = time.monotonic()
