@@ -7,6 +7,7 @@ from the update, never from the data.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 KINDS = {
@@ -51,11 +52,15 @@ def parse(data: str | None) -> Callback:
     if len(parts) != 4 or parts[0] not in KINDS:
         raise BadCallback(data)
     kind, match_id, token, payload = parts
-    if not (match_id.isdigit() and token.isdigit()) or len(match_id) > 12 or len(token) > 9:
+    if not (_DIGITS.fullmatch(match_id) and _DIGITS.fullmatch(token)):
         raise BadCallback(data)
-    if not all(c.isalnum() or c in "._-" for c in payload):
+    if not _PAYLOAD.fullmatch(payload):
         raise BadCallback(data)
     return Callback(kind, int(match_id), int(token), payload)
+
+
+_DIGITS = re.compile(r"[0-9]{1,12}")  # ASCII only: "³".isdigit() is True, int("³") fails
+_PAYLOAD = re.compile(r"[A-Za-z0-9._-]*")
 
 
 def pattern(kind: str) -> str:

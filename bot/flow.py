@@ -49,6 +49,8 @@ async def start_match(storage: Storage, match: Match, now: float) -> None:
     engine = get_engine(match.game)
     match.state = engine.new_game(len(match.seats), match.options, seed=secrets.randbits(48))
     match.status = "playing"
+    seconds = engine.match_seconds(match.state)
+    match.ends_at = now + seconds if seconds else None
     refresh_tokens(match, match.version + 1, now)
     await storage.save(match, move=(-1, "start"))
 
@@ -74,3 +76,14 @@ async def commit_move(
     await storage.save(
         match, move=(seat, encode_action(action)), automatic=automatic, notices=notices
     )
+
+
+async def end_match_time(storage: Storage, match: Match, now: float) -> None:
+    """A timed match's time has run out: tell the engine, and commit what it decides."""
+    engine = get_engine(match.game)
+    match.state = engine.time_up(match.state)
+    match.ends_at = None
+    if engine.is_over(match.state):
+        match.status = "finished"
+    refresh_tokens(match, match.version + 1, now)
+    await storage.save(match, move=(-1, "time_up"), automatic=True)

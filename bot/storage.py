@@ -42,6 +42,7 @@ MIGRATIONS: list[str] = [
         game TEXT NOT NULL,
         options TEXT NOT NULL,
         turn_seconds INTEGER NOT NULL DEFAULT 0,
+        ends_at REAL,
         status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
         creator_id INTEGER NOT NULL,
         version INTEGER NOT NULL DEFAULT 0,
@@ -141,6 +142,7 @@ class Match:
     version: int = 0
     state: dict[str, Any] | None = None
     turn_seconds: int = 0  # move time limit; 0 = none
+    ends_at: float | None = None  # a timed match's end (the engine is told when it passes)
     title: str = ""  # the group's title, to tell matches apart in private chats
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
@@ -350,6 +352,7 @@ class Storage:
             version=row["version"],
             state=json.loads(row["state"]) if row["state"] else None,
             turn_seconds=row["turn_seconds"],
+            ends_at=row["ends_at"],
             title=row["title"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
@@ -414,12 +417,13 @@ class Storage:
         now = time.time()
         async with self.transaction() as db:
             async with db.execute(
-                "UPDATE matches SET status = ?, options = ?, turn_seconds = ?, version = ?, "
-                "state = ?, updated_at = ? WHERE id = ? AND version = ?",
+                "UPDATE matches SET status = ?, options = ?, turn_seconds = ?, ends_at = ?, "
+                "version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ?",
                 (
                     match.status,
                     json.dumps(match.options),
                     match.turn_seconds,
+                    match.ends_at,
                     new_version,
                     json.dumps(match.state, separators=(",", ":")) if match.state else None,
                     now,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from telegram.ext import ContextTypes
 
-from bot.flow import commit_move
+from bot.flow import commit_move, end_match_time
 from bot.i18n import Translator
 from bot.messenger import Unreachable
 from bot.storage import Match, Seat
@@ -54,7 +54,7 @@ class Timers:
         """When this match next needs attention: a deadline or a half-time reminder."""
         if match.status != "playing":
             return None
-        times = []
+        times = [match.ends_at] if match.ends_at is not None else []
         for seat in match.seats:
             if seat.deadline is None:
                 continue
@@ -106,6 +106,8 @@ class Timers:
     async def run_due(self, match: Match, now: float, autopilot_only: bool = False) -> None:
         engine = get_engine(match.game)
         limit = self.host.settings.autopilot_after
+        if match.ends_at is not None and match.ends_at <= now and not autopilot_only:
+            await end_match_time(self.host.storage, match, now)
         for _ in range(MAX_AUTOMATIC_MOVES):
             if match.status != "playing":
                 return

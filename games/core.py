@@ -212,6 +212,16 @@ class Engine(abc.ABC):
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` may see (``None``: what everyone may see). JSON-compatible."""
 
+    def match_seconds(self, state: State) -> int | None:
+        """For a match played for a set time (an option of some games): its length in
+        seconds. The engine has no clock: the host calls :meth:`time_up` when it is over."""
+        return None
+
+    def time_up(self, state: State) -> State:
+        """The state after a timed match's time has run out (pure). Games without a time
+        option never get this call; by default nothing changes."""
+        return clone_state(state)
+
     def default_action(self, state: State, seat: int) -> Action:
         """A sensible move for an absent player (timeouts, autopilot). Games override this
         with something better than the first legal action where that matters."""

@@ -31,7 +31,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await host.storage.remember_user(user.id, display_name(user), can_message=True)
     t = await host.user_t(user)
     payload = context.args[0] if context.args else ""
-    if payload[:1] in ("j", "m") and payload[1:].isdigit():
+    if payload[:1] in ("j", "m") and payload[1:].isascii() and payload[1:].isdigit():
         match_id = int(payload[1:])
         if payload[0] == "j":
             await join_by_link(update, context, match_id)

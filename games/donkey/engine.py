@@ -72,7 +72,7 @@ K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3
 
 class DonkeyOptions(GameOptions):
     # Number of hands in the match (ignored by a timed match).
-    hands: Literal[3, 1, 5, 10] = 3
+    hands: Literal[3, 5, 10, 1, 2] = 3
     # 0 = a match of ``hands`` hands; otherwise a timed match: the host calls
     # ``ENGINE.time_up(state)`` when these minutes have passed.
     time_limit_minutes: Literal[0, 15, 30, 60] = 0
@@ -374,6 +374,10 @@ class DonkeyEngine(Engine):
                 "winners": result.winners,
             }
         )
+
+    def match_seconds(self, state: State) -> int | None:
+        minutes = state["options"]["time_limit_minutes"]
+        return minutes * 60 if minutes else None
 
     def time_up(self, state: State) -> State:
         """The host's call when a timed match's time has elapsed (the engine has no clock).

@@ -1,0 +1,836 @@
+"""The Azul Mini: Summer Pavilion engine. Rules: ``shared/rules/summer_pavilion.md``.
+
+Colours are ints 0..5 in the order of :data:`COLOURS`; every pile of tiles (bag aside) is a
+count vector of length 6 indexed by colour. A player board is a flat list of 42 ints, one per
+space, ``star * 6 + (space - 1)``, holding the colour placed there or ``EMPTY``. Star 0 is the
+centre star, stars 1..6 the outer stars clockwise from the left one (:data:`STAR_COLOURS`).
+
+Phases (``state["phase"]``): ``taking`` (phase 1), ``placing`` (phase 2), ``bonus`` (the
+placing player chooses bonus tiles from the supply, one per action), ``keeping`` (a passing
+player chooses the tiles kept on the corners, one per action), ``over``.
+
+Actions (tuples of small ints):
+
+* ``(0, source, colour)`` — phase 1: take every tile of ``colour`` (not the wild colour) from
+  ``source`` (0 = centre, 1..F = factory), plus one wild tile if the source holds any; or,
+  when the source holds only wild tiles, ``colour`` = the wild colour takes one of them;
+* ``(1, star, space, colour, wilds)`` — phase 2: place ``colour`` on ``space`` (1..6) of
+  ``star`` (0..6), paying the printed number of tiles: ``wilds`` wild tiles, the rest real
+  tiles of ``colour`` (at least one; ``wilds`` is 0 when ``colour`` is the wild colour);
+* ``(2,)`` — phase 2: pass (then choose the corner tiles, unless the hand is empty);
+* ``(3, colour)`` — take one bonus tile of ``colour`` from the supply;
+* ``(4, colour)`` — keep one tile of ``colour`` on a corner; ``(5,)`` — done keeping: the
+  remaining tiles go to the tower at −1 point each.
+
+There is no hidden information except the order of the bag; views show its size only.
+
+Log events (``state["log"]``, public, never changed once appended):
+
+* ``round`` — round, wild colour, start seat, tiles drawn for the factories;
+* ``take`` — seat, source, colour, count, ``wild`` (0/1 extra wild tile); when the
+  first-player tile is taken, ``first_player_tile`` = the points it cost;
+* ``placing`` — phase 2 begins, ``first`` seat;
+* ``place`` — seat, star, space, colour, wilds, points; when structures are completed,
+  ``structures`` = ``[kind, outer star]`` pairs (kind 0 pillar, 1 statue, 2 window) and
+  ``bonus`` = ``[tiles owed, tiles the supply can give]``;
+* ``bonus`` — seat, colour of one bonus tile taken;
+* ``supply_refilled`` / ``bag_refilled`` — tiles drawn into the supply / poured from the
+  tower into the bag;
+* ``pass`` — seat, ``kept`` and ``discarded`` (colours, one per tile), ``penalty``; or
+  ``auto: True`` for a seat out of tiles;
+* ``final`` — per seat: score ``before``, complete ``stars`` (``[star, points]``),
+  ``numbers`` (``[number, points]``), ``corner_tiles``, ``corner_penalty``, ``score``; then
+  the final ``scores`` and ``ranks``.
+"""
+
+from __future__ import annotations
+
+from games.core import (
+    Action,
+    Engine,
+    GameOptions,
+    IllegalAction,
+    InvariantViolation,
+    Result,
+    State,
+    View,
+    draw_rng,
+    rank_by,
+)
+
+COLOURS = ("purple", "green", "orange", "yellow", "blue", "red")
+PURPLE, GREEN, ORANGE, YELLOW, BLUE, RED = range(6)
+NUM_COLOURS = 6
+TILES_PER_COLOUR = 22
+TOTAL_TILES = NUM_COLOURS * TILES_PER_COLOUR  # 132
+SUPPLY_SIZE = 10
+FACTORY_SIZE = 4
+FACTORIES = {2: 5, 3: 7, 4: 9}
+START_SCORE = 5
+ROUNDS = 6
+CORNERS = 4  # tiles a passing player may keep for the next round
+SCORE_FLOOR = 0  # [decision] losses (first-player tile, discards, corners) stop at 0
+
+# Wild colour of rounds 1..6: the standard side of the supply board, and Variant 2's side
+# ([decision]: the Mini rulebook does not print it).
+WILD_ORDER = (PURPLE, GREEN, ORANGE, YELLOW, BLUE, RED)
+VARIANT2_WILD_ORDER = (ORANGE, RED, BLUE, YELLOW, GREEN, PURPLE)
+
+NUM_STARS = 7
+CENTRE = 0  # the centre star (multicolour); outer stars 1..6 clockwise from the left one
+FREE = -1  # a star without a fixed colour: the centre star, and every star in Variant 1
+STAR_COLOURS = (FREE, PURPLE, ORANGE, RED, BLUE, YELLOW, GREEN)
+VARIANT1_STAR_COLOURS = (FREE,) * 7
+EMPTY = -1  # an empty board space
+SPACES = NUM_STARS * 6
+STAR_BASES = tuple(range(0, SPACES, 6))  # board index of space 1 of each star
+
+# End bonus of a complete star by its colour; a multicolour star scores MULTICOLOUR_VALUE.
+STAR_VALUES = {RED: 14, BLUE: 15, YELLOW: 16, ORANGE: 17, GREEN: 18, PURPLE: 20}
+MULTICOLOUR_VALUE = 12
+NUMBER_BONUSES = {1: 4, 2: 8, 3: 12, 4: 16}  # every space printed 1 / 2 / 3 / 4 covered
+
+# Printed numbers, [star][space - 1]. Coloured side: space k shows k. Variant 1's side
+# ([decision]: the full-size game's board): outer stars 3, 2, 1, 4, 5, 6, the centre all 3s.
+STANDARD_NUMBERS = tuple((1, 2, 3, 4, 5, 6) for _ in range(NUM_STARS))
+VARIANT1_OUTER_NUMBERS = (3, 2, 1, 4, 5, 6)
+VARIANT1_CENTRE_NUMBER = 3
+VARIANT1_NUMBERS = ((VARIANT1_CENTRE_NUMBER,) * 6,) + (VARIANT1_OUTER_NUMBERS,) * 6
+
+PILLAR, STATUE, WINDOW = range(3)
+STRUCTURE_KINDS = ("pillar", "statue", "window")
+STRUCTURE_BONUS = (1, 2, 3)  # bonus tiles for completing a pillar / statue / window
+
+
+def space_index(star: int, space: int) -> int:
+    """Index in a board list of ``space`` (1..6) of ``star`` (0..6)."""
+    return star * 6 + space - 1
+
+
+def next_star(star: int) -> int:
+    return star % 6 + 1
+
+
+def _structures() -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """The 18 structures as ``(kind, outer star, board indices)``; id = kind * 6 + star - 1."""
+    found = []
+    for kind in (PILLAR, STATUE, WINDOW):
+        for star in range(1, 7):
+            if kind == PILLAR:
+                a = (star + 3) % 6 + 1
+                spaces = [(star, 2), (star, 3), (CENTRE, a), (CENTRE, a % 6 + 1)]
+            elif kind == STATUE:
+                nxt = next_star(star)
+                spaces = [(star, 1), (star, 2), (nxt, 3), (nxt, 4)]
+            else:
+                spaces = [(star, 5), (star, 6)]
+            found.append((kind, star, tuple(space_index(s, p) for s, p in spaces)))
+    return tuple(found)
+
+
+STRUCTURES = _structures()
+# For each board index, the ids of the structures it belongs to.
+SPACE_STRUCTURES = tuple(
+    tuple(sid for sid, (_, _, spaces) in enumerate(STRUCTURES) if index in spaces)
+    for index in range(SPACES)
+)
+
+TAKE, PLACE, PASS, BONUS, KEEP, DONE = range(6)  # action tags
+PHASES = ("taking", "placing", "bonus", "keeping", "over")
+
+
+class SummerPavilionOptions(GameOptions):
+    variant1: bool = False  # stars of no fixed colour, other printed numbers
+    variant2: bool = False  # the other wild-colour order
+
+
+def wild_order(options: dict) -> tuple[int, ...]:
+    return VARIANT2_WILD_ORDER if options["variant2"] else WILD_ORDER
+
+
+def numbers_of(options: dict) -> tuple[tuple[int, ...], ...]:
+    return VARIANT1_NUMBERS if options["variant1"] else STANDARD_NUMBERS
+
+
+def star_accepts(board: list[int], star: int, colour: int, variant1: bool) -> bool:
+    """May ``colour`` go on a (any) free space of ``star``, given the tiles already there?"""
+    base = star * 6
+    if not variant1:
+        if star != CENTRE:
+            return colour == STAR_COLOURS[star]
+        return colour not in board[base : base + 6]
+    placed = [tile for tile in board[base : base + 6] if tile != EMPTY]
+    if len(placed) < 2:
+        return True
+    if placed[0] == placed[1]:  # a single-colour star (stars are never mixed otherwise)
+        return colour == placed[0]
+    return colour not in placed
+
+
+def tiles_of(counts: list[int]) -> list[int]:
+    """The colours of a pile, one entry per tile, sorted."""
+    return [colour for colour in range(NUM_COLOURS) for _ in range(counts[colour])]
+
+
+def ring_points(board: list[int], index: int) -> int:
+    """1 + the tiles of the same star connected to the (filled) space ``index``."""
+    base = index - index % 6
+    offset = index - base
+    count = 1
+    for step in range(1, 6):
+        if board[base + (offset + step) % 6] == EMPTY:
+            break
+        count += 1
+    if count < 6:
+        for step in range(1, 6):
+            if board[base + (offset - step) % 6] == EMPTY:
+                break
+            count += 1
+    return count
+
+
+def completed_structures(board: list[int], index: int) -> list[int]:
+    """Ids of the structures completed by the tile just placed on ``index``."""
+    return [
+        sid for sid in SPACE_STRUCTURES[index] if all(board[i] != EMPTY for i in STRUCTURES[sid][2])
+    ]
+
+
+def complete_star_value(board: list[int], star: int) -> int:
+    """End bonus of ``star`` if all six spaces are covered, else 0."""
+    tiles = board[star * 6 : star * 6 + 6]
+    if EMPTY in tiles:
+        return 0
+    if len(set(tiles)) == 1:
+        return STAR_VALUES[tiles[0]]
+    return MULTICOLOUR_VALUE
+
+
+class SummerPavilionEngine(Engine):
+    id = "summer_pavilion"
+    min_players = 2
+    max_players = 4
+    Options = SummerPavilionOptions
+
+    # -- setup ---------------------------------------------------------------------------
+    def _setup(self, state: State, options: GameOptions) -> None:
+        n = state["num_players"]
+        rng = draw_rng(state)
+        bag = [colour for colour in range(NUM_COLOURS) for _ in range(TILES_PER_COLOUR)]
+        rng.shuffle(bag)
+        start = rng.randrange(n)
+        state.update(
+            log=[],
+            round=1,
+            phase="taking",
+            current=start,
+            start_player=start,
+            first_player_tile=-1,  # -1: in the centre; else the seat that took it
+            bag=bag,  # drawn from the end; its order is the only secret
+            tower=[0] * NUM_COLOURS,
+            supply=[0] * NUM_COLOURS,
+            centre=[0] * NUM_COLOURS,
+            factories=[[0] * NUM_COLOURS for _ in range(FACTORIES[n])],
+            hands=[[0] * NUM_COLOURS for _ in range(n)],
+            corners=[[0] * NUM_COLOURS for _ in range(n)],
+            boards=[[EMPTY] * SPACES for _ in range(n)],
+            scores=[START_SCORE] * n,
+            passed=[False] * n,
+            bonus_due=0,
+        )
+        self._fill_supply(state, log=False)
+        self._start_round(state)
+
+    def _draw(self, state: State) -> int:
+        """One tile from the bag (the tower is poured in when it is empty); -1 if none."""
+        bag = state["bag"]
+        if not bag:
+            tower = state["tower"]
+            if not any(tower):
+                return -1
+            bag.extend(colour for colour in range(NUM_COLOURS) for _ in range(tower[colour]))
+            draw_rng(state).shuffle(bag)
+            state["log"].append({"type": "bag_refilled", "tiles": len(bag)})
+            state["tower"] = [0] * NUM_COLOURS
+        return bag.pop()
+
+    def _fill_supply(self, state: State, log: bool = True) -> None:
+        supply = state["supply"]
+        drawn = 0
+        while sum(supply) < SUPPLY_SIZE:
+            colour = self._draw(state)
+            if colour < 0:
+                break
+            supply[colour] += 1
+            drawn += 1
+        if log and drawn:
+            state["log"].append({"type": "supply_refilled", "drawn": drawn})
+
+    def _start_round(self, state: State) -> None:
+        """Fill the factories and open phase 1 (or phase 2 straight away if none got a tile)."""
+        drawn = 0
+        for factory in state["factories"]:
+            for _ in range(FACTORY_SIZE):
+                colour = self._draw(state)
+                if colour < 0:
+                    break
+                factory[colour] += 1
+                drawn += 1
+        state["log"].append(
+            {
+                "type": "round",
+                "round": state["round"],
+                "wild": self.wild(state),
+                "start": state["start_player"],
+                "drawn": drawn,
+            }
+        )
+        if drawn:
+            state["phase"] = "taking"
+            state["current"] = state["start_player"]
+        else:  # [decision] not a single tile for the factories: straight to phase 2
+            self._start_placing(state)
+
+    # -- queries -------------------------------------------------------------------------
+    def wild(self, state: State) -> int:
+        return wild_order(state["options"])[state["round"] - 1]
+
+    def to_act(self, state: State) -> frozenset[int]:
+        if state["phase"] == "over":
+            return frozenset()
+        return frozenset((state["current"],))
+
+    def _source(self, state: State, source: int) -> list[int]:
+        return state["centre"] if source == 0 else state["factories"][source - 1]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        phase = state["phase"]
+        if phase == "over" or seat != state["current"]:
+            return []
+        if phase == "taking":
+            wild = self.wild(state)
+            actions: list[Action] = []
+            for source in range(len(state["factories"]) + 1):
+                tiles = self._source(state, source)
+                plain = [c for c in range(NUM_COLOURS) if c != wild and tiles[c]]
+                if plain:
+                    actions.extend((TAKE, source, colour) for colour in plain)
+                elif tiles[wild]:
+                    actions.append((TAKE, source, wild))
+            return actions
+        if phase == "placing":
+            actions = self._placements(state, seat)
+            actions.append((PASS,))
+            return actions
+        if phase == "bonus":
+            supply = state["supply"]
+            return [(BONUS, colour) for colour in range(NUM_COLOURS) if supply[colour]]
+        # keeping
+        hand = state["hands"][seat]
+        actions = [(KEEP, colour) for colour in range(NUM_COLOURS) if hand[colour]]
+        actions.append((DONE,))
+        return actions
+
+    def _placements(self, state: State, seat: int) -> list[Action]:
+        hand = state["hands"][seat]
+        board = state["boards"][seat]
+        options = state["options"]
+        variant1 = options["variant1"]
+        numbers = numbers_of(options)
+        wild = self.wild(state)
+        wilds = hand[wild]
+        actions: list[Action] = []
+        for star in range(NUM_STARS):
+            base = star * 6
+            colours = [
+                colour
+                for colour in range(NUM_COLOURS)
+                if hand[colour] and star_accepts(board, star, colour, variant1)
+            ]
+            if not colours:
+                continue
+            printed = numbers[star]
+            for offset in range(6):
+                if board[base + offset] != EMPTY:
+                    continue
+                cost = printed[offset]
+                for colour in colours:
+                    have = hand[colour]
+                    if colour == wild:
+                        if have >= cost:
+                            actions.append((PLACE, star, offset + 1, colour, 0))
+                        continue
+                    for used in range(max(0, cost - have), min(cost - 1, wilds) + 1):
+                        actions.append((PLACE, star, offset + 1, colour, used))
+        return actions
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        phase = state["phase"]
+        if phase == "over" or seat != state["current"] or not action:
+            return False
+        if any(type(part) is not int or part < 0 for part in action):
+            return False
+        tag = action[0]
+        if phase == "taking":
+            if tag != TAKE or len(action) != 3:
+                return False
+            _, source, colour = action
+            if source > len(state["factories"]) or colour >= NUM_COLOURS:
+                return False
+            tiles = self._source(state, source)
+            if not tiles[colour]:
+                return False
+            wild = self.wild(state)
+            return colour != wild or sum(tiles) == tiles[wild]
+        if phase == "placing":
+            if tag == PASS:
+                return len(action) == 1
+            if tag != PLACE or len(action) != 5:
+                return False
+            _, star, space, colour, used = action
+            if star >= NUM_STARS or not 1 <= space <= 6 or colour >= NUM_COLOURS:
+                return False
+            board = state["boards"][seat]
+            if board[space_index(star, space)] != EMPTY:
+                return False
+            if not star_accepts(board, star, colour, state["options"]["variant1"]):
+                return False
+            cost = numbers_of(state["options"])[star][space - 1]
+            hand = state["hands"][seat]
+            wild = self.wild(state)
+            if colour == wild:
+                return used == 0 and hand[colour] >= cost
+            return used < cost and hand[colour] >= cost - used and hand[wild] >= used
+        if phase == "bonus":
+            return (
+                tag == BONUS
+                and len(action) == 2
+                and action[1] < NUM_COLOURS
+                and bool(state["supply"][action[1]])
+            )
+        # keeping
+        if tag == DONE:
+            return len(action) == 1
+        return (
+            tag == KEEP
+            and len(action) == 2
+            and action[1] < NUM_COLOURS
+            and bool(state["hands"][seat][action[1]])
+        )
+
+    # -- play ----------------------------------------------------------------------------
+    def _apply(self, state: State, seat: int, action: Action) -> None:
+        tag = action[0]
+        if tag == TAKE:
+            self._take(state, seat, action[1], action[2])
+        elif tag == PLACE:
+            self._place(state, seat, *action[1:])
+        elif tag == PASS:
+            state["passed"][seat] = True
+            if any(state["hands"][seat]):
+                state["phase"] = "keeping"
+            else:
+                self._finish_pass(state, seat)
+        elif tag == BONUS:
+            colour = action[1]
+            state["supply"][colour] -= 1
+            state["hands"][seat][colour] += 1
+            state["bonus_due"] -= 1
+            state["log"].append({"type": "bonus", "seat": seat, "colour": colour})
+            if not state["bonus_due"]:
+                self._end_placement_turn(state, seat)
+        elif tag == KEEP:
+            colour = action[1]
+            state["hands"][seat][colour] -= 1
+            state["corners"][seat][colour] += 1
+            if sum(state["corners"][seat]) >= CORNERS or not any(state["hands"][seat]):
+                self._finish_pass(state, seat)
+        else:  # DONE
+            self._finish_pass(state, seat)
+
+    def _take(self, state: State, seat: int, source: int, colour: int) -> None:
+        tiles = self._source(state, source)
+        wild = self.wild(state)
+        if colour == wild:  # the source holds only wild tiles: exactly one
+            count, extra = 1, 0
+        else:
+            count, extra = tiles[colour], int(tiles[wild] > 0)
+        tiles[colour] -= count
+        tiles[wild] -= extra
+        hand = state["hands"][seat]
+        hand[colour] += count
+        hand[wild] += extra
+        if source:  # the rest of a factory goes to the centre
+            centre = state["centre"]
+            for other in range(NUM_COLOURS):
+                centre[other] += tiles[other]
+                tiles[other] = 0
+        event = {
+            "type": "take",
+            "seat": seat,
+            "source": source,
+            "colour": colour,
+            "count": count,
+            "wild": extra,
+        }
+        if source == 0 and state["first_player_tile"] < 0:
+            state["first_player_tile"] = seat
+            lost = min(count + extra, state["scores"][seat] - SCORE_FLOOR)
+            state["scores"][seat] -= lost
+            event["first_player_tile"] = lost  # taken now; the points it cost
+        state["log"].append(event)
+        if any(state["centre"]) or any(any(factory) for factory in state["factories"]):
+            state["current"] = (seat + 1) % state["num_players"]
+        else:
+            self._start_placing(state)
+
+    def _start_placing(self, state: State) -> None:
+        holder = state["first_player_tile"]
+        first = holder if holder >= 0 else state["start_player"]
+        state["phase"] = "placing"
+        state["log"].append({"type": "placing", "first": first})
+        self._seek_placer(state, first)
+
+    def _seek_placer(self, state: State, candidate: int) -> None:
+        """Give the turn to the first seat from ``candidate`` on that has not passed; seats
+        without tiles pass automatically. Everybody passed: the round ends."""
+        n = state["num_players"]
+        for step in range(n):
+            seat = (candidate + step) % n
+            if state["passed"][seat]:
+                continue
+            if any(state["hands"][seat]):
+                state["phase"] = "placing"
+                state["current"] = seat
+                return
+            state["passed"][seat] = True
+            self._log_pass(state, seat, [0] * NUM_COLOURS, 0, auto=True)
+        self._end_round(state)
+
+    def _place(self, state: State, seat: int, star: int, space: int, colour: int, used: int):
+        index = space_index(star, space)
+        cost = numbers_of(state["options"])[star][space - 1]
+        wild = self.wild(state)
+        hand = state["hands"][seat]
+        real = cost - used
+        hand[colour] -= real
+        hand[wild] -= used
+        tower = state["tower"]
+        tower[colour] += real - 1
+        tower[wild] += used
+        board = state["boards"][seat]
+        board[index] = colour
+        points = ring_points(board, index)
+        state["scores"][seat] += points
+        done = completed_structures(board, index)
+        bonus = sum(STRUCTURE_BONUS[STRUCTURES[sid][0]] for sid in done)
+        due = min(bonus, sum(state["supply"]))
+        event = {
+            "type": "place",
+            "seat": seat,
+            "star": star,
+            "space": space,
+            "colour": colour,
+            "wilds": used,
+            "points": points,
+        }
+        if done:  # [kind, outer star] of each structure completed; bonus tiles owed, taken
+            event["structures"] = [list(STRUCTURES[sid][:2]) for sid in done]
+            event["bonus"] = [bonus, due]
+        state["log"].append(event)
+        if due:
+            state["phase"] = "bonus"
+            state["bonus_due"] = due
+        else:
+            self._end_placement_turn(state, seat)
+
+    def _end_placement_turn(self, state: State, seat: int) -> None:
+        if sum(state["supply"]) < SUPPLY_SIZE:
+            self._fill_supply(state)
+        self._seek_placer(state, (seat + 1) % state["num_players"])
+
+    def _finish_pass(self, state: State, seat: int) -> None:
+        hand = state["hands"][seat]
+        discarded = list(hand)
+        tower = state["tower"]
+        for colour in range(NUM_COLOURS):
+            tower[colour] += hand[colour]
+            hand[colour] = 0
+        penalty = min(sum(discarded), state["scores"][seat] - SCORE_FLOOR)
+        state["scores"][seat] -= penalty
+        self._log_pass(state, seat, discarded, penalty, auto=False)
+        self._seek_placer(state, (seat + 1) % state["num_players"])
+
+    def _log_pass(self, state: State, seat: int, discarded: list[int], penalty: int, auto: bool):
+        if auto:  # no tiles left: nothing kept, nothing discarded
+            state["log"].append({"type": "pass", "seat": seat, "auto": True})
+            return
+        state["log"].append(
+            {
+                "type": "pass",
+                "seat": seat,
+                "kept": tiles_of(state["corners"][seat]),  # colours, one per tile
+                "discarded": tiles_of(discarded),
+                "penalty": penalty,
+            }
+        )
+
+    def _end_round(self, state: State) -> None:
+        n = state["num_players"]
+        if state["round"] == ROUNDS:
+            self._end_game(state)
+            return
+        # Phase 3: all corner tiles come back next to the boards, the first-player tile goes
+        # back to the centre and its holder starts the next round.
+        for seat in range(n):
+            corners, hand = state["corners"][seat], state["hands"][seat]
+            for colour in range(NUM_COLOURS):
+                hand[colour] += corners[colour]
+                corners[colour] = 0
+        if state["first_player_tile"] >= 0:
+            state["start_player"] = state["first_player_tile"]
+        state["first_player_tile"] = -1
+        state["passed"] = [False] * n
+        state["round"] += 1
+        self._start_round(state)
+
+    def _end_game(self, state: State) -> None:
+        breakdown = [self.final_breakdown(state, seat) for seat in range(state["num_players"])]
+        for seat, figures in enumerate(breakdown):
+            state["scores"][seat] = figures["score"]
+        state["phase"] = "over"
+        result = self.result(state)
+        state["log"].append(
+            {"type": "final", "players": breakdown, "scores": result.scores, "ranks": result.ranks}
+        )
+
+    def final_breakdown(self, state: State, seat: int) -> dict:
+        """End scoring of ``seat`` from the score before it (call once, at the end)."""
+        board = state["boards"][seat]
+        stars = [
+            [star, complete_star_value(board, star)]
+            for star in range(NUM_STARS)
+            if complete_star_value(board, star)
+        ]
+        numbers = numbers_of(state["options"])
+        covered = []
+        for number, value in NUMBER_BONUSES.items():
+            spaces = [
+                space_index(star, offset + 1)
+                for star in range(NUM_STARS)
+                for offset in range(6)
+                if numbers[star][offset] == number
+            ]
+            if all(board[index] != EMPTY for index in spaces):
+                covered.append([number, value])
+        before = state["scores"][seat]
+        subtotal = before + sum(points for _, points in stars) + sum(v for _, v in covered)
+        corner_tiles = sum(state["corners"][seat])
+        penalty = min(corner_tiles, subtotal - SCORE_FLOOR)
+        return {
+            "seat": seat,
+            "before": before,
+            "stars": stars,
+            "numbers": covered,
+            "corner_tiles": corner_tiles,
+            "corner_penalty": penalty,
+            "score": subtotal - penalty,
+        }
+
+    # -- scores --------------------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> Result:
+        scores = list(state["scores"])
+        placed = [sum(tile != EMPTY for tile in board) for board in state["boards"]]
+        return Result(
+            scores=scores,
+            ranks=rank_by([(score,) for score in scores]),  # ties are shared
+            details={"tiles_placed": placed},
+        )
+
+    # -- information ---------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        """Everything is public but the order of the bag. Lists are shared with the state:
+        treat a view as read-only."""
+        options = state["options"]
+        order = wild_order(options)
+        round_no = state["round"]
+        boards = state["boards"]
+        view: View = {
+            "game": self.id,
+            "num_players": state["num_players"],
+            "options": options,
+            "round": round_no,
+            "rounds": ROUNDS,
+            "wild": order[round_no - 1],
+            "next_wild": order[round_no] if round_no < ROUNDS else None,
+            "wild_order": list(order),
+            "phase": state["phase"],  # taking / placing / bonus / keeping / over
+            "current": None if state["phase"] == "over" else state["current"],
+            "start_player": state["start_player"],
+            "first_player_tile": state["first_player_tile"],  # -1: still in the centre
+            "bonus_due": state["bonus_due"],
+            "factories": state["factories"],  # colour counts; source k + 1 in actions
+            "centre": state["centre"],  # source 0 in actions
+            "supply": state["supply"],
+            "bag_size": len(state["bag"]),
+            "tower": state["tower"],
+            "star_colours": list(VARIANT1_STAR_COLOURS if options["variant1"] else STAR_COLOURS),
+            "numbers": [list(row) for row in numbers_of(options)],  # [star][space - 1]
+            "players": [
+                {
+                    "score": state["scores"][p],
+                    "hand": state["hands"][p],
+                    "corners": state["corners"][p],
+                    "board": [boards[p][base : base + 6] for base in STAR_BASES],
+                    "passed": state["passed"][p],
+                }
+                for p in range(state["num_players"])
+            ],
+            "log": state["log"],
+        }
+        if seat is not None:
+            view["seat"] = seat  # the only difference: there is nothing private to show
+        return view
+
+    def default_action(self, state: State, seat: int) -> Action:
+        phase = state["phase"]
+        if phase == "over" or seat != state["current"]:
+            raise IllegalAction(f"{self.id}: seat {seat} has no move")
+        actions = self.legal_actions(state, seat)
+        if phase == "taking":
+            return max(actions, key=lambda action: self._take_value(state, action))
+        if phase == "placing":
+            placements = [action for action in actions if action[0] == PLACE]
+            if not placements:
+                return (PASS,)
+            return max(placements, key=lambda action: self._place_value(state, seat, action))
+        if phase == "bonus":
+            return max(actions, key=lambda action: self._usefulness(state, seat, action[1]))
+        # keeping: the tiles most useful next round (next round's wild colour first)
+        keeps = [action for action in actions if action[0] == KEEP]
+        return max(keeps, key=lambda action: self._keep_value(state, seat, action[1]))
+
+    def _take_value(self, state: State, action: Action) -> tuple:
+        _, source, colour = action
+        tiles = self._source(state, source)
+        wild = self.wild(state)
+        taken = 1 if colour == wild else tiles[colour] + int(tiles[wild] > 0)
+        penalty = taken if source == 0 and state["first_player_tile"] < 0 else 0
+        return (2 * taken - penalty, -source)
+
+    def _place_value(self, state: State, seat: int, action: Action) -> tuple:
+        _, star, space, colour, used = action
+        board = list(state["boards"][seat])
+        index = space_index(star, space)
+        board[index] = colour
+        done = completed_structures(board, index)
+        bonus = sum(STRUCTURE_BONUS[STRUCTURES[sid][0]] for sid in done)
+        return (ring_points(board, index) + bonus, -used, -star, -space)
+
+    def _usefulness(self, state: State, seat: int, colour: int) -> tuple:
+        """How useful one more tile of ``colour`` is: the wild colour of the round first, then
+        colours that still have a free space on the board, the most held first."""
+        board = state["boards"][seat]
+        variant1 = state["options"]["variant1"]
+        placeable = any(
+            board[star * 6 + offset] == EMPTY and star_accepts(board, star, colour, variant1)
+            for star in range(NUM_STARS)
+            for offset in range(6)
+        )
+        return (colour == self.wild(state), placeable, state["hands"][seat][colour], -colour)
+
+    def _keep_value(self, state: State, seat: int, colour: int) -> tuple:
+        order = wild_order(state["options"])
+        next_wild = order[state["round"]] if state["round"] < ROUNDS else -1
+        return (colour == next_wild, state["hands"][seat][colour], -colour)
+
+    # -- testing -------------------------------------------------------------------------
+    def check_invariants(self, state: State) -> None:
+        n = state["num_players"]
+        phase = state["phase"]
+        name = self.id
+        if phase not in PHASES:
+            raise InvariantViolation(f"{name}: unknown phase {phase!r}")
+        piles = [state["tower"], state["supply"], state["centre"], *state["factories"]]
+        piles += state["hands"] + state["corners"]
+        if any(len(pile) != NUM_COLOURS or min(pile) < 0 for pile in piles):
+            raise InvariantViolation(f"{name}: a malformed pile of tiles")
+        bag, boards = state["bag"], state["boards"]
+        totals = [
+            sum(column) + bag.count(colour) + sum(board.count(colour) for board in boards)
+            for colour, column in enumerate(zip(*piles, strict=True))
+        ]
+        if totals != [TILES_PER_COLOUR] * NUM_COLOURS:
+            raise InvariantViolation(f"{name}: tiles not conserved: {totals}")
+        if any(len(board) != SPACES or min(board) < EMPTY for board in boards):
+            raise InvariantViolation(f"{name}: a malformed board")
+        if len(state["factories"]) != FACTORIES[n]:
+            raise InvariantViolation(f"{name}: wrong number of factories")
+        if any(sum(factory) > FACTORY_SIZE for factory in state["factories"]):
+            raise InvariantViolation(f"{name}: an overfull factory")
+        if sum(state["supply"]) > SUPPLY_SIZE:
+            raise InvariantViolation(f"{name}: an overfull supply")
+        if min(state["scores"]) < SCORE_FLOOR:
+            raise InvariantViolation(f"{name}: a negative score")
+        if not 1 <= state["round"] <= ROUNDS:
+            raise InvariantViolation(f"{name}: round {state['round']} out of range")
+        if not -1 <= state["first_player_tile"] < n or not 0 <= state["current"] < n:
+            raise InvariantViolation(f"{name}: seat out of range")
+        variant1 = state["options"]["variant1"]
+        for seat in range(n):
+            corners = state["corners"][seat]
+            if sum(corners) > CORNERS:
+                raise InvariantViolation(f"{name}: seat {seat} keeps too many tiles")
+            if phase != "over" and any(corners) and not state["passed"][seat]:
+                raise InvariantViolation(f"{name}: corner tiles of a seat still playing")
+            board = boards[seat]
+            for star, base in enumerate(STAR_BASES):
+                placed = [tile for tile in board[base : base + 6] if tile != EMPTY]
+                distinct = len(set(placed))
+                if variant1:
+                    ok = distinct in (len(placed), 1)  # all different, or all one colour
+                elif star == CENTRE:
+                    ok = distinct == len(placed)
+                else:
+                    ok = placed.count(STAR_COLOURS[star]) == len(placed)
+                if not ok:
+                    raise InvariantViolation(f"{name}: star {star} of seat {seat} is ill-coloured")
+        in_play = any(state["centre"]) or any(map(any, state["factories"]))
+        if phase == "taking":
+            if not in_play or any(state["passed"]):
+                raise InvariantViolation(f"{name}: phase 1 with nothing to take")
+        elif in_play:
+            raise InvariantViolation(f"{name}: tiles left on the factories after phase 1")
+        if (state["bonus_due"] > 0) != (phase == "bonus"):
+            raise InvariantViolation(f"{name}: bonus tiles due outside the bonus step")
+        if state["bonus_due"] > sum(state["supply"]):
+            raise InvariantViolation(f"{name}: more bonus tiles due than the supply holds")
+        current = state["current"]
+        if phase in ("placing", "bonus") and state["passed"][current]:
+            raise InvariantViolation(f"{name}: a passed seat is placing")
+        if phase == "placing" and not any(state["hands"][current]):
+            raise InvariantViolation(f"{name}: a seat without tiles is asked to place")
+        if phase == "keeping" and not (state["passed"][current] and any(state["hands"][current])):
+            raise InvariantViolation(f"{name}: keeping without passing or without tiles")
+        if phase == "over" and (state["round"] != ROUNDS or any(map(any, state["hands"]))):
+            raise InvariantViolation(f"{name}: the game ended early or with tiles in hand")
+
+    def check_views(self, state: State) -> None:
+        """The only secret is the order of the bag: reordering it must change no view, and
+        every seat's view equals the public one apart from its ``seat`` field."""
+        public = self.view(state, None)
+        bag = state["bag"]
+        if len(set(bag)) > 1:
+            reordered = bag[::-1] if bag[::-1] != bag else bag[1:] + bag[:1]
+            if self.view({**state, "bag": reordered}, None) != public:
+                raise InvariantViolation(f"{self.id}: the public view shows the bag order")
+        for seat in range(state["num_players"]):
+            seen = self.view(state, seat)
+            if seen.pop("seat") != seat or seen != public:
+                raise InvariantViolation(f"{self.id}: seat {seat} sees more than the public")
+
+
+ENGINE = SummerPavilionEngine()
