@@ -52,14 +52,16 @@ def parse(data: str | None) -> Callback:
     if len(parts) != 4 or parts[0] not in KINDS:
         raise BadCallback(data)
     kind, match_id, token, payload = parts
-    if not (_DIGITS.fullmatch(match_id) and _DIGITS.fullmatch(token)):
+    if not (_MATCH_ID.fullmatch(match_id) and _TOKEN.fullmatch(token)):
         raise BadCallback(data)
     if not _PAYLOAD.fullmatch(payload):
         raise BadCallback(data)
     return Callback(kind, int(match_id), int(token), payload)
 
 
-_DIGITS = re.compile(r"[0-9]{1,12}")  # ASCII only: "³".isdigit() is True, int("³") fails
+# ASCII digits only ("³".isdigit() is True, but int("³") fails)
+_MATCH_ID = re.compile(r"[0-9]{1,12}")
+_TOKEN = re.compile(r"[0-9]{1,9}")
 _PAYLOAD = re.compile(r"[A-Za-z0-9._-]*")
 
 

@@ -61,6 +61,8 @@ class Host:
 
     # -- languages -------------------------------------------------------------------------
     async def user_lang(self, user: User | None) -> str:
+        """A user's language: their /language choice, else their Telegram app's language
+        where supported, else the default."""
         if user is None:
             return self.settings.default_language
         record = await self.storage.user(user.id)
@@ -72,8 +74,13 @@ class Host:
         return translator(await self.user_lang(user))
 
     async def user_t_by_id(self, user_id: int) -> Translator:
+        """The same choice for someone known only by id (messages the bot starts itself)."""
         record = await self.storage.user(user_id)
-        return translator(record.lang if record and record.lang else self.settings.default_language)
+        if record is None:
+            return translator(self.settings.default_language)
+        return translator(
+            record.lang or negotiate(record.telegram_lang, self.settings.default_language)
+        )
 
     async def chat_t(self, chat_id: int, fallback_user: User | None = None) -> Translator:
         lang = await self.storage.chat_lang(chat_id)

@@ -222,11 +222,14 @@ class Publisher:
         seat = match.seats[acting[0]]
         if seat.token != match.version or seat.pinged_token == seat.token or seat.autopilot:
             return
-        await self._clear_ping(match)
-        text = t("play.your_turn", name=mention(seat.user_id, seat.name))
-        match.ping_message_id = await self._send(match, text)
-        seat.pinged_token = seat.token
-        await self.host.storage.save_seat_display(match.id, seat)
+        last_pinged = max(match.seats, key=lambda other: other.pinged_token)
+        if last_pinged is not seat or match.ping_message_id is None:
+            # a new player's turn: one ping; the same player again (several decisions in a
+            # row) keeps the ping already there — their private prompt notifies them
+            await self._clear_ping(match)
+            text = t("play.your_turn", name=mention(seat.user_id, seat.name))
+            match.ping_message_id = await self._send(match, text)
+        await self.host.storage.save_seat_ping(match.id, seat.seat, seat.token)
 
     async def _clear_ping(self, match: Match) -> None:
         if match.ping_message_id is not None:

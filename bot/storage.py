@@ -12,13 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from games.core import clone
 
 # Each entry upgrades the schema by one version (PRAGMA user_version). Never edit a released
 # entry: append a new one.
@@ -32,6 +35,7 @@ MIGRATIONS: list[str] = [
         user_id INTEGER PRIMARY KEY,
         name TEXT NOT NULL,
         lang TEXT,
+        telegram_lang TEXT,
         can_message INTEGER NOT NULL DEFAULT 0
     );
     CREATE TABLE matches (
@@ -99,6 +103,8 @@ MIGRATIONS: list[str] = [
 ]
 
 ACTIVE = ("lobby", "playing")
+CACHED_MATCHES = 512  # recently used matches kept in memory; the rest are read on demand
+CACHED_PEOPLE = 10_000  # users and chats whose language is kept in memory
 
 
 class StaleMatch(Exception):
@@ -159,12 +165,44 @@ class Match:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
 
 
+def copy_match(match: Match) -> Match:
+    """An independent copy: the cache hands out copies, so a handler that changes a match and
+    then fails to save it never corrupts what others read."""
+    copied = replace(match, options=dict(match.options), state=clone(match.state))
+    copied.seats = [replace(seat, draft=clone(seat.draft)) for seat in match.seats]
+    return copied
+
+
+class LRU(OrderedDict):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key, value) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+    def hit(self, key):
+        value = self.get(key, _MISSING)
+        if value is not _MISSING:
+            self.move_to_end(key)
+        return value
+
+
+_MISSING = object()
+DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print",
+                        "ping_message_id", "announced", "published")  # fmt: skip
+
+
 @dataclass
 class User:
     user_id: int
     name: str
-    lang: str | None
+    lang: str | None  # chosen with /language
     can_message: bool
+    telegram_lang: str | None = None  # the language of their Telegram app
 
 
 @dataclass
@@ -180,6 +218,11 @@ class Storage:
         self._db: aiosqlite.Connection | None = None
         # One connection is shared by all handlers: transactions must not interleave.
         self._lock = asyncio.Lock()
+        # Write-through caches: every write goes through this class, so they stay exact.
+        self._matches: LRU = LRU(CACHED_MATCHES)
+        self._users: LRU = LRU(CACHED_PEOPLE)
+        self._chat_langs: LRU = LRU(CACHED_PEOPLE)
+        self._with_notices: set[int] = set()  # matches that have unsent notices
 
     # -- lifecycle -------------------------------------------------------------------------
     async def open(self) -> None:
@@ -193,6 +236,8 @@ class Storage:
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._db.execute("PRAGMA busy_timeout=5000")
         await self._migrate()
+        rows = await self._fetchall("SELECT DISTINCT match_id FROM notices WHERE sent = 0")
+        self._with_notices = {row[0] for row in rows}
 
     async def close(self) -> None:
         if self._db is not None:
@@ -237,12 +282,12 @@ class Storage:
             await self.db.execute("COMMIT")
 
     async def _fetchone(self, sql: str, args: tuple = ()) -> aiosqlite.Row | None:
-        async with self._lock, self.db.execute(sql, args) as cursor:
-            return await cursor.fetchone()
+        rows = await self._fetchall(sql, args)
+        return rows[0] if rows else None
 
     async def _fetchall(self, sql: str, args: tuple = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self.db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+        async with self._lock:
+            return list(await self.db.execute_fetchall(sql, args))
 
     async def _execute(self, sql: str, args: tuple = ()) -> None:
         async with self.transaction() as db:
@@ -250,8 +295,12 @@ class Storage:
 
     # -- chats and users -------------------------------------------------------------------
     async def chat_lang(self, chat_id: int) -> str | None:
-        row = await self._fetchone("SELECT lang FROM chats WHERE chat_id = ?", (chat_id,))
-        return row["lang"] if row else None
+        lang = self._chat_langs.hit(chat_id)
+        if lang is _MISSING:
+            row = await self._fetchone("SELECT lang FROM chats WHERE chat_id = ?", (chat_id,))
+            lang = row["lang"] if row else None
+            self._chat_langs.put(chat_id, lang)
+        return lang
 
     async def set_chat_lang(self, chat_id: int, lang: str) -> None:
         await self._execute(
@@ -259,28 +308,51 @@ class Storage:
             "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
             (chat_id, lang),
         )
+        self._chat_langs.put(chat_id, lang)
 
     async def user(self, user_id: int) -> User | None:
-        row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        if row is None:
-            return None
-        return User(row["user_id"], row["name"], row["lang"], bool(row["can_message"]))
+        user = self._users.hit(user_id)
+        if user is _MISSING:
+            row = await self._fetchone("SELECT * FROM users WHERE user_id = ?", (user_id,))
+            user = (
+                User(
+                    row["user_id"],
+                    row["name"],
+                    row["lang"],
+                    bool(row["can_message"]),
+                    row["telegram_lang"],
+                )
+                if row
+                else None
+            )
+            self._users.put(user_id, user)
+        return replace(user) if user else None
 
-    async def remember_user(self, user_id: int, name: str, can_message: bool | None = None) -> None:
-        """Record a user's display name, and whether the bot may write to them privately
-        (``None``: unchanged)."""
+    async def remember_user(
+        self,
+        user_id: int,
+        name: str,
+        can_message: bool | None = None,
+        telegram_lang: str | None = None,
+    ) -> None:
+        """Record a user's display name, their Telegram language, and whether the bot may
+        write to them privately (``None``: unchanged)."""
         known = None if can_message is None else int(can_message)
         await self._execute(
-            "INSERT INTO users (user_id, name, can_message) VALUES (?, ?, COALESCE(?, 0)) "
+            "INSERT INTO users (user_id, name, can_message, telegram_lang) "
+            "VALUES (?, ?, COALESCE(?, 0), ?) "
             "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
-            "can_message = COALESCE(?, can_message)",
-            (user_id, name, known, known),
+            "can_message = COALESCE(?, can_message), "
+            "telegram_lang = COALESCE(excluded.telegram_lang, telegram_lang)",
+            (user_id, name, known, telegram_lang, known),
         )
+        self._users.pop(user_id, None)
 
     async def set_can_message(self, user_id: int, can_message: bool) -> None:
         await self._execute(
             "UPDATE users SET can_message = ? WHERE user_id = ?", (int(can_message), user_id)
         )
+        self._users.pop(user_id, None)
 
     async def set_user_lang(self, user_id: int, name: str, lang: str) -> None:
         await self._execute(
@@ -288,6 +360,7 @@ class Storage:
             "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
             (user_id, name, lang),
         )
+        self._users.pop(user_id, None)
 
     # -- matches ---------------------------------------------------------------------------
     async def create_lobby(
@@ -303,12 +376,11 @@ class Storage:
         """A new lobby, or ``None`` if this chat (topic) already has an active match."""
         now = time.time()
         async with self.transaction() as db:
-            async with db.execute(
+            if await db.execute_fetchall(
                 "SELECT 1 FROM matches WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
                 (chat_id, thread_id, *ACTIVE),
-            ) as cursor:
-                if await cursor.fetchone():
-                    return None
+            ):
+                return None
             async with db.execute(
                 "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
                 "status, creator_id, created_at, updated_at) "
@@ -317,7 +389,7 @@ class Storage:
                  creator_id, now, now),
             ) as cursor:  # fmt: skip
                 match_id = cursor.lastrowid
-        return Match(
+        match = Match(
             id=match_id,
             chat_id=chat_id,
             thread_id=thread_id,
@@ -330,17 +402,27 @@ class Storage:
             created_at=now,
             updated_at=now,
         )
+        self._matches.put(match_id, copy_match(match))
+        return match
 
     async def load(self, match_id: int) -> Match | None:
+        cached = self._matches.hit(match_id)
+        if cached is not _MISSING:
+            return copy_match(cached)
+        match = await self._read_match(match_id)
+        if match is not None:
+            self._matches.put(match_id, copy_match(match))
+        return match
+
+    async def _read_match(self, match_id: int) -> Match | None:
         async with self._lock:
-            async with self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
+            rows = await self.db.execute_fetchall("SELECT * FROM matches WHERE id = ?", (match_id,))
+            if not rows:
                 return None
-            async with self.db.execute(
+            row = rows[0]
+            seat_rows = await self.db.execute_fetchall(
                 "SELECT * FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
-            ) as cur:
-                seat_rows = await cur.fetchall()
+            )
         match = Match(
             id=row["id"],
             chat_id=row["chat_id"],
@@ -416,7 +498,7 @@ class Storage:
         new_version = expected + 1 if move else expected
         now = time.time()
         async with self.transaction() as db:
-            async with db.execute(
+            cursor = await db.execute(
                 "UPDATE matches SET status = ?, options = ?, turn_seconds = ?, ends_at = ?, "
                 "version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ?",
                 (
@@ -430,9 +512,10 @@ class Storage:
                     match.id,
                     expected,
                 ),
-            ) as cursor:
-                if cursor.rowcount != 1:
-                    raise StaleMatch(f"match {match.id} is no longer at version {expected}")
+            )
+            if cursor.rowcount != 1:
+                self._matches.pop(match.id, None)  # someone else wrote: read it afresh
+                raise StaleMatch(f"match {match.id} is no longer at version {expected}")
             await db.execute(
                 "DELETE FROM seats WHERE match_id = ? AND seat >= ?", (match.id, len(match.seats))
             )
@@ -465,12 +548,37 @@ class Storage:
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     (match.id, new_version, move[0], move[1], int(automatic), now),
                 )
-            await db.executemany(
-                "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
-                [(match.id, key, json.dumps(params)) for key, params in notices],
-            )
+            if notices:
+                await db.executemany(
+                    "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
+                    [(match.id, key, json.dumps(params)) for key, params in notices],
+                )
+        if notices:
+            self._with_notices.add(match.id)
         match.version = new_version
         match.updated_at = now
+        self._remember(match, display=False)
+
+    def _remember(self, match: Match, display: bool) -> None:
+        """Write a saved match through to the cache: its play fields, or its display fields
+        (the publisher's), each owned by one writer."""
+        cached = self._matches.get(match.id)
+        if cached is None:
+            return  # not cached: the next load reads the database
+        saved = copy_match(match)
+        if display:
+            for name in DISPLAY_MATCH_FIELDS:
+                setattr(cached, name, getattr(saved, name))
+            return
+        for name in DISPLAY_MATCH_FIELDS:
+            setattr(saved, name, getattr(cached, name))
+        by_number = {seat.seat: seat for seat in cached.seats}
+        for seat in saved.seats:
+            old = by_number.get(seat.seat)
+            if old is not None and old.user_id == seat.user_id:
+                for name in DISPLAY_SEAT_FIELDS:
+                    setattr(seat, name, getattr(old, name))
+        self._matches.put(match.id, saved)
 
     async def save_display(self, match: Match) -> None:
         """Record what the group has been shown. Never touches the play state."""
@@ -487,6 +595,7 @@ class Storage:
                 match.id,
             ),
         )
+        self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
         """Record what a seat's private chat and the group's ping show for that seat."""
@@ -502,12 +611,31 @@ class Storage:
                 seat.seat,
             ),
         )
+        cached = self._matches.get(match_id)
+        if cached is not None and seat.seat < len(cached.seats):
+            for name in DISPLAY_SEAT_FIELDS:
+                setattr(cached.seats[seat.seat], name, getattr(seat, name))
+
+    async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:
+        """Record that the group was pinged about this seat's decision (and nothing else:
+        the private chat's fields belong to its own flusher)."""
+        await self._execute(
+            "UPDATE seats SET pinged_token = ? WHERE match_id = ? AND seat = ?",
+            (token, match_id, seat),
+        )
+        cached = self._matches.get(match_id)
+        if cached is not None and seat < len(cached.seats):
+            cached.seats[seat].pinged_token = token
 
     async def unsent_notices(self, match_id: int) -> list[Notice]:
+        if match_id not in self._with_notices:
+            return []
         rows = await self._fetchall(
             "SELECT id, key, params FROM notices WHERE match_id = ? AND sent = 0 ORDER BY id",
             (match_id,),
         )
+        if not rows:
+            self._with_notices.discard(match_id)
         return [Notice(row["id"], row["key"], json.loads(row["params"])) for row in rows]
 
     async def mark_notice_sent(self, notice_id: int) -> None:
@@ -518,6 +646,7 @@ class Storage:
             "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
             (match_id, key, json.dumps(params)),
         )
+        self._with_notices.add(match_id)
 
     async def moves(self, match_id: int) -> list[tuple[int, int, str]]:
         rows = await self._fetchall(

@@ -28,7 +28,9 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not is_private(update.effective_chat):
         await help_command(update, context)
         return
-    await host.storage.remember_user(user.id, display_name(user), can_message=True)
+    await host.storage.remember_user(
+        user.id, display_name(user), can_message=True, telegram_lang=user.language_code
+    )
     t = await host.user_t(user)
     payload = context.args[0] if context.args else ""
     if payload[:1] in ("j", "m") and payload[1:].isascii() and payload[1:].isdigit():

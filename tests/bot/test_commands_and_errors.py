@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.testing.fake_telegram import Fault
+from bot.ui import playable_games
 from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
 
@@ -22,7 +23,8 @@ async def test_rules_by_name_and_by_button(driver, api):
     await driver.press_label(ALICE, GROUP, "5211")
     assert "Long game" in api.last(GROUP).text
     await driver.send(ALICE, GROUP, "/rules chess")
-    assert api.last(GROUP).text == "I don't know that game. Choose one of: 5211"
+    games = ", ".join(playable_games())
+    assert api.last(GROUP).text == f"I don't know that game. Choose one of: {games}"
 
 
 async def test_unknown_commands_get_a_clear_answer_where_they_are_meant_for_the_bot(driver, api):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bot.i18n import translator
 from bot.testing.fake_telegram import FakeUser
+from bot.ui import get_ui, playable_games
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, prompt
 
@@ -20,7 +22,10 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
     await driver.send(ALICE, GROUP, "/new")
     menu = api.last(GROUP)
     assert menu.text == "Which game shall we play?"
-    assert [b["text"] for b in menu.buttons()] == ["5211"]
+    english = translator("en")
+    titles = [get_ui(game).title(english) for game in playable_games()]
+    assert [b["text"] for b in menu.buttons()] == titles
+    assert {"5211", "Sultan"} <= set(titles)
     await driver.press_label(ALICE, GROUP, "5211")
     lobby = api.messages[GROUP][menu.message_id]
     assert lobby.text.startswith("🎲 5211 — new game")
@@ -39,7 +44,8 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
 
 async def test_new_with_a_game_name_opens_the_lobby_directly_and_rejects_unknown_games(driver, api):
     await driver.send(ALICE, GROUP, "/new chess")
-    assert api.last(GROUP).text == "I don't know that game. Choose one of: 5211"
+    games = ", ".join(playable_games())
+    assert api.last(GROUP).text == f"I don't know that game. Choose one of: {games}"
     await driver.send(ALICE, GROUP, "/new 5211")
     assert api.last(GROUP).text.startswith("🎲 5211 — new game")
 

@@ -1,0 +1,382 @@
+"""Who's the Donkey? screens: the round on one compact board in the group, the hand and a
+two-step choice (value, then how many cards and jokers) in private.
+
+Per-card messages would flood a group of up to 12 players, so the board carries the round
+(one line per player: cards in hand, what they played) and the last round's winner; the
+group only gets a message when someone takes the donkey, when a hand ends (the penalty
+table) and when a timed match's time is up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import Translator
+from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
+from games.core import Action, Result, View
+from games.donkey.engine import (
+    DONKEY,
+    ENGINE,
+    JOKER,
+    K_CARD,
+    K_DONKEY,
+    K_PASS,
+    K_SET,
+    LEAD_DONKEY,
+    PASS,
+    card_worth_in_donkey_round,
+    penalty,
+    set_cards,
+)
+
+DONKEY_ICON = "🫏"
+JOKER_ICON = "🃏"
+TURN_MARK = "👉 "
+
+
+def card_text(card: int) -> str:
+    if card == DONKEY:
+        return DONKEY_ICON
+    if card == JOKER:
+        return JOKER_ICON
+    return str(card)
+
+
+def group_text(card: int, count: int) -> str:
+    """``count`` equal cards: "5 5 5", or "5×4" from four on."""
+    if count <= 0:
+        return ""
+    if count <= 3:
+        return " ".join([card_text(card)] * count)
+    return f"{card_text(card)}×{count}"
+
+
+def cards_text(cards: list[int]) -> str:
+    """Cards grouped by value in the given order of first appearance: "9 9 🃏"."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return " ".join(group_text(card, count) for card, count in counts.items()) or "—"
+
+
+def hand_text(hand: list[int]) -> str:
+    """A sorted hand, one group per value: "🫏 · 1 · 3 3 · 5×4 · 🃏"."""
+    counts: dict[int, int] = {}
+    for card in sorted(hand):
+        counts[card] = counts.get(card, 0) + 1
+    return " · ".join(group_text(card, count) for card, count in counts.items()) or "—"
+
+
+def play_text(action: Action) -> str:
+    """A set play ``(1, value, count, jokers)`` as its cards."""
+    _, value, count, jokers = action
+    return cards_text(set_cards(value, count, jokers))
+
+
+def counts_of(cards: list[int]) -> list[int]:
+    counts = [0] * 15
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def chunk(buttons: list[Button], width: int) -> list[list[Button]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def row_width(buttons: list[Button]) -> int:
+    longest = max((len(button.label) for button in buttons), default=0)
+    if longest <= 3:
+        return 5
+    if longest <= 9:
+        return 3
+    return 2
+
+
+def donkey_round_taker(plays: list[dict]) -> tuple[int, int] | None:
+    """Who would take the cards of the donkey round so far (seat, worth of the card)."""
+    if not plays:
+        return None
+    taker, top = plays[0]["seat"], card_worth_in_donkey_round(DONKEY)
+    for play in plays[1:]:
+        worth = card_worth_in_donkey_round(play["value"])
+        if worth >= top:  # with equal highest cards the last one takes
+            taker, top = play["seat"], worth
+    return taker, top
+
+
+class DonkeyUI(GameUI):
+    engine = ENGINE
+
+    # -- shared lines ----------------------------------------------------------------------
+    def _header(self, t: Translator) -> str:
+        return f"{DONKEY_ICON} <b>{self.title(t)}</b>"
+
+    def _match_line(self, t: Translator, view: View) -> str:
+        options = view["options"]
+        minutes = options["time_limit_minutes"]
+        if view["over"]:
+            return t.plural("donkey.board.over", view["hands_played"])
+        if minutes:
+            line = t("donkey.board.timed", minutes=minutes, hand=view["hand_no"])
+            if view["last_hand"]:
+                line += " · " + t("donkey.board.last_hand")
+            return line
+        return t("donkey.board.hand", hand=view["hand_no"], hands=options["hands"])
+
+    def _round_line(self, t: Translator, view: View, names: Names) -> str:
+        round_no = view["round_no"]
+        leader = names[view["leader"]]
+        if view["donkey_round"]:
+            line = t("donkey.board.donkey_round", round=round_no, name=leader)
+            taker = donkey_round_taker(view["plays"])
+            if taker and len(view["plays"]) > 1:
+                line += "\n" + t("donkey.board.donkey_taker", name=names[taker[0]], worth=taker[1])
+            return line
+        if not view["plays"]:
+            line = t("donkey.board.round_lead", round=round_no, name=leader)
+            if view["donkey_locked"]:
+                line += "\n" + t("donkey.board.locked", name=leader)
+            return line
+        best = next(play for play in reversed(view["plays"]) if play["kind"] == "set")
+        return t(
+            "donkey.board.round_follow",
+            round=round_no,
+            leader=leader,
+            count=t.plural("donkey.cards", view["count"]),
+            cards=cards_text(best["cards"]),
+            name=names[best["seat"]],
+        )
+
+    def _previous_round(self, t: Translator, view: View, names: Names) -> str | None:
+        """The last finished round of this hand, from the public log."""
+        for event in reversed(view["log"]):
+            if event["type"] == "hand_started":
+                return None
+            if event["type"] == "round_won":
+                if event["donkey"]:
+                    return t(
+                        "donkey.board.previous_donkey",
+                        name=names[event["seat"]],
+                        count=t.plural("donkey.cards", len(event["cards"])),
+                    )
+                return t(
+                    "donkey.board.previous",
+                    name=names[event["seat"]],
+                    cards=group_text(event["value"], event["count"]),
+                )
+        return None
+
+    def _donkey_line(self, t: Translator, view: View, names: Names) -> str:
+        holder = view["donkey_holder"]
+        if holder is None:
+            return t("donkey.board.donkey_on_table")
+        return t("donkey.board.donkey_holder", name=names[holder])
+
+    # -- group -----------------------------------------------------------------------------
+    def board(self, t: Translator, view: View, names: Names) -> Screen:
+        n = view["num_players"]
+        lines = [self._header(t), self._match_line(t, view)]
+        if not view["over"]:
+            previous = self._previous_round(t, view, names)
+            if previous:
+                lines.append(previous)
+            lines.append(self._donkey_line(t, view, names))
+            lines.append(self._round_line(t, view, names))
+        lines.append("")
+        plays = {play["seat"]: play for play in view["plays"]}
+        scored = view["hands_played"] > 0
+        for seat in range(n):
+            mark = TURN_MARK if view["turn"] == seat else ""
+            holder = view["donkey_holder"] == seat and not view["over"]
+            donkey = f" {DONKEY_ICON}" if holder else ""
+            parts = [f"{mark}<b>{names[seat]}</b>{donkey}"]
+            if not view["over"]:
+                parts.append(t.plural("donkey.cards", view["hand_sizes"][seat]))
+            if scored:
+                parts.append(t("donkey.board.total", total=view["totals"][seat]))
+            line = " · ".join(parts)
+            if seat in plays:
+                line += " → " + self._play_text(t, plays[seat])
+            lines.append(line)
+        if scored:
+            lines += ["", t("donkey.board.total_legend")]
+        return Screen("\n".join(lines))
+
+    def _play_text(self, t: Translator, play: dict) -> str:
+        if play["kind"] == "pass":
+            return t("donkey.board.passed")
+        return f"<b>{cards_text(play['cards'])}</b>"
+
+    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+        messages = []
+        for event in events:
+            kind = event["type"]
+            if kind == "round_won" and event["donkey"]:
+                messages.append(
+                    t(
+                        "donkey.announce.donkey_taken",
+                        name=names[event["seat"]],
+                        cards=cards_text(sorted(event["cards"])),
+                    )
+                )
+            elif kind == "hand_ended":
+                messages.append(self._hand_message(t, event, view, names))
+            elif kind == "time_up":
+                key = (
+                    "donkey.announce.time_up_now"
+                    if event["ends_now"]
+                    else "donkey.announce.time_up"
+                )
+                messages.append(t(key, hand=event["hand_no"]))
+        return messages
+
+    def _hand_message(self, t: Translator, event: dict, view: View, names: Names) -> str:
+        lines = [t("donkey.hand_ended.title", hand=event["hand_no"])]
+        for seat in range(len(names)):
+            left = event["left"][seat]
+            if left:
+                lines.append(
+                    t(
+                        "donkey.hand_ended.line",
+                        name=names[seat],
+                        penalty=event["penalties"][seat],
+                        cards=hand_text(left),
+                        total=event["totals"][seat],
+                    )
+                )
+            else:
+                lines.append(
+                    t("donkey.hand_ended.out", name=names[seat], total=event["totals"][seat])
+                )
+        return "\n".join(lines)
+
+    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+        hands = result.details["penalties_by_hand"]
+        lines = [
+            t.plural("donkey.final.title", result.details["hands_played"]),
+            t.plural("donkey.final.winners", len(result.winners), names=names.join(result.winners)),
+            "",
+        ]
+        order = sorted(range(len(result.scores)), key=lambda seat: (result.ranks[seat], seat))
+        for seat in order:
+            line = f"{medal(result.ranks[seat])} <b>{names[seat]}</b> — " + t.plural(
+                "donkey.points", result.scores[seat]
+            )
+            if len(hands) > 1:
+                line += " (" + " + ".join(str(row[seat]) for row in hands) + ")"
+            lines.append(line)
+        lines += ["", t("donkey.final.lower_wins")]
+        return "\n".join(lines)
+
+    # -- private ---------------------------------------------------------------------------
+    def prompt(
+        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+    ) -> Screen:
+        hand = view["hand"]
+        lines = [self._header(t), self._match_line(t, view)]
+        if view["over"]:
+            return Screen("\n".join(lines))
+        lines.append(
+            t(
+                "donkey.prompt.hand",
+                count=len(hand),
+                cards=hand_text(hand),
+                penalty=penalty(counts_of(hand)),
+            )
+        )
+        lines.append(self._round_line(t, view, names))
+        if not legal:
+            if view["turn"] is not None:
+                lines.append(t("donkey.prompt.waiting", name=names[view["turn"]]))
+            return Screen("\n".join(lines))
+        if view["donkey_round"]:
+            lines.append(t("donkey.prompt.donkey_card"))
+            buttons = [
+                Button(
+                    card_text(action[1])
+                    + (" " + t("donkey.button.joker_one") if action[1] == JOKER else ""),
+                    action=action,
+                )
+                for action in legal
+            ]
+            return Screen("\n".join(lines), chunk(buttons, 5))
+        value = draft.get("v") if isinstance(draft, dict) else None
+        options = self._options(legal, value) if isinstance(value, int) else []
+        if len(options) > 1:
+            lines.append(t("donkey.prompt.how_many", value=card_text(value)))
+            return Screen("\n".join(lines), self._option_rows(t, options))
+        if view["pending"] == "lead":
+            lines.append(t("donkey.prompt.lead"))
+            if view["donkey_locked"]:
+                lines.append(t("donkey.prompt.locked"))
+        else:
+            lines.append(
+                t.plural("donkey.prompt.follow", view["count"], value=card_text(view["best_value"]))
+            )
+        return Screen("\n".join(lines), self._value_rows(t, legal))
+
+    @staticmethod
+    def _options(legal: list[Action], value: int) -> list[Action]:
+        return [action for action in legal if action[0] == K_SET and action[1] == value]
+
+    def _value_rows(self, t: Translator, legal: list[Action]) -> list[list[Button]]:
+        values = sorted({action[1] for action in legal if action[0] == K_SET})
+        buttons = []
+        for value in values:
+            options = self._options(legal, value)
+            if len(options) == 1:
+                buttons.append(Button(play_text(options[0]), action=options[0]))
+            else:
+                buttons.append(Button(f"{card_text(value)} …", draft=f"v{value}"))
+        rows = chunk(buttons, row_width(buttons)) if buttons else []
+        extra = []
+        if PASS in legal:
+            extra.append(Button(t("donkey.button.pass"), action=PASS))
+        if LEAD_DONKEY in legal:
+            extra.append(Button(t("donkey.button.donkey"), action=LEAD_DONKEY))
+        if extra:
+            rows.append(extra)
+        return rows
+
+    def _option_rows(self, t: Translator, options: list[Action]) -> list[list[Button]]:
+        by_count: dict[int, list[Button]] = {}
+        for action in options:
+            by_count.setdefault(action[2], []).append(Button(play_text(action), action=action))
+        if all(len(row) == 1 for row in by_count.values()):
+            flat = [row[0] for row in by_count.values()]
+            rows = chunk(flat, row_width(flat))
+        else:
+            rows = []  # one row per count (split if long): 6 6 | 6 🃏, then 6 6 6 | 6 6 🃏 …
+            for _count, row in sorted(by_count.items()):
+                rows += chunk(row, row_width(row))
+        rows.append([Button(t("donkey.button.back"), draft="b")])
+        return rows
+
+    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+        if not legal:
+            raise BadDraft(step)
+        if step == "b":
+            return DraftStep(None)
+        if step.startswith("v") and step[1:].isdigit():
+            options = self._options(legal, int(step[1:]))
+            if len(options) == 1:
+                return DraftStep(None, action=options[0])
+            if options:
+                return DraftStep({"v": int(step[1:])})
+        raise BadDraft(step)
+
+    def move_label(self, t: Translator, view: View, action: Action) -> str:
+        kind = action[0]
+        if kind == K_PASS:
+            return t("donkey.moved.pass")
+        if kind == K_DONKEY:
+            return t("donkey.moved.donkey")
+        if kind == K_CARD:
+            return t("donkey.moved.play", cards=card_text(action[1]))
+        if kind == K_SET and len(action) == 4:
+            return t("donkey.moved.play", cards=play_text(action))
+        return t("play.move_done")
+
+
+UI = DonkeyUI()
