@@ -10,7 +10,10 @@ in-memory Bot API, and prints one JSON line:
 * ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — memory as matches finish.
 
 Players press the move buttons the bot would show them (the callback data is built from
-the match's public tokens); they act as fast as the bot answers, much faster than people.
+the match's public tokens). The load is open-loop: all matches together press ``--rate``
+times a second (each player waits a random, exponentially distributed time between presses),
+so the figures show how fast each update is handled at that load, not how long a queue
+grows. ``--rate 0`` presses as fast as the bot answers (a throughput test).
 """
 
 from __future__ import annotations
@@ -100,6 +103,8 @@ class Bench:
         engine = get_engine(match.game)
         users = {seat.seat: FakeUser(seat.user_id, seat.name) for seat in match.seats}
         while not engine.is_over(match.state):
+            if self.args.rate:
+                await asyncio.sleep(self.rng.expovariate(self.args.rate / self.args.concurrent))
             seat = self.rng.choice(sorted(engine.to_act(match.state)))
             action = self.rng.choice(engine.legal_actions(match.state, seat))
             data = Callback("a", match.id, match.seats[seat].token, encode_action(action))
@@ -141,6 +146,7 @@ class Bench:
         return {
             "matches": self.figures.finished,
             "concurrent": self.args.concurrent,
+            "rate": self.args.rate,
             "games": games,
             "players": self.args.players,
             "updates": len(times),
@@ -164,6 +170,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="5211", help="comma-separated game ids")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rate", type=float, default=300, help="presses per second in all (0 = flat out)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as workdir:
         figures = asyncio.run(Bench(args, Path(workdir)).run())

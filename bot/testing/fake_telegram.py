@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Update
+from telegram.error import TimedOut
 from telegram.ext import Application
 from telegram.request import BaseRequest, RequestData
 
@@ -37,7 +38,8 @@ def plain(text_html: str) -> str:
 
 @dataclass
 class Fault:
-    """An error to return for the next matching call(s)."""
+    """An error to return for the next matching call(s). ``code`` 0 is a time-out: the
+    request never gets an answer (PTB raises ``TimedOut``)."""
 
     method: str
     code: int
@@ -112,13 +114,18 @@ class FakeTelegram(BaseRequest):
     ) -> tuple[int, bytes]:
         api_method = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data else {}
-        return await self.handle(api_method, params)
+        status, body = await self.handle(api_method, params)
+        if status == 0:
+            raise TimedOut(f"{api_method} timed out")
+        return status, body
 
     async def handle(self, api_method: str, params: dict) -> tuple[int, bytes]:
         """Answer one Bot API call: (HTTP status, JSON body)."""
         self.calls.append((api_method, params))
         self.timeline.append((time.monotonic(), api_method, _int(params.get("chat_id"))))
         fault = self._take_fault(api_method, params)
+        if fault and fault.code == 0:
+            return 0, b""
         if fault:
             body: dict[str, Any] = {
                 "ok": False,

@@ -104,6 +104,17 @@ async def test_network_errors_are_retried(driver, api):
     assert len(driver.app.bot_data["waits"]) == 2
 
 
+async def test_time_outs_are_retried_and_nothing_is_lost(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    api.faults.append(Fault("editMessageText", 0, "timed out", GROUP))
+    api.faults.append(Fault("sendMessage", 0, "timed out", BOB.id))
+    await choose(driver, ALICE)
+    await choose(driver, BOB)
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    assert has_choice(driver, BOB) and has_choice(driver, ALICE)
+    assert len(driver.app.bot_data["waits"]) == 2
+
+
 async def test_message_not_modified_is_harmless(driver, api):
     await start_game(driver, GROUP, ALICE, [ALICE, BOB])
     api.faults.append(Fault("editMessageText", 400, "Bad Request: message is not modified", GROUP))

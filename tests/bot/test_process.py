@@ -111,3 +111,40 @@ async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path
     assert len(moves) == 11 * 3 * 2  # 2 players: 11 rounds of 3 parts, every move exactly once
     for played in answered_played(server.api, confirms):
         assert played in moves, f"an answered move was lost: {played}"
+
+
+async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(server, tmp_path):
+    db_path = tmp_path / "bot.sqlite3"
+    bot = BotProcess(server, db_path)
+    await bot.start()
+    driver = ProcessDriver(server.api)
+    driver.group(GROUP, "Game Night")
+    await open_5211(driver, [ALICE, BOB])
+    message = prompt(driver, ALICE)
+    for index in (0, 1):
+        card = card_buttons(server.api.messages[ALICE.id][message.message_id])[index]
+        await driver.press(ALICE, ALICE.id, message.message_id, card["callback_data"])
+    confirm = confirm_button(server.api.messages[ALICE.id][message.message_id])
+    update = driver.press_update(ALICE, ALICE.id, message.message_id, confirm["callback_data"])
+    server.api.queue_update(update)
+    await until(lambda: not server.api.pending_updates or server.api.answers[-1:] != [], 5)
+    seconds = await bot.terminate()  # a PaaS restart
+    assert seconds < 5 and bot.process.returncode == 0
+    assert not (tmp_path / "bot.sqlite3-wal").exists()  # closed cleanly: WAL checkpointed
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    await bot.start()  # whatever was not handled before the stop is handled now
+    try:
+        await until(
+            lambda: any(
+                a.get("callback_query_id") == update["callback_query"]["id"]
+                for a in server.api.answers
+            ),
+            what="the press to be answered",
+        )
+        await driver.settle()
+        with sqlite3.connect(db_path) as db:
+            seats = [row[0] for row in db.execute("SELECT seat FROM moves WHERE seat >= 0")]
+        assert seats == [0]  # Alice's move, exactly once
+    finally:
+        await bot.terminate()
