@@ -121,17 +121,30 @@ class Bench:
 
     async def worker(self, queue: asyncio.Queue) -> None:
         while not queue.empty():
-            game = queue.get_nowait()
-            await self.play(await self.open_match(game))
+            await self.play(queue.get_nowait())
 
     async def run(self) -> dict:
         host = get_host(self.app)
         await self.app.initialize()
         await self.app.post_init(self.app)
-        queue: asyncio.Queue = asyncio.Queue()
         games = self.args.games.split(",")
-        for index in range(self.args.matches):
-            queue.put_nowait(games[index % len(games)])
+        # Lobbies first (joining is not what is measured), then the play: `concurrent`
+        # matches at a time until all are finished.
+        queue: asyncio.Queue = asyncio.Queue()
+        opening = asyncio.Semaphore(50)
+
+        async def open_one(game: str) -> Match:
+            async with opening:
+                return await self.open_match(game)
+
+        opened = await asyncio.gather(
+            *(open_one(games[index % len(games)]) for index in range(self.args.matches))
+        )
+        for match in opened:
+            queue.put_nowait(match)
+        await host.publisher.idle()
+        self.api.calls.clear()
+        self.api.timeline.clear()
         started = time.perf_counter()
         await asyncio.gather(*(self.worker(queue) for _ in range(self.args.concurrent)))
         play_seconds = time.perf_counter() - started

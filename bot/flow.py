@@ -70,6 +70,7 @@ async def commit_move(
     match.state = engine.apply(match.state, seat, action)
     if not automatic:
         match.seats[seat].timeouts = 0
+    match.last_mover = None if automatic else seat
     if engine.is_over(match.state):
         match.status = "finished"
     refresh_tokens(match, match.version + 1, now, mover=seat)

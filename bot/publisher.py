@@ -135,17 +135,29 @@ class Publisher:
         t = await host.chat_t(match.chat_id)
         public = engine.view(match.state, None)
         over = engine.is_over(match.state)
-        sent_any = False
 
+        messages: list[tuple[str | None, InlineKeyboardMarkup | None, int | None]] = []
         for notice in await host.storage.unsent_notices(match.id):
             text, markup = self._notice(t, match, notice)
-            await self._send(match, text, markup)
-            await host.storage.mark_notice_sent(notice.id)
-            sent_any = True
+            messages.append((text, markup, notice.id))
         events = public["log"][match.announced :]
         for text in ui.announce(t, events, public, names) if events else []:
-            await self._send(match, text)
-            sent_any = True
+            messages.append((text, None, None))
+        if messages and match.board_message_id is not None:
+            # Keep one board, always below the news: the old board message becomes the
+            # first piece of news (one edit, not a delete) and a new board follows.
+            text, markup, _ = messages[0]
+            try:
+                await host.messenger.edit(match.chat_id, match.board_message_id, text, markup)
+                messages[0] = (None, None, messages[0][2])
+            except MessageGone:
+                pass
+            match.board_message_id = None
+        for text, markup, notice_id in messages:
+            if text is not None:
+                await self._send(match, text, markup)
+            if notice_id is not None:
+                await host.storage.mark_notice_sent(notice_id)
         match.announced = len(public["log"])
 
         board = ui.board(t, public, names)
@@ -154,10 +166,6 @@ class Publisher:
             label = ui.private_button_label(t)
             rows.append([InlineKeyboardButton(label, url=host.deep_link(f"m{match.id}"))])
         print_ = fingerprint(board.text, rows)
-        if sent_any and match.board_message_id is not None:
-            # keep the board below the latest announcements: one board, always in view
-            await host.messenger.delete(match.chat_id, match.board_message_id)
-            match.board_message_id = None
         if print_ != match.board_print or match.board_message_id is None:
             match.board_message_id = await host.messenger.edit_or_send(
                 match.chat_id,
@@ -270,7 +278,14 @@ class Publisher:
         print_ = fingerprint(text, rows)
         resend = (match_id, user_id) in self._resend
         self._resend.discard((match_id, user_id))
-        fresh = bool(legal) and seat.prompt_token != seat.token
+        # A new decision gets a new message, which notifies the player — unless they made
+        # the move that led to it themselves (several choices in a row: bonus tiles, a bid
+        # after returning a gem): they are looking at the prompt, so it is edited in place.
+        fresh = (
+            bool(legal)
+            and seat.prompt_token != seat.token
+            and not (match.last_mover == seat.seat and seat.prompt_message_id is not None)
+        )
         unchanged = print_ == seat.prompt_text and seat.prompt_message_id is not None
         if unchanged and not (fresh or resend):
             return

@@ -47,6 +47,7 @@ MIGRATIONS: list[str] = [
         options TEXT NOT NULL,
         turn_seconds INTEGER NOT NULL DEFAULT 0,
         ends_at REAL,
+        last_mover INTEGER,
         status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
         creator_id INTEGER NOT NULL,
         version INTEGER NOT NULL DEFAULT 0,
@@ -149,6 +150,7 @@ class Match:
     state: dict[str, Any] | None = None
     turn_seconds: int = 0  # move time limit; 0 = none
     ends_at: float | None = None  # a timed match's end (the engine is told when it passes)
+    last_mover: int | None = None  # the seat whose own press made the latest move
     title: str = ""  # the group's title, to tell matches apart in private chats
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
@@ -435,6 +437,7 @@ class Storage:
             state=json.loads(row["state"]) if row["state"] else None,
             turn_seconds=row["turn_seconds"],
             ends_at=row["ends_at"],
+            last_mover=row["last_mover"],
             title=row["title"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
@@ -500,12 +503,14 @@ class Storage:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET status = ?, options = ?, turn_seconds = ?, ends_at = ?, "
-                "version = ?, state = ?, updated_at = ? WHERE id = ? AND version = ?",
+                "last_mover = ?, version = ?, state = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?",
                 (
                     match.status,
                     json.dumps(match.options),
                     match.turn_seconds,
                     match.ends_at,
+                    match.last_mover,
                     new_version,
                     json.dumps(match.state, separators=(",", ":")) if match.state else None,
                     now,

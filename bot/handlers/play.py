@@ -98,7 +98,7 @@ async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, acti
     view_before = engine.view(match.state, seat.seat)
     await flow.commit_move(host.storage, match, seat.seat, tuple(action), host.clock())
     await host.timers.settle(match)
-    await popup(query, get_ui(match.game).move_label(t, view_before, tuple(action)))
+    await popup(query, get_ui(match.game).move_label(t, view_before, tuple(action), seat.seat))
     host.publisher.request(match)
 
 

@@ -114,8 +114,8 @@ class GameUI(abc.ABC):
     def rules(self, t: Translator) -> str:
         return t(f"{self.game_id}.rules")
 
-    def move_label(self, t: Translator, view: View, action: Action) -> str:
-        """A short description of a move, for the popup answer to the press."""
+    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+        """A short description of ``seat``'s move, for the popup answer to the press."""
         return t("play.move_done")
 
 

@@ -366,7 +366,7 @@ class DonkeyUI(GameUI):
                 return DraftStep({"v": int(step[1:])})
         raise BadDraft(step)
 
-    def move_label(self, t: Translator, view: View, action: Action) -> str:
+    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
         kind = action[0]
         if kind == K_PASS:
             return t("donkey.moved.pass")

@@ -229,7 +229,7 @@ class UI5211(GameUI):
             return []
         return [i for i in draft.get("selected", []) if isinstance(i, int) and 0 <= i < len(hand)]
 
-    def move_label(self, t: Translator, view: View, action: Action) -> str:
+    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
         return t("5211.prompt.played", cards=cards_text(list(action)))
 
 

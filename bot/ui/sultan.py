@@ -345,7 +345,7 @@ class UISultan(GameUI):
             raise BadDraft(step)
         return DraftStep({"c": cushion, "v": value})
 
-    def move_label(self, t: Translator, view: View, action: Action) -> str:
+    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
         if action[0] == RETURN:
             return t("sultan.played.return", gem=gem_name(t, action[1]))
         return t("sultan.played.bid", value=action[2], gem=gem_name(t, view["cushions"][action[1]]))

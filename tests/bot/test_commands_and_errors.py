@@ -107,7 +107,7 @@ async def test_network_errors_are_retried(driver, api):
 async def test_time_outs_are_retried_and_nothing_is_lost(driver, api):
     await start_game(driver, GROUP, ALICE, [ALICE, BOB])
     api.faults.append(Fault("editMessageText", 0, "timed out", GROUP))
-    api.faults.append(Fault("sendMessage", 0, "timed out", BOB.id))
+    api.faults.append(Fault("sendMessage", 0, "timed out", ALICE.id))
     await choose(driver, ALICE)
     await choose(driver, BOB)
     assert "Round 1, part 2 of 3" in board(driver, GROUP).text

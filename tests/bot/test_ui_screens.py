@@ -68,7 +68,7 @@ def test_every_screen_renders_in_every_language(game, lang):
                 break
             seat = chooser.choice(sorted(engine.to_act(state)))
             action = chooser.choice(engine.legal_actions(state, seat))
-            assert ui.move_label(t, engine.view(state, seat), action).strip()
+            assert ui.move_label(t, engine.view(state, seat), action, seat).strip()
             state = engine.apply(state, seat, action)
             match.state = state
         final = ui.final(t, engine.view(state, None), engine.result(state), names)

@@ -1,0 +1,526 @@
+"""Azul screens.
+
+Group board: the round, the kind of wall, the bag and the lid, whose move it is, the
+factories and the centre (with the first-player marker 1️⃣ while it lies there), and for
+every player a header (score, floor line with its penalty) and five rows that read like the
+real board: the pattern line right-aligned (▪️ where the line has no space, ▫️ for an empty
+space), a bar, then the wall row (a placed tile in its colour, an empty space as ▫️). The
+last draft of the round closes the board. Announcements: one message per wall tiling
+(per player: tiles placed with their points, tiles that had to go to the floor, the floor
+penalty, the new score), with the end trigger appended when the game ends there; the final
+summary lists every player's bonuses (rows, columns, colours).
+
+Private prompt: the same rows for the player's own board, the floor as its seven spaces,
+the factories and the centre, and the choices:
+
+* drafting: tap one of the (source, colour) pairs ("F3 🟦×2", "Centre 🟥×3 1️⃣") — a
+  selection step — then the pattern line ("Line 3 · 3/3 ✅ · 1 to floor (−1)") or the
+  floor: that press makes the move; "Back" returns to the tiles;
+* grey wall: the full line being tiled, its legal columns numbered on the wall row, one
+  button per column with the points the tile would score there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import Translator
+from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
+from games.azul.engine import (
+    COLOUR_BONUS,
+    COLOURS,
+    COLUMN_BONUS,
+    ENGINE,
+    FLOOR_LINE,
+    FLOOR_SPACES,
+    MARKER,
+    MAX_ROUNDS,
+    ROW_BONUS,
+    SIZE,
+    floor_penalty,
+    grey_columns,
+    placement_points,
+)
+from games.core import Action, Result, View
+
+COLOUR_EMOJI = ("🟦", "🟨", "🟥", "⬛", "⬜")  # blue, yellow, red, black, white
+KEYCAP = "\ufe0f\u20e3"
+MARKER_EMOJI = "1" + KEYCAP
+EMPTY_SPACE = "▫️"  # an empty space of a pattern line, the wall or the floor
+NO_SPACE = "▪️"  # left of a pattern line: no space there (keeps the lines right-aligned)
+BAR = "│"
+TURN_MARK = "👉 "
+WAIT_MARK = "⏳ "
+POINTING = " 👈"
+STEP = re.compile(r"s([0-9]{1,2})c([0-9])")
+
+
+# -- small renderings --------------------------------------------------------------------------
+def tile(colour: int) -> str:
+    return COLOUR_EMOJI[colour]
+
+
+def colour_name(t: Translator, colour: int) -> str:
+    """ "🟦 blue"."""
+    return f"{COLOUR_EMOJI[colour]} {t('azul.colour.' + COLOURS[colour])}"
+
+
+def tiles_row(counts: list[int]) -> str:
+    """A factory as one square per tile: "🟦🟦🟨⬛"."""
+    return "".join(COLOUR_EMOJI[colour] * count for colour, count in enumerate(counts))
+
+
+def floor_tiles(floor: list[int]) -> str:
+    return "".join(MARKER_EMOJI if item == MARKER else tile(item) for item in floor)
+
+
+def keycap(number: int) -> str:
+    return f"{number}{KEYCAP}"
+
+
+def pattern_line(view: View, seat: int, row: int) -> str:
+    """ "▪️▪️▫️🟨🟨": no space, empty spaces, then the tiles next to the wall."""
+    count = view["line_counts"][seat][row]
+    colour = view["line_colours"][seat][row]
+    tiles = tile(colour) * count if count else ""
+    return NO_SPACE * (SIZE - 1 - row) + EMPTY_SPACE * (row + 1 - count) + tiles
+
+
+def wall_row(view: View, seat: int, row: int, marks: dict[int, str] | None = None) -> str:
+    cells = view["walls"][seat][row * SIZE : row * SIZE + SIZE]
+    marks = marks or {}
+    return "".join(
+        marks.get(column, tile(cell) if cell >= 0 else EMPTY_SPACE)
+        for column, cell in enumerate(cells)
+    )
+
+
+def board_rows(view: View, seat: int, pending: int = -1, columns: Sequence[int] = ()) -> list[str]:
+    """The five rows of a board; on the grey wall, the row being tiled shows its legal
+    columns as numbers and a pointer."""
+    rows = []
+    for row in range(SIZE):
+        marks = {column: keycap(column + 1) for column in columns} if row == pending else None
+        text = pattern_line(view, seat, row) + BAR + wall_row(view, seat, row, marks)
+        rows.append(text + POINTING if row == pending else text)
+    return rows
+
+
+def marker_in_centre(view: View) -> bool:
+    return view["phase"] == "draft" and view["marker"] < 0
+
+
+def source_tiles(view: View, source: int) -> list[int]:
+    if source == view["centre_source"]:
+        return view["centre"]
+    return view["factories"][source]
+
+
+def column_points(view: View, seat: int, row: int, column: int) -> int:
+    """Points of the pending row's tile placed in ``column`` (grey wall)."""
+    trial = list(view["walls"][seat])
+    trial[row * SIZE + column] = view["line_colours"][seat][row]
+    return placement_points(trial, row, column)[0]
+
+
+class AzulUI(GameUI):
+    engine = ENGINE
+
+    # -- shared pieces ---------------------------------------------------------------------
+    def _source_short(self, t: Translator, view: View, source: int) -> str:
+        if source == view["centre_source"]:
+            return t("azul.centre_short")
+        return t("azul.factory_short", n=source + 1)
+
+    def _source_name(self, t: Translator, view: View, source: int) -> str:
+        if source == view["centre_source"]:
+            return t("azul.source.centre")
+        return t("azul.source.factory", n=source + 1)
+
+    def _round_line(self, t: Translator, view: View) -> str:
+        return t(
+            "azul.board.round",
+            round=view["round"],
+            wall=t(f"azul.wall.{view['options']['wall']}"),
+            bag=sum(view["bag"]),
+            lid=sum(view["lid"]),
+        )
+
+    def _turn_line(self, t: Translator, view: View, names: Names) -> str:
+        if view["phase"] == "draft":
+            return t("azul.board.turn", name=names[view["turn"]])
+        choosing = view["to_act"]
+        return t.plural("azul.board.choosing", len(choosing), names=names.join(choosing))
+
+    def _table_lines(self, t: Translator, view: View) -> list[str]:
+        """The factories (two per line, empty ones left out) and the centre."""
+        factories = [
+            f"{t('azul.factory_short', n=k + 1)} {tiles_row(tiles)}"
+            for k, tiles in enumerate(view["factories"])
+            if any(tiles)
+        ]
+        lines = ["   ".join(factories[i : i + 2]) for i in range(0, len(factories), 2)]
+        parts = [MARKER_EMOJI] if marker_in_centre(view) else []
+        parts += [f"{tile(c)}×{count}" for c, count in enumerate(view["centre"]) if count]
+        lines.append(t("azul.board.centre", tiles=" ".join(parts) or "—"))
+        return lines
+
+    def _player_header(self, t: Translator, view: View, names: Names, seat: int) -> str:
+        mark = ""
+        if view["phase"] == "draft" and view["turn"] == seat:
+            mark = TURN_MARK
+        elif view["phase"] == "wall" and seat in view["to_act"]:
+            mark = WAIT_MARK
+        text = f"{mark}<b>{names[seat]}</b> — " + t.plural("azul.points", view["scores"][seat])
+        floor = view["floors"][seat]
+        if floor:
+            text += " · " + t(
+                "azul.board.floor", tiles=floor_tiles(floor), penalty=floor_penalty(len(floor))
+            )
+        return text
+
+    def _move_text(self, t: Translator, view: View, event: dict) -> str:
+        """ "F3 🟦×2 → line 3 (1 to floor)" for a draft event."""
+        tiles = f"{tile(event['colour'])}×{event['count']}"
+        if event["marker"]:
+            tiles += f" + {MARKER_EMOJI}"
+        source = self._source_short(t, view, event["source"])
+        if event["line"] == FLOOR_LINE:
+            return t("azul.move.floor", source=source, tiles=tiles)
+        text = t("azul.move.line", source=source, tiles=tiles, line=event["line"] + 1)
+        over = event["to_floor"] + event["to_lid"]  # beyond the floor's spaces: to the lid
+        if over:
+            text += " " + t("azul.move.overflow", count=over)
+        return text
+
+    def _last_move(self, t: Translator, view: View, names: Names) -> str | None:
+        for event in reversed(view["log"]):
+            if event["type"] == "draft":
+                move = self._move_text(t, view, event)
+                return t("azul.board.last", name=names[event["seat"]], move=move)
+            if event["type"] == "round_start":
+                return None
+        return None
+
+    # -- group -----------------------------------------------------------------------------
+    def board(self, t: Translator, view: View, names: Names) -> Screen:
+        lines = [f"<b>{self.title(t)}</b>"]
+        if view["over"]:
+            lines.append(t("azul.board.over"))
+        else:
+            lines.append(self._round_line(t, view))
+            lines.append(self._turn_line(t, view, names))
+        if view["phase"] == "draft":
+            lines.append("")
+            lines += self._table_lines(t, view)
+        for seat in range(view["num_players"]):
+            lines.append("")
+            lines.append(self._player_header(t, view, names, seat))
+            lines += board_rows(view, seat)
+        if view["phase"] == "draft":
+            last = self._last_move(t, view, names)
+            if last:
+                lines += ["", last]
+        return Screen("\n".join(lines))
+
+    def private_button_label(self, t: Translator) -> str:
+        return t("azul.private_button")
+
+    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+        messages = []
+        for event in events:
+            if event["type"] == "round_end":
+                messages.append(self._tiling_message(t, view, names, event))
+        return messages
+
+    def _tiling_message(self, t: Translator, view: View, names: Names, end: dict) -> str:
+        round_no = end["round"]
+        n = view["num_players"]
+        placed: list[list[str]] = [[] for _ in range(n)]
+        floors: list[dict | None] = [None] * n
+        for event in view["log"]:
+            if event.get("round") != round_no:
+                continue
+            kind = event["type"]
+            if kind == "tile_placed":
+                placed[event["seat"]].append(f"{tile(event['colour'])} +{event['points']}")
+            elif kind == "line_to_floor":
+                placed[event["seat"]].append(
+                    t(
+                        "azul.round.line_to_floor",
+                        tiles=f"{tile(event['colour'])}×{event['count']}",
+                        line=event["row"] + 1,
+                    )
+                )
+            elif kind == "wall_tiling":
+                floors[event["seat"]] = event
+        lines = [t("azul.round.title", round=round_no)]
+        for seat in range(n):
+            parts = [", ".join(placed[seat]) or t("azul.round.nothing")]
+            tiling = floors[seat]
+            if tiling and tiling["penalty"]:
+                parts.append(
+                    t(
+                        "azul.round.floor",
+                        tiles=floor_tiles(tiling["floor"]),
+                        penalty=tiling["penalty"],
+                    )
+                )
+            score = end["scores"][seat]
+            lines.append(
+                t(
+                    "azul.round.player",
+                    name=names[seat],
+                    detail=" · ".join(parts),
+                    score=t.plural("azul.points", score),
+                )
+            )
+        trigger = next(
+            (
+                event
+                for event in view["log"]
+                if event["type"] == "game_end_triggered" and event["round"] == round_no
+            ),
+            None,
+        )
+        lines.append("")
+        if trigger is None:
+            lines.append(t("azul.round.next", round=round_no + 1, name=names[end["next_player"]]))
+        else:
+            lines.append(self._end_text(t, trigger, names))
+        return "\n".join(lines)
+
+    def _end_text(self, t: Translator, trigger: dict, names: Names) -> str:
+        reason = trigger["reason"]
+        if reason == "row":
+            seats = trigger["seats"]
+            return t.plural("azul.end.row", len(seats), names=names.join(seats))
+        if reason == "round_limit":
+            return t("azul.end.round_limit", round=trigger["round"], limit=MAX_ROUNDS)
+        return t(f"azul.end.{reason}")
+
+    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+        details = result.details
+        winners = result.winners
+        key = "azul.final.winner" if len(winners) == 1 else "azul.final.winners"
+        lines = [t(key, names=names.join(winners)), ""]
+        order = sorted(range(len(result.scores)), key=lambda seat: (result.ranks[seat], seat))
+        for seat in order:
+            score = t.plural("azul.points", result.scores[seat])
+            lines.append(f"{medal(result.ranks[seat])} <b>{names[seat]}</b> — {score}")
+            rows, columns, colours = (details[k][seat] for k in ("rows", "columns", "colours"))
+            lines.append(
+                "    "
+                + t(
+                    "azul.final.detail",
+                    before=result.scores[seat] - details["bonuses"][seat],
+                    rows=rows,
+                    row_points=rows * ROW_BONUS,
+                    columns=columns,
+                    column_points=columns * COLUMN_BONUS,
+                    colours=colours,
+                    colour_points=colours * COLOUR_BONUS,
+                )
+            )
+        lines += ["", t("azul.final.tiebreak")]
+        best = max(result.scores)
+        if len(winners) == 1 and result.scores.count(best) > 1:
+            lines.append(t("azul.final.decided", name=names[winners[0]]))
+        return "\n".join(lines)
+
+    # -- private ---------------------------------------------------------------------------
+    def _own_lines(self, t: Translator, view: View, seat: int) -> list[str]:
+        pending = view["pending_rows"][seat] if view["phase"] == "wall" else -1
+        columns = view["pending_columns"][seat] if pending >= 0 else []
+        lines = [t("azul.prompt.board", points=t.plural("azul.points", view["scores"][seat]))]
+        lines += board_rows(view, seat, pending, columns)
+        floor = view["floors"][seat]
+        spaces = floor_tiles(floor) + EMPTY_SPACE * (FLOOR_SPACES - len(floor))
+        penalty = floor_penalty(len(floor))
+        lines.append(t("azul.prompt.floor", tiles=spaces) + (f" −{penalty}" if penalty else ""))
+        return lines
+
+    def prompt(
+        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+    ) -> Screen:
+        lines = [f"<b>{self.title(t)}</b>"]
+        if view["over"]:
+            lines.append(t("azul.prompt.over"))
+            lines.append("")
+            lines += self._own_lines(t, view, seat)
+            return Screen("\n".join(lines))
+        lines.append(self._round_line(t, view))
+        lines.append("")
+        lines += self._own_lines(t, view, seat)
+        if view["phase"] == "draft":
+            lines.append("")
+            lines += self._table_lines(t, view)
+        lines.append("")
+        if not legal:
+            if view["phase"] == "wall":
+                lines.append(t("azul.prompt.waiting", names=names.join(view["to_act"])))
+            else:
+                lines.append(self._turn_line(t, view, names))
+            return Screen("\n".join(lines))
+        if view["phase"] == "draft":
+            rows = self._draft_choices(t, view, seat, legal, draft, lines)
+        else:
+            rows = self._column_choices(t, view, seat, legal, lines)
+        return Screen("\n".join(lines), rows)
+
+    # drafting ------------------------------------------------------------------------------
+    @staticmethod
+    def _selection(draft: Any, legal: list[Action]) -> tuple[int, int] | None:
+        if isinstance(draft, dict):
+            source, colour = draft.get("s"), draft.get("c")
+            if any(a[0] == source and a[1] == colour for a in legal if len(a) == 3):
+                return source, colour
+        return None
+
+    def _take_label(self, t: Translator, view: View, source: int, colour: int) -> str:
+        count = source_tiles(view, source)[colour]
+        label = f"{self._source_short(t, view, source)} {tile(colour)}×{count}"
+        if source == view["centre_source"] and marker_in_centre(view):
+            label += f" {MARKER_EMOJI}"
+        return label
+
+    def _draft_choices(
+        self,
+        t: Translator,
+        view: View,
+        seat: int,
+        legal: list[Action],
+        draft: Any,
+        lines: list[str],
+    ) -> list[list[Button]]:
+        selection = self._selection(draft, legal)
+        centre = view["centre_source"]
+        if selection is None:
+            lines.append(t("azul.prompt.take"))
+            if marker_in_centre(view) and any(view["centre"]):
+                lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
+            pairs = sorted({(a[0], a[1]) for a in legal})
+            rows: list[list[Button]] = []
+            for source in sorted({s for s, _ in pairs}):
+                buttons = [
+                    Button(self._take_label(t, view, s, c), draft=f"s{s}c{c}")
+                    for s, c in pairs
+                    if s == source
+                ]
+                size = 4 if source != centre else 3
+                rows += [buttons[i : i + size] for i in range(0, len(buttons), size)]
+            return rows
+        source, colour = selection
+        tiles = source_tiles(view, source)
+        count = tiles[colour]
+        took = f"{tile(colour)}×{count}"
+        lines.append(t("azul.prompt.taking", tiles=took, source=self._source_name(t, view, source)))
+        if source != centre:
+            rest = [tile(c) * n for c, n in enumerate(tiles) if n and c != colour]
+            if rest:
+                lines.append(t("azul.prompt.rest", tiles="".join(rest)))
+        floor = view["floors"][seat]
+        base = len(floor)
+        if source == centre and marker_in_centre(view):
+            if base < FLOOR_SPACES:
+                base += 1
+                penalty = floor_penalty(base) - floor_penalty(len(floor))
+                lines.append(t("azul.prompt.marker_taken", marker=MARKER_EMOJI, penalty=penalty))
+            else:
+                lines.append(t("azul.prompt.marker_free", marker=MARKER_EMOJI))
+        lines.append(t("azul.prompt.line_choice"))
+        counts = view["line_counts"][seat]
+        grey = view["options"]["wall"] == "grey"
+        warned = False
+        rows = []
+        for action in legal:
+            if action[0] != source or action[1] != colour:
+                continue
+            line = action[2]
+            if line == FLOOR_LINE:
+                penalty = floor_penalty(min(FLOOR_SPACES, base + count)) - floor_penalty(base)
+                label = t("azul.prompt.floor_button", tiles=took, penalty=penalty)
+            else:
+                space = line + 1 - counts[line]
+                to_line = min(space, count)
+                over = count - to_line
+                label = t(
+                    "azul.prompt.line_button",
+                    line=line + 1,
+                    filled=counts[line] + to_line,
+                    size=line + 1,
+                )
+                if to_line == space:
+                    label += " ✅"
+                if over:
+                    penalty = floor_penalty(min(FLOOR_SPACES, base + over)) - floor_penalty(base)
+                    label += " · " + t("azul.prompt.overflow", count=over, penalty=penalty)
+                if grey and not grey_columns(view["walls"][seat], line, colour):
+                    label += " ⚠️"
+                    warned = True
+            rows.append([Button(label, action=action)])
+        if warned:
+            lines.append(t("azul.prompt.no_column_warning"))
+        rows.append([Button(t("azul.prompt.back"), draft="b")])
+        return rows
+
+    # grey wall -----------------------------------------------------------------------------
+    def _column_choices(
+        self, t: Translator, view: View, seat: int, legal: list[Action], lines: list[str]
+    ) -> list[list[Button]]:
+        row = view["pending_rows"][seat]
+        colour = view["line_colours"][seat][row]
+        lines.append(t("azul.prompt.column", line=row + 1, tile=colour_name(t, colour)))
+        rows = []
+        for action in legal:
+            column = action[0]
+            points = column_points(view, seat, row, column)
+            label = t("azul.prompt.column_button", column=column + 1, points=points)
+            rows.append([Button(label, action=action)])
+        return rows
+
+    # selection steps -----------------------------------------------------------------------
+    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+        if not legal or view["phase"] != "draft":
+            raise BadDraft(step)
+        if step == "b":
+            return DraftStep(None)
+        found = STEP.fullmatch(step)
+        if not found:
+            raise BadDraft(step)
+        source, colour = int(found.group(1)), int(found.group(2))
+        if not any(a[0] == source and a[1] == colour for a in legal):
+            raise BadDraft(step)
+        return DraftStep({"s": source, "c": colour})
+
+    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+        if len(action) == 1:
+            column = action[0]
+            row = view["pending_rows"][seat]
+            colour = view["line_colours"][seat][row]
+            return t(
+                "azul.played.column",
+                tile=tile(colour),
+                column=column + 1,
+                points=column_points(view, seat, row, column),
+            )
+        source, colour, line = action
+        count = source_tiles(view, source)[colour]
+        over = count
+        if line != FLOOR_LINE:
+            over = max(0, count - (line + 1 - view["line_counts"][seat][line]))
+        event = {
+            "source": source,
+            "colour": colour,
+            "count": count,
+            "marker": source == view["centre_source"] and marker_in_centre(view),
+            "line": line,
+            "to_floor": over,
+            "to_lid": 0,
+        }
+        return t("azul.played.take", move=self._move_text(t, view, event))
+
+
+UI = AzulUI()

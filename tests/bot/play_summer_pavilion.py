@@ -1,0 +1,183 @@
+"""Playing Azul Mini: Summer Pavilion through the bot the way a person would: in the private
+chat, tap a factory (or the centre) and then a colour; to place, tap a star, a space, then
+the colour and the wild tiles when there is a choice; bonus and corner tiles one per tap."""
+
+from __future__ import annotations
+
+import random
+
+from bot.callbacks import Callback
+from bot.host import get_host
+from bot.i18n import translator
+from bot.storage import Match
+from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from games import get_engine
+from games.core import encode_action
+from tests.bot.conftest import GROUP
+
+ENGINE = get_engine("summer_pavilion")
+TITLE = "Azul Mini: Summer Pavilion"
+
+
+async def start_match(
+    driver: Driver,
+    creator: FakeUser,
+    players: list[FakeUser],
+    *,
+    group: int = GROUP,
+    variant1: bool = False,
+    variant2: bool = False,
+    lang: str = "en",
+) -> Match:
+    """Open a lobby, set the variants, everyone joins, the creator starts."""
+    t = translator(lang)
+    await driver.send(creator, group, "/new summer_pavilion")
+    for name, wanted in (("variant1", variant1), ("variant2", variant2)):
+        if wanted:
+            label = t(f"summer_pavilion.option.{name}.False")
+            answer = await driver.press_label(creator, group, label)
+            assert answer == t(f"summer_pavilion.option.{name}.True")
+    for player in players:
+        await driver.press_label(player, group, t("lobby.join"))
+    await driver.press_label(creator, group, t("lobby.start"))
+    return await current_match(driver, group)
+
+
+async def current_match(driver: Driver, group: int = GROUP) -> Match:
+    storage = get_host(driver.app).storage
+    rows = await storage._fetchall(
+        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
+    )
+    return await storage.load(rows[0]["id"])
+
+
+def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
+    """The user's latest private message from the bot."""
+    return driver.api.last(user.id)
+
+
+def payload(button: dict) -> str:
+    return button["callback_data"].split(":", 3)[3]
+
+
+def buttons(message: StoredMessage, kind: str) -> list[dict]:
+    """Move (``a``) or selection (``d``) buttons of a message."""
+    return [b for b in message.buttons() if b.get("callback_data", "").startswith(kind + ":")]
+
+
+def find(message: StoredMessage, kind: str, wanted: str) -> dict | None:
+    found = [b for b in buttons(message, kind) if payload(b) == wanted]
+    return found[0] if found else None
+
+
+def button(message: StoredMessage, kind: str, wanted: str) -> dict:
+    found = find(message, kind, wanted)
+    assert found, f"no {kind}:{wanted} button in: {message.text} {message.buttons()}"
+    return found
+
+
+def has_choice(driver: Driver, user: FakeUser) -> bool:
+    message = prompt(driver, user)
+    return bool(buttons(message, "a") or buttons(message, "d"))
+
+
+def board(driver: Driver, group: int = GROUP, title: str = TITLE) -> StoredMessage:
+    """The group's board: the latest bot message that starts with the game's title."""
+    for message in reversed(driver.api.visible(group)):
+        if message.from_bot and message.text.startswith(title + "\n"):
+            return message
+    raise AssertionError("no board in the group")
+
+
+def round_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
+    return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith("🏁 ")]
+
+
+async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:
+    return await driver.press(user, user.id, message.message_id, data["callback_data"])
+
+
+def fresh(driver: Driver, user: FakeUser, message: StoredMessage) -> StoredMessage:
+    return driver.api.messages[user.id][message.message_id]
+
+
+async def play_by_buttons(driver: Driver, user: FakeUser, action: tuple) -> str | None:
+    """Make ``action`` through the prompt's keyboard, step by step; returns the last popup."""
+    message = prompt(driver, user)
+    move = encode_action(action)
+    tag = action[0]
+    if tag == 0:  # source, then colour
+        await press(driver, user, message, button(message, "d", f"s{action[1]}"))
+        message = fresh(driver, user, message)
+        assert find(message, "d", "b"), "no back button on the colour step"
+        return await press(driver, user, message, button(message, "a", move))
+    if tag == 1:  # star, space, [colour], [wilds]
+        _, star, space, colour, _ = action
+        await press(driver, user, message, button(message, "d", f"t{star}"))
+        message = fresh(driver, user, message)
+        for step in (f"p{space}", f"c{colour}"):
+            if find(message, "a", move):
+                break
+            await press(driver, user, message, button(message, "d", step))
+            message = fresh(driver, user, message)
+        return await press(driver, user, message, button(message, "a", move))
+    return await press(driver, user, message, button(message, "a", move))
+
+
+async def play_by_data(driver: Driver, match: Match, user: FakeUser, action: tuple) -> str | None:
+    """Press the callback data of ``action`` straight away (fast; the host checks it)."""
+    seat = match.seat_of(user.id)
+    data = Callback("a", match.id, seat.token, encode_action(action)).encode()
+    return await driver.press(user, user.id, prompt(driver, user).message_id, data)
+
+
+def choose(state: dict, seat: int, rng: random.Random) -> tuple:
+    """A sensible move: mostly the engine's default, sometimes a random legal one (never a
+    pass while a placement is possible, so the boards fill up)."""
+    legal = ENGINE.legal_actions(state, seat)
+    if rng.random() < 0.75:
+        return ENGINE.default_action(state, seat)
+    placements = [action for action in legal if action[0] == 1]
+    return rng.choice(placements or legal)
+
+
+async def play_move(
+    driver: Driver,
+    users: list[FakeUser],
+    rng: random.Random,
+    by_buttons: bool = False,
+    group: int = GROUP,
+) -> tuple[int, tuple] | None:
+    """The acting player makes one move; None when the game is over."""
+    match = await current_match(driver, group)
+    if match.status != "playing":
+        return None
+    (seat,) = ENGINE.to_act(match.state)
+    user = users[seat]
+    action = choose(match.state, seat, rng)
+    if by_buttons:
+        await play_by_buttons(driver, user, action)
+    else:
+        await play_by_data(driver, match, user, action)
+    after = await current_match(driver, group)
+    assert after.version == match.version + 1, f"{action} was not played"
+    return seat, action
+
+
+async def play_until(
+    driver: Driver,
+    users: list[FakeUser],
+    done,
+    seed: int = 1,
+    by_buttons: bool = False,
+    group: int = GROUP,
+    max_moves: int = 1000,
+) -> int:
+    """Play until ``done(state)`` is true (or the game ends); returns the moves made."""
+    rng = random.Random(seed)
+    for moves in range(max_moves):
+        match = await current_match(driver, group)
+        if match.status != "playing" or done(match.state):
+            return moves
+        await play_move(driver, users, rng, by_buttons, group)
+    raise AssertionError("the game did not get there")

@@ -1,0 +1,558 @@
+"""Azul Mini: Summer Pavilion through the real Application and the fake Bot API."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from bot.host import get_host
+from bot.i18n import translator
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    GROUP,
+    IVAN,
+    MALLORY,
+    OKSANA,
+    running_bot,
+)
+from tests.bot.play_summer_pavilion import (
+    ENGINE,
+    board,
+    button,
+    buttons,
+    current_match,
+    find,
+    fresh,
+    has_choice,
+    payload,
+    play_by_buttons,
+    play_by_data,
+    play_until,
+    press,
+    prompt,
+    round_messages,
+    start_match,
+)
+
+SEED = 20240611
+PLAYERS = [ALICE, BOB]
+STALE = "This button is no longer valid. Use the latest message."
+COLOUR_LIST = ["🟪", "🟩", "🟧", "🟨", "🟦", "🟥"]
+STAR_ICONS = ("🌈", "🟪", "🟧", "🟥", "🟦", "🟨", "🟩")
+# colour ids: purple, green, orange, yellow, blue, red
+COLOUR = {
+    "purple": "🟪",
+    "green": "🟩",
+    "orange": "🟧",
+    "yellow": "🟨",
+    "blue": "🟦",
+    "red": "🟥",
+}
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: SEED)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def use_clock(driver) -> Clock:
+    clock = Clock()
+    get_host(driver.app).clock = clock
+    return clock
+
+
+async def tick(driver, clock, match_id) -> None:
+    await get_host(driver.app).timers.tick(match_id, now=clock.now)
+    await driver.settle()
+
+
+def in_phase(*phases):
+    return lambda state: state["phase"] in phases
+
+
+def acting(state) -> int:
+    (seat,) = ENGINE.to_act(state)
+    return seat
+
+
+# -- a whole game ----------------------------------------------------------------------------
+async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api, seeded):
+    await driver.send(ALICE, GROUP, "/new summer_pavilion")
+    lobby = api.last(GROUP)
+    assert "• Coloured stars (standard board side)" in lobby.text
+    assert "• Wild colours in the usual order" in lobby.text
+    match = await start_match(driver, ALICE, PLAYERS)
+    assert match.options == {"variant1": False, "variant2": False}
+    first = board(driver).text
+    lines = first.splitlines()
+    assert lines[1] == "Round 1/6 · wild: 🟪 purple"
+    assert lines[2] == "Phase 1: taking tiles"
+    starter = acting(match.state)
+    assert lines[3] == f"👉 {PLAYERS[starter].first_name} takes tiles."
+    assert "Factories:" in first and "first-player tile" in first and "Supply: " in first
+    assert "Alice — 5 points" in first and "Bob — 5 points" in first
+    assert first.count("🌈······ 🟪······ 🟧······ 🟥······") == 2
+    assert any(b["text"] == "🧩 My board" for b in board(driver).buttons())
+    # the starter chooses among the factories (the centre is empty), the other waits
+    mine = prompt(driver, PLAYERS[starter])
+    assert "Your turn: take tiles." in mine.text
+    assert {payload(b) for b in buttons(mine, "d")} == {f"s{k}" for k in range(1, 6)}
+    assert "🟪 1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣" in mine.text and "Next round's wild: 🟩 green" in mine.text
+    other = prompt(driver, PLAYERS[1 - starter])
+    assert not has_choice(driver, PLAYERS[1 - starter])
+    assert f"{PLAYERS[starter].first_name} takes tiles." in other.text
+
+    # the whole game through the keyboards, step by step
+    moves = await play_until(driver, PLAYERS, lambda state: False, seed=3, by_buttons=True)
+    match = await current_match(driver)
+    assert match.status == "finished"
+    stored = await get_host(driver.app).storage.moves(match.id)
+    assert len(stored) == 1 + moves
+
+    # one summary per round, each with the round's wild colour, and the next round's start
+    rounds = round_messages(driver)
+    assert [int(re.search(r"Round (\d) is over", m.text).group(1)) for m in rounds] == [
+        1, 2, 3, 4, 5, 6
+    ]  # fmt: skip
+    wilds = ["purple", "green", "orange", "yellow", "blue", "red"]
+    for number, (message, wild) in enumerate(zip(rounds, wilds, strict=True), start=1):
+        assert f"(wild: {COLOUR[wild]} {wild})" in message.text
+        assert "Alice:" in message.text and "Bob:" in message.text and "Scores:" in message.text
+        if number < 6:
+            assert f"▶️ Round {number + 1}: wild" in message.text
+    group_messages = [m for m in api.visible(GROUP) if m.from_bot]
+    assert len(group_messages) <= 6 + 1 + 3  # rounds, final, board, lobby line, ping
+
+    # the final summary agrees with the engine, with the end-scoring breakdown
+    result = ENGINE.result(match.state)
+    final = api.last(GROUP)
+    assert final.text.startswith("🏆 Game over!")
+    winners = ", ".join(PLAYERS[seat].first_name for seat in result.winners)
+    assert winners in final.text.splitlines()[0]
+    breakdown = next(e for e in match.state["log"] if e["type"] == "final")["players"]
+    for seat, user in enumerate(PLAYERS):
+        figures = breakdown[seat]
+        assert f"{user.first_name} — {result.scores[seat]} points" in final.text
+        stars = ", ".join(f"{STAR_ICONS[star]} +{points}" for star, points in figures["stars"])
+        numbers = ", ".join(f"{'⓪①②③④'[number]} +{points}" for number, points in figures["numbers"])
+        detail = (
+            f"{figures['before']} after round 6 · stars {stars or '—'} · "
+            f"numbers {numbers or '—'} · corners −{figures['corner_penalty']}"
+        )
+        assert detail in final.text
+        bonuses = sum(points for _, points in figures["stars"] + figures["numbers"])
+        assert figures["before"] + bonuses - figures["corner_penalty"] == result.scores[seat]
+        # the last round's totals are the scores before the end scoring
+        assert f"{user.first_name} {figures['before']}" in rounds[-1].text
+    assert any("New game" in b["text"] or "Rematch" in b["text"] for b in final.buttons())
+    end_board = api.messages[GROUP][match.board_message_id]
+    assert "The game is over." in end_board.text and not end_board.buttons()
+    for user in PLAYERS:
+        assert not has_choice(driver, user)
+        assert "The game is over. Your final board:" in prompt(driver, user).text
+
+
+# -- the step-by-step keyboards ----------------------------------------------------------------
+async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, seeded):
+    match = await start_match(driver, ALICE, PLAYERS)
+    seat = acting(match.state)
+    user = PLAYERS[seat]
+    message = prompt(driver, user)
+    factory = match.state["factories"][0]
+    label = button(message, "d", "s1")["text"]
+    assert label == "① " + "".join(COLOUR_LIST[c] * n for c, n in enumerate(factory))
+    # step 1: the factory (a selection: nothing is taken yet)
+    assert await press(driver, user, message, button(message, "d", "s1")) is None
+    message = fresh(driver, user, message)
+    assert "From factory 1" in message.text
+    legal = [a for a in ENGINE.legal_actions(match.state, seat) if a[1] == 1]
+    offered = {payload(b) for b in buttons(message, "a")}
+    assert offered == {".".join(map(str, a)) for a in legal}
+    assert (await current_match(driver)).version == match.version
+    # back to the sources, and again
+    await press(driver, user, message, button(message, "d", "b"))
+    message = fresh(driver, user, message)
+    assert find(message, "d", "s2") and not buttons(message, "a")
+    await press(driver, user, message, button(message, "d", "s1"))
+    message = fresh(driver, user, message)
+    # step 2: the colour takes
+    action = legal[0]
+    popup = await press(driver, user, message, button(message, "a", ".".join(map(str, action))))
+    assert popup.startswith("You took ")
+    after = await current_match(driver)
+    assert after.version == match.version + 1
+    assert sum(after.state["hands"][seat]) >= 1
+    text = board(driver).text
+    assert f"Last move: {user.first_name} took " in text and "from factory 1." in text
+    assert f"👉 {PLAYERS[1 - seat].first_name} takes tiles." in text
+    assert "at hand " in text
+    # the other player now has the choice; the mover's prompt waits
+    assert has_choice(driver, PLAYERS[1 - seat]) and not has_choice(driver, user)
+
+
+def colour_and_wild_choice(state, seat):
+    """A centre-star space where several colours fit and one of them can be paid in
+    several ways (with more or fewer wild tiles)."""
+    placements = [a for a in ENGINE.legal_actions(state, seat) if a[0] == 1 and a[1] == 0]
+    for space in range(1, 7):
+        here = [a for a in placements if a[2] == space]
+        colours = {a[3] for a in here}
+        for colour in colours:
+            ways = [a for a in here if a[3] == colour]
+            if len(colours) > 1 and len(ways) > 1:
+                return space, colour, ways
+    return None
+
+
+async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, api, seeded):
+    await start_match(driver, ALICE, PLAYERS)
+    found = None
+
+    def ready(state):
+        nonlocal found
+        if state["phase"] != "placing":
+            return False
+        found = colour_and_wild_choice(state, acting(state))
+        return found is not None
+
+    await play_until(driver, PLAYERS, ready, seed=5)
+    match = await current_match(driver)
+    seat = acting(match.state)
+    user = PLAYERS[seat]
+    space, colour, ways = found
+    message = prompt(driver, user)
+    assert "Your turn: place a tile or pass." in message.text
+    assert "Passing ends your round" in message.text
+    assert find(message, "a", "2"), "Pass is always there"
+    stars = {payload(b) for b in buttons(message, "d")}
+    legal = ENGINE.legal_actions(match.state, seat)
+    assert stars == {f"t{a[1]}" for a in legal if a[0] == 1}
+    # star → its spaces with their cost and points; back; star again
+    await press(driver, user, message, button(message, "d", "t0"))
+    message = fresh(driver, user, message)
+    assert "Centre star: choose a space." in message.text
+    label = button(message, "d", f"p{space}")["text"]
+    assert label.startswith(f"Space {space}: pay {space} · +")
+    assert find(message, "a", "2") and find(message, "d", "b")
+    await press(driver, user, message, button(message, "d", "b"))
+    message = fresh(driver, user, message)
+    assert "Choose a star." in message.text
+    await press(driver, user, message, button(message, "d", "t0"))
+    await press(driver, user, message, button(fresh(driver, user, message), "d", f"p{space}"))
+    message = fresh(driver, user, message)
+    # the colour step: only the colours that fit
+    assert f"Centre star, space {space} (costs {space}): choose the colour." in message.text
+    here = [a for a in legal if a[0] == 1 and a[1] == 0 and a[2] == space]
+    shown = {int(payload(b)[1:]) for b in buttons(message, "d") if payload(b).startswith("c")}
+    shown |= {int(payload(b).split(".")[3]) for b in buttons(message, "a") if payload(b) != "2"}
+    assert shown == {a[3] for a in here}
+    await press(driver, user, message, button(message, "d", f"c{colour}"))
+    message = fresh(driver, user, message)
+    # the wild step: exactly the legal ways to pay
+    assert "how many wild tiles" in message.text
+    offered = {payload(b) for b in buttons(message, "a")} - {"2"}
+    assert offered == {".".join(map(str, a)) for a in ways}
+    # back to the colours, then choose again and place
+    await press(driver, user, message, button(message, "d", "b"))
+    message = fresh(driver, user, message)
+    assert "choose the colour." in message.text
+    await press(driver, user, message, button(message, "d", f"c{colour}"))
+    message = fresh(driver, user, message)
+    action = ways[-1]
+    popup = await press(driver, user, message, button(message, "a", ".".join(map(str, action))))
+    assert popup.startswith(f"{COLOUR_LIST[colour]} on 🌈 Centre star, space {space}: paid ")
+    after = await current_match(driver)
+    assert after.state["boards"][seat][space - 1] == colour
+    assert f"Last move: {user.first_name} {COLOUR_LIST[colour]}→🌈" in board(driver).text
+
+
+async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api, seeded):
+    await start_match(driver, ALICE, PLAYERS)
+    await play_until(driver, PLAYERS, in_phase("bonus"), seed=7)
+    match = await current_match(driver)
+    seat = acting(match.state)
+    user = PLAYERS[seat]
+    due = match.state["bonus_due"]
+    message = prompt(driver, user)
+    assert "Bonus!" in message.text and f"Take {due} more tile" in message.text
+    supply = match.state["supply"]
+    offered = {payload(b) for b in buttons(message, "a")}
+    assert offered == {f"3.{c}" for c in range(6) if supply[c]}
+    text = board(driver).text
+    assert f"{user.first_name} takes " in text and f"({due} left)" in text
+    colour = next(c for c in range(6) if supply[c])
+    held = match.state["hands"][seat][colour]
+    assert await play_by_buttons(driver, user, (3, colour)) == (
+        f"Bonus tile {COLOUR_LIST[colour]} taken."
+    )
+    after = await current_match(driver)
+    assert after.state["hands"][seat][colour] == held + 1
+    if due > 1:
+        assert f"Take {due - 1} more tile" in prompt(driver, user).text
+
+    # keeping: a player who passes with tiles chooses them one by one, then Done
+    await play_until(driver, PLAYERS, in_phase("keeping"), seed=8)
+    match = await current_match(driver)
+    seat = acting(match.state)
+    user = PLAYERS[seat]
+    hand = list(match.state["hands"][seat])
+    message = prompt(driver, user)
+    assert "You passed." in message.text and "(0 kept," in message.text
+    loss = min(sum(hand), match.state["scores"][seat])
+    assert "Done now: " in message.text and f"go to the tower, −{loss}." in message.text
+    assert button(message, "a", "5")["text"] == f"✅ Done: discard {sum(hand)}, −{loss}"
+    assert f"{user.first_name} passes and chooses the tiles to keep." in board(driver).text
+    colour = next(c for c in range(6) if hand[c])
+    assert await play_by_buttons(driver, user, (4, colour)) == (
+        f"{COLOUR_LIST[colour]} kept on a corner."
+    )
+    match = await current_match(driver)
+    assert match.state["phase"] == "keeping" and acting(match.state) == seat
+    message = prompt(driver, user)
+    assert "(1 kept," in message.text
+    left = sum(match.state["hands"][seat])
+    loss = min(left, match.state["scores"][seat])
+    assert await play_by_buttons(driver, user, (5,)) == "Done: the other tiles went to the tower."
+    match = await current_match(driver)
+    assert match.state["corners"][seat][colour] == 1
+    assert not any(match.state["hands"][seat])
+    assert match.state["phase"] == "placing"  # the other player goes on placing
+    passed = f"✋ pass, kept {COLOUR_LIST[colour]}, −{loss}"
+    assert f"Last move: {user.first_name} — {passed}" in board(driver).text
+    assert f"{user.first_name} — " in board(driver).text and "✋ passed" in board(driver).text
+
+
+# -- variants ---------------------------------------------------------------------------------
+async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api, seeded):
+    await driver.send(ALICE, GROUP, "/new summer_pavilion")
+    popup = await driver.press_label(ALICE, GROUP, "Coloured stars")
+    assert popup == "Variant 1: you choose the colours of your stars"
+    assert "• Variant 1: you choose the colours of your stars" in api.last(GROUP).text
+    for user in PLAYERS:
+        await driver.press_label(user, GROUP, "Join")
+    await driver.press_label(ALICE, GROUP, "Start")
+    match = await current_match(driver)
+    assert match.options == {"variant1": True, "variant2": False}
+    text = board(driver).text
+    assert "Round 1/6 · wild: 🟪 purple" in text
+    assert text.count("🌟······ ⭐1······ ⭐2······ ⭐3······") == 2
+    starter = PLAYERS[acting(match.state)]
+    assert "⭐1 3️⃣2️⃣1️⃣4️⃣5️⃣6️⃣" in prompt(driver, starter).text
+    assert "🌟 3️⃣3️⃣3️⃣3️⃣3️⃣3️⃣" in prompt(driver, starter).text
+    # phase 2: an outer star takes any colour while it is empty
+    await play_until(driver, PLAYERS, in_phase("placing"), seed=2)
+    match = await current_match(driver)
+    seat = acting(match.state)
+    user = PLAYERS[seat]
+    message = prompt(driver, user)
+    await press(driver, user, message, button(message, "d", "t1"))
+    message = fresh(driver, user, message)
+    assert "⭐ Star 1: choose a space." in message.text
+    assert any(b["text"].startswith("Space 3: pay 1 ") for b in message.buttons())
+    assert any(b["text"].startswith("Space 1: pay 3 ") for b in message.buttons())
+    await press(driver, user, message, button(message, "d", "b"))
+    # two more rounds: the wild colours of the usual order
+    await play_until(driver, PLAYERS, lambda s: s["round"] == 3, seed=2, by_buttons=True)
+    assert "Round 3/6 · wild: 🟧 orange" in board(driver).text
+    summaries = round_messages(driver)
+    assert "▶️ Round 2: wild 🟩 green." in summaries[0].text
+    assert "🌟" in summaries[0].text or "⭐" in summaries[0].text
+
+
+async def test_variant_2_uses_the_other_order_of_wild_colours(driver, api, seeded):
+    await driver.send(ALICE, GROUP, "/new summer_pavilion")
+    popup = await driver.press_label(ALICE, GROUP, "Wild colours in the usual order")
+    assert popup == "Variant 2: the other order of wild colours"
+    for user in PLAYERS:
+        await driver.press_label(user, GROUP, "Join")
+    await driver.press_label(ALICE, GROUP, "Start")
+    match = await current_match(driver)
+    assert match.options == {"variant1": False, "variant2": True}
+    assert "Round 1/6 · wild: 🟧 orange" in board(driver).text
+    starter = PLAYERS[acting(match.state)]
+    assert "Next round's wild: 🟥 red" in prompt(driver, starter).text
+    await play_until(driver, PLAYERS, lambda s: s["round"] == 3, seed=4, by_buttons=True)
+    assert "Round 3/6 · wild: 🟦 blue" in board(driver).text
+    summaries = round_messages(driver)
+    assert "(wild: 🟧 orange)" in summaries[0].text
+    assert "▶️ Round 2: wild 🟥 red." in summaries[0].text
+    assert "(wild: 🟥 red)" in summaries[1].text
+    assert "▶️ Round 3: wild 🟦 blue." in summaries[1].text
+
+
+# -- restarts, strangers, stale and out-of-turn presses ----------------------------------------
+async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, seeded):
+    async with running_bot(api, db_path) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_match(driver, ALICE, PLAYERS)
+        await play_until(driver, PLAYERS, in_phase("placing"), seed=6)
+        match = await current_match(driver)
+        seat = acting(match.state)
+        user = PLAYERS[seat]
+        action = next(
+            a
+            for a in ENGINE.legal_actions(match.state, seat)
+            if a[0] == 1 and a[1] > 0  # an outer star: star, then the space places
+        )
+        message = prompt(driver, user)
+        await press(driver, user, message, button(message, "d", f"t{action[1]}"))
+    async with running_bot(api, db_path) as driver:
+        # the selection survived: the star's spaces are still offered
+        message = prompt(driver, user)
+        assert ": choose a space." in message.text
+        before = await current_match(driver)
+        assert before.version == match.version
+        popup = await play_by_buttons_from_space(driver, user, action)
+        assert " space " in popup and "paid" in popup
+        after = await current_match(driver)
+        assert after.version == match.version + 1
+        assert after.state["boards"][seat][action[1] * 6 + action[2] - 1] == action[3]
+        assert "Phase 2: placing tiles" in board(driver).text
+    async with running_bot(api, db_path) as driver:
+        await play_until(driver, PLAYERS, lambda s: False, seed=6)
+        assert (await current_match(driver)).status == "finished"
+        assert len(round_messages(driver)) == 6
+        assert api.last(GROUP).text.startswith("🏆 Game over!")
+
+
+async def play_by_buttons_from_space(driver, user, action):
+    """The star is selected already: tap the space (and colour), then the move."""
+    message = prompt(driver, user)
+    move = ".".join(map(str, action))
+    for step in (f"p{action[2]}", f"c{action[3]}"):
+        if find(message, "a", move):
+            break
+        await press(driver, user, message, button(message, "d", step))
+        message = fresh(driver, user, message)
+    return await press(driver, user, message, button(message, "a", move))
+
+
+async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(driver, api, seeded):
+    match = await start_match(driver, ALICE, PLAYERS)
+    seat = acting(match.state)
+    user, other = PLAYERS[seat], PLAYERS[1 - seat]
+    message = prompt(driver, user)
+    source = button(message, "d", "s1")
+    # a stranger presses the player's buttons
+    assert await press(driver, MALLORY, message, source) == "You are not playing in this game."
+    await press(driver, user, message, source)
+    message = fresh(driver, user, message)
+    take = buttons(message, "a")[0]
+    assert await driver.press(MALLORY, user.id, message.message_id, take["callback_data"]) == (
+        "You are not playing in this game."
+    )
+    # the other player forges the same move with their own token: not their turn
+    legal = ENGINE.legal_actions(match.state, seat)
+    assert await play_by_data(driver, match, other, legal[0]) == "It is not your turn."
+    # a forged selection step
+    forged = source["callback_data"].rsplit(":", 1)[0] + ":t9"
+    assert await driver.press(user, user.id, message.message_id, forged) == STALE
+    unchanged = await current_match(driver)
+    assert unchanged.version == match.version and unchanged.state == match.state
+    # the real move, then the old buttons are stale
+    await press(driver, user, message, take)
+    moved = await current_match(driver)
+    assert moved.version == match.version + 1
+    assert await press(driver, user, message, source) == STALE
+    assert await press(driver, user, message, take) == STALE
+    assert (await current_match(driver)).version == moved.version
+    assert f"👉 {other.first_name} takes tiles." in board(driver).text
+
+
+# -- timeouts: the default move of each kind of decision ------------------------------------------
+async def expect_default_on_timeout(driver, api, clock, phase_check) -> tuple:
+    match = await current_match(driver)
+    seat = acting(match.state)
+    assert phase_check(match.state)
+    expected = ENGINE.default_action(match.state, seat)
+    clock.now += 181
+    await tick(driver, clock, match.id)
+    after = await current_match(driver)
+    assert after.version == match.version + 1
+    name = PLAYERS[seat].first_name
+    notices = [m for m in api.visible(GROUP) if f"{name} ran out of time" in m.text]
+    assert notices
+    assert ENGINE.apply(match.state, seat, expected) == after.state
+    return seat, expected
+
+
+async def test_timeouts_play_the_default_take_place_bonus_and_keep(driver, api, seeded):
+    clock = use_clock(driver)
+    await start_match(driver, ALICE, PLAYERS)
+    # phase 1: the biggest take
+    seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("taking"))
+    assert action[0] == 0
+    # phase 2: the best placement (or a pass)
+    await play_until(driver, PLAYERS, in_phase("placing"), seed=9)
+    seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("placing"))
+    assert action[0] in (1, 2)
+    # bonus tiles
+    await play_until(driver, PLAYERS, in_phase("bonus"), seed=9)
+    seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("bonus"))
+    assert action[0] == 3
+    # keeping tiles on the corners
+    await play_until(driver, PLAYERS, in_phase("keeping"), seed=9)
+    seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("keeping"))
+    assert action[0] == 4
+    # the next decision is the player's own again (one timeout is not autopilot)
+    match = await current_match(driver)
+    assert not match.seats[seat].autopilot
+
+
+# -- languages ---------------------------------------------------------------------------------
+async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
+    api.admins[GROUP].add(OKSANA.id)
+    await driver.send(OKSANA, GROUP, "/language")
+    await driver.press_label(OKSANA, GROUP, "Українська")
+    players = [OKSANA, IVAN]
+    for player, language in zip(players, ("Українська", "Русский"), strict=True):
+        await driver.send(player, player.id, "/language")
+        await driver.press_label(player, player.id, language)
+    match = await start_match(driver, OKSANA, players, lang="uk")
+    uk = translator("uk")
+    text = board(driver, title=uk("summer_pavilion.title")).text
+    assert "Раунд 1/6 · джокер: 🟪 фіолетовий" in text
+    assert "Етап 1: вибір плиток" in text and "Вітрини фабрик:" in text
+    seat = acting(match.state)
+    texts = {player: prompt(driver, player).text for player in players}
+    assert "Ваші зірки" in texts[OKSANA] and "Ваши звёзды" in texts[IVAN]
+    starter = players[seat]
+    assert ("Ваш хід: візьміть плитки." if starter is OKSANA else "Ваш ход: возьмите плитки.") in (
+        texts[starter]
+    )
+    await play_until(driver, players, lambda s: False, seed=11, by_buttons=True)
+    summaries = [m for m in api.visible(GROUP) if m.text.startswith("🏁 Раунд ")]
+    assert len(summaries) == 6 and "закінчено" in summaries[0].text
+    final = api.last(GROUP)
+    assert final.text.startswith("🏆 Гру закінчено!")
+    assert "після 6 раунду" in final.text
+    assert "Гру закінчено. Ваш планшет:" in prompt(driver, OKSANA).text
+    assert "Игра окончена. Ваш планшет:" in prompt(driver, IVAN).text
+
+
+async def test_four_players_fit_on_a_phone(driver, api, seeded):
+    players = [ALICE, BOB, CAROL, DAVE]
+    await start_match(driver, ALICE, players)
+    await play_until(driver, players, in_phase("placing"), seed=12)
+    text = board(driver).text
+    lines = text.splitlines()
+    assert len(lines) <= 24
+    assert max(len(line) for line in lines) <= 60
+    for user in players:
+        assert f"{user.first_name} — " in text
+    await play_until(driver, players, lambda s: s["round"] == 2, seed=12)
+    summary = round_messages(driver)[0].text
+    assert all(f"{user.first_name}:" in summary for user in players)
