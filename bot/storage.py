@@ -104,7 +104,7 @@ MIGRATIONS: list[str] = [
 ]
 
 ACTIVE = ("lobby", "playing")
-CACHED_MATCHES = 512  # recently used matches kept in memory; the rest are read on demand
+CACHED_MATCHES = 512  # recently used unfinished matches kept in memory; others read on demand
 CACHED_PEOPLE = 10_000  # users and chats whose language is kept in memory
 
 
@@ -412,7 +412,7 @@ class Storage:
         if cached is not _MISSING:
             return copy_match(cached)
         match = await self._read_match(match_id)
-        if match is not None:
+        if match is not None and match.status in ACTIVE:
             self._matches.put(match_id, copy_match(match))
         return match
 
@@ -570,6 +570,9 @@ class Storage:
         cached = self._matches.get(match.id)
         if cached is None:
             return  # not cached: the next load reads the database
+        if match.status not in ACTIVE:
+            del self._matches[match.id]  # finished matches are read on demand, not kept
+            return
         saved = copy_match(match)
         if display:
             for name in DISPLAY_MATCH_FIELDS:

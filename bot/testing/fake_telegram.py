@@ -85,6 +85,10 @@ class FakeTelegram(BaseRequest):
     admins: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     faults: list[Fault] = field(default_factory=list)
     pending_updates: list[dict] = field(default_factory=list)  # served by getUpdates
+    # False (for benchmarks): keep only what is needed to answer like Telegram, not the
+    # history of every call, so the fake's memory does not hide the bot's
+    record: bool = True
+    call_counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     _ids: dict[int, itertools.count] = field(default_factory=dict)
     _updates_ready: asyncio.Event | None = None
 
@@ -121,8 +125,12 @@ class FakeTelegram(BaseRequest):
 
     async def handle(self, api_method: str, params: dict) -> tuple[int, bytes]:
         """Answer one Bot API call: (HTTP status, JSON body)."""
-        self.calls.append((api_method, params))
-        self.timeline.append((time.monotonic(), api_method, _int(params.get("chat_id"))))
+        self.call_counts[api_method] += 1
+        chat_id = _int(params.get("chat_id"))
+        if self.record:
+            self.calls.append((api_method, params))
+        if self.record or (chat_id is not None and chat_id < 0):
+            self.timeline.append((time.monotonic(), api_method, chat_id))
         fault = self._take_fault(api_method, params)
         if fault and fault.code == 0:
             return 0, b""
@@ -315,7 +323,8 @@ class FakeTelegram(BaseRequest):
         return True
 
     def _api_answerCallbackQuery(self, params: dict) -> bool:
-        self.answers.append(params)
+        if self.record:
+            self.answers.append(params)
         return True
 
     async def _api_getUpdates(self, params: dict) -> list[dict]:
@@ -354,7 +363,7 @@ class FakeTelegram(BaseRequest):
         raise AssertionError(f"no message in chat {chat_id}")
 
     def count(self, method: str) -> int:
-        return sum(1 for name, _ in self.calls if name == method)
+        return self.call_counts[method]
 
     def peak_group_calls_per_minute(self) -> int:
         """The most calls any one group received within any 60-second window."""

@@ -25,6 +25,11 @@ async def until(condition: Callable[[], bool], timeout: float = 20.0, what: str 
         await asyncio.sleep(0.02)
 
 
+def last_calls(api: FakeTelegram, count: int = 15) -> str:
+    """The latest Bot API calls, for a failure message."""
+    return "\n".join(f"{method} {str(params)[:160]}" for method, params in api.calls[-count:])
+
+
 class BotProcess:
     def __init__(self, server: FakeTelegramServer, db_path: Path, **env: str) -> None:
         self.server = server
