@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
-
-
-def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
-    """The user's latest private message from the bot."""
-    return driver.api.last(user.id)
+from tests.bot.helpers import prompt
 
 
 def card_buttons(message: StoredMessage) -> list[dict]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from bot.host import get_host
 from bot.i18n import translator
 from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
 from tests.bot.conftest import GROUP
+from tests.bot.helpers import current_match, latest, prompt
 
 ENGINE = get_engine("donkey")
 TITLE = "Who's the Donkey?"
@@ -69,14 +69,6 @@ async def start_match(
     return await current_match(driver, group)
 
 
-async def current_match(driver: Driver, group: int = GROUP) -> Match:
-    storage = get_host(driver.app).storage
-    rows = await storage._fetchall(
-        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
-    )
-    return await storage.load(rows[0]["id"])
-
-
 def user_of(match: Match, players: list[FakeUser], seat: int) -> FakeUser:
     return next(p for p in players if p.id == match.seats[seat].user_id)
 
@@ -88,10 +80,6 @@ async def acting(driver: Driver, players: list[FakeUser], group: int = GROUP):
     if match.status != "playing" or not seats:
         return match, None, None
     return match, seats[0], user_of(match, players, seats[0])
-
-
-def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
-    return driver.api.last(user.id)
 
 
 def move_buttons(message: StoredMessage) -> list[dict]:
@@ -149,7 +137,4 @@ async def play_to_the_end(
 
 def board(driver: Driver, group: int = GROUP, title: str = TITLE) -> StoredMessage:
     """The group's board: the latest bot message that starts with the game's title."""
-    for message in reversed(driver.api.visible(group)):
-        if message.from_bot and message.text.startswith(f"🫏 {title}\n"):
-            return message
-    raise AssertionError("no board in the group")
+    return latest(driver, group, f"🫏 {title}\n")

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-from bot.host import get_host
-from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
+from tests.bot.helpers import button, current_match, press, prompt
 
 ENGINE = get_engine("sultan")
 
@@ -27,39 +26,6 @@ async def start_game(
     await driver.press_label(creator, group, start)
 
 
-async def current_match(driver: Driver, group: int) -> Match:
-    host = get_host(driver.app)
-    rows = await host.storage._fetchall(
-        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
-    )
-    return await host.storage.load(rows[0]["id"])
-
-
-def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
-    """The user's latest private message from the bot."""
-    return driver.api.last(user.id)
-
-
-def payload(button: dict) -> str:
-    return button["callback_data"].split(":", 3)[3]
-
-
-def buttons(message: StoredMessage, kind: str) -> list[dict]:
-    """Move (``a``) or selection (``d``) buttons of a message."""
-    return [b for b in message.buttons() if b.get("callback_data", "").startswith(kind + ":")]
-
-
-def button(message: StoredMessage, kind: str, wanted: str) -> dict:
-    found = [b for b in buttons(message, kind) if payload(b) == wanted]
-    assert found, f"no {kind}:{wanted} button in: {message.text} {message.buttons()}"
-    return found[0]
-
-
-def has_choice(driver: Driver, user: FakeUser) -> bool:
-    message = prompt(driver, user)
-    return bool(buttons(message, "a") or buttons(message, "d"))
-
-
 def board(driver: Driver, group: int, title: str = "Sultan") -> StoredMessage:
     """The group's board: the latest bot message that starts with the game's title and
     shows the table (not the final summary)."""
@@ -71,10 +37,6 @@ def board(driver: Driver, group: int, title: str = "Sultan") -> StoredMessage:
 
 def reveals(driver: Driver, group: int, marker: str = "💎 Round") -> list[StoredMessage]:
     return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith(marker)]
-
-
-async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:
-    return await driver.press(user, user.id, message.message_id, data["callback_data"])
 
 
 async def return_gem(driver: Driver, user: FakeUser, colour: int) -> str | None:

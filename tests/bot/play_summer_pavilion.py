@@ -7,13 +7,21 @@ from __future__ import annotations
 import random
 
 from bot.callbacks import Callback
-from bot.host import get_host
 from bot.i18n import translator
 from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
 from games.core import encode_action
 from tests.bot.conftest import GROUP
+from tests.bot.helpers import (
+    button,
+    current_match,
+    find,
+    fresh,
+    latest,
+    press,
+    prompt,
+)
 
 ENGINE = get_engine("summer_pavilion")
 TITLE = "Azul Mini: Summer Pavilion"
@@ -43,62 +51,8 @@ async def start_match(
     return await current_match(driver, group)
 
 
-async def current_match(driver: Driver, group: int = GROUP) -> Match:
-    storage = get_host(driver.app).storage
-    rows = await storage._fetchall(
-        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
-    )
-    return await storage.load(rows[0]["id"])
-
-
-def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
-    """The user's latest private message from the bot."""
-    return driver.api.last(user.id)
-
-
-def payload(button: dict) -> str:
-    return button["callback_data"].split(":", 3)[3]
-
-
-def buttons(message: StoredMessage, kind: str) -> list[dict]:
-    """Move (``a``) or selection (``d``) buttons of a message."""
-    return [b for b in message.buttons() if b.get("callback_data", "").startswith(kind + ":")]
-
-
-def find(message: StoredMessage, kind: str, wanted: str) -> dict | None:
-    found = [b for b in buttons(message, kind) if payload(b) == wanted]
-    return found[0] if found else None
-
-
-def button(message: StoredMessage, kind: str, wanted: str) -> dict:
-    found = find(message, kind, wanted)
-    assert found, f"no {kind}:{wanted} button in: {message.text} {message.buttons()}"
-    return found
-
-
-def has_choice(driver: Driver, user: FakeUser) -> bool:
-    message = prompt(driver, user)
-    return bool(buttons(message, "a") or buttons(message, "d"))
-
-
-def board(driver: Driver, group: int = GROUP, title: str = TITLE) -> StoredMessage:
-    """The group's board: the latest bot message that starts with the game's title."""
-    for message in reversed(driver.api.visible(group)):
-        if message.from_bot and message.text.startswith(title + "\n"):
-            return message
-    raise AssertionError("no board in the group")
-
-
 def round_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
     return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith("🏁 ")]
-
-
-async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:
-    return await driver.press(user, user.id, message.message_id, data["callback_data"])
-
-
-def fresh(driver: Driver, user: FakeUser, message: StoredMessage) -> StoredMessage:
-    return driver.api.messages[user.id][message.message_id]
 
 
 async def play_by_buttons(driver: Driver, user: FakeUser, action: tuple) -> str | None:
@@ -181,3 +135,8 @@ async def play_until(
             return moves
         await play_move(driver, users, rng, by_buttons, group)
     raise AssertionError("the game did not get there")
+
+
+def board(driver: Driver, group: int = GROUP, title: str = TITLE) -> StoredMessage:
+    """The group's board: the latest bot message that starts with the game's title."""
+    return latest(driver, group, title + "\n")

@@ -25,15 +25,13 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
+from tests.bot.helpers import buttons, has_choice, payload
 from tests.bot.play_azul import (
     ENGINE,
     board,
     button,
-    buttons,
     current_match,
     fresh,
-    has_choice,
-    payload,
     play_by_buttons,
     play_by_data,
     play_until,

@@ -23,14 +23,13 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
+from tests.bot.helpers import buttons, has_choice
 from tests.bot.play_sultan import (
     ENGINE,
     bid,
     board,
     button,
-    buttons,
     current_match,
-    has_choice,
     play_move,
     play_to_the_end,
     press,

@@ -20,16 +20,14 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
+from tests.bot.helpers import buttons, has_choice, payload
 from tests.bot.play_summer_pavilion import (
     ENGINE,
     board,
     button,
-    buttons,
     current_match,
     find,
     fresh,
-    has_choice,
-    payload,
     play_by_buttons,
     play_by_data,
     play_until,

@@ -1,0 +1,65 @@
+"""Reading what the bot showed and pressing its buttons: shared by the per-game play helpers."""
+
+from __future__ import annotations
+
+from bot.host import get_host
+from bot.storage import Match
+from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from tests.bot.conftest import GROUP
+
+
+async def current_match(driver: Driver, group: int = GROUP) -> Match:
+    """The latest match opened in a group."""
+    storage = get_host(driver.app).storage
+    rows = await storage._fetchall(
+        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
+    )
+    return await storage.load(rows[0]["id"])
+
+
+def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
+    """The user's latest private message from the bot."""
+    return driver.api.last(user.id)
+
+
+def payload(button: dict) -> str:
+    return button["callback_data"].split(":", 3)[3]
+
+
+def buttons(message: StoredMessage, kind: str) -> list[dict]:
+    """Move (``a``) or selection (``d``) buttons of a message."""
+    return [b for b in message.buttons() if b.get("callback_data", "").startswith(kind + ":")]
+
+
+def find(message: StoredMessage, kind: str, wanted: str) -> dict | None:
+    found = [b for b in buttons(message, kind) if payload(b) == wanted]
+    return found[0] if found else None
+
+
+def button(message: StoredMessage, kind: str, wanted: str) -> dict:
+    found = find(message, kind, wanted)
+    assert found, f"no {kind}:{wanted} button in: {message.text} {message.buttons()}"
+    return found
+
+
+def has_choice(driver: Driver, user: FakeUser) -> bool:
+    message = prompt(driver, user)
+    return bool(buttons(message, "a") or buttons(message, "d"))
+
+
+def latest(driver: Driver, group: int, starts_with: str) -> StoredMessage:
+    """The latest bot message in a group whose text starts with ``starts_with`` (a game's
+    board starts with its title line)."""
+    for message in reversed(driver.api.visible(group)):
+        if message.from_bot and message.text.startswith(starts_with):
+            return message
+    raise AssertionError(f"no message starting with {starts_with!r} in the group")
+
+
+async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:
+    return await driver.press(user, user.id, message.message_id, data["callback_data"])
+
+
+def fresh(driver: Driver, user: FakeUser, message: StoredMessage) -> StoredMessage:
+    """The message as it is now (after edits)."""
+    return driver.api.messages[user.id][message.message_id]
