@@ -11,7 +11,7 @@ from telegram.ext import ContextTypes
 
 from bot.callbacks import Callback
 from bot.handlers.common import button_handler, display_name, is_group, is_private, popup, thread_of
-from bot.handlers.lobby import join_by_link, may_manage
+from bot.handlers.lobby import join_by_link, managed_match, may_manage
 from bot.host import get_host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
 from bot.ui import get_ui, playable_games
@@ -202,12 +202,8 @@ async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
     query = update.callback_query
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        if match is None or match.status != "playing":
-            await popup(query, t("play.match_over"))
-            return
-        if not await may_manage(host, match, query.from_user.id):
-            await popup(query, t("lobby.creator_only"))
+        match = await managed_match(host, query, data.match_id, t, status="playing")
+        if match is None:
             return
         match.status = "cancelled"
         await host.storage.save(match)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import html
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 from telegram.ext import ContextTypes
 
 from bot import flow
 from bot.callbacks import Callback
 from bot.handlers.common import button_handler, display_name, is_group, popup, thread_of
 from bot.host import Host, get_host
+from bot.i18n import Translator
 from bot.lobby_view import TURN_OPTION, option_choices
 from bot.storage import Match, Seat
 from bot.timers import TURN_PRESETS, turn_label
@@ -165,22 +166,33 @@ async def may_manage(host: Host, match: Match, user_id: int) -> bool:
     return user_id == match.creator_id or await host.is_admin(match.chat_id, user_id)
 
 
+async def managed_match(
+    host: Host, query: CallbackQuery, match_id: int, t: Translator, status: str = "lobby"
+) -> Match | None:
+    """The match a creator's button refers to, if it is still in ``status`` and the presser
+    may manage it (its creator or a group admin); otherwise the press is answered."""
+    match = await host.storage.load(match_id)
+    if match is None or match.status != status:
+        await popup(query, t("lobby.closed" if status == "lobby" else "play.match_over"))
+        return None
+    if not await may_manage(host, match, query.from_user.id):
+        await popup(query, t("lobby.creator_only"))
+        return None
+    return match
+
+
 @button_handler
 async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
     host = get_host(context.application)
     query = update.callback_query
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        if match is None or match.status != "lobby":
-            await popup(query, t("lobby.closed"))
+        match = await managed_match(host, query, data.match_id, t)
+        if match is None:
             return
         choices = option_choices(match.game)
         if data.payload not in choices and data.payload != TURN_OPTION:
             await popup(query, t("error.bad_button"))
-            return
-        if not await may_manage(host, match, query.from_user.id):
-            await popup(query, t("lobby.creator_only"))
             return
         if data.payload == TURN_OPTION:
             match.turn_seconds = next_value(TURN_PRESETS, match.turn_seconds)
@@ -205,12 +217,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callba
     query = update.callback_query
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        if match is None or match.status != "lobby":
-            await popup(query, t("lobby.closed"))
-            return
-        if not await may_manage(host, match, query.from_user.id):
-            await popup(query, t("lobby.creator_only"))
+        match = await managed_match(host, query, data.match_id, t)
+        if match is None:
             return
         engine = get_engine(match.game)
         if len(match.seats) < engine.min_players:
@@ -228,12 +236,8 @@ async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callb
     query = update.callback_query
     t = await host.chat_t(update.effective_chat.id)
     async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        if match is None or match.status != "lobby":
-            await popup(query, t("lobby.closed"))
-            return
-        if not await may_manage(host, match, query.from_user.id):
-            await popup(query, t("lobby.creator_only"))
+        match = await managed_match(host, query, data.match_id, t)
+        if match is None:
             return
         match.status = "cancelled"
         await host.storage.save(match)
@@ -271,5 +275,6 @@ async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Call
         old.game,
         query.from_user,
         options=old.options,
+        turn_seconds=old.turn_seconds,
     )
     await popup(query, None if match else t("lobby.already_running"))
