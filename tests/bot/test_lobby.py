@@ -170,13 +170,17 @@ async def test_new_game_button_after_the_end_opens_a_lobby_with_the_same_options
     from tests.bot.play5211 import play_to_the_end
 
     await open_lobby(driver)
+    await driver.press_label(ALICE, GROUP, "One game")  # → first to 50
+    await driver.press_label(ALICE, GROUP, "3 minutes per move")  # → 10 minutes
     for player in (ALICE, BOB):
         await driver.press_label(player, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
-    await play_to_the_end(driver, [ALICE, BOB])
+    await play_to_the_end(driver, [ALICE, BOB], max_parts=2000)
     await driver.press_label(BOB, GROUP, "New game")
     lobby = api.last(GROUP)
     assert lobby.text.startswith("🎲 5211 — new game")
+    assert "• Long game: first to 50 points" in lobby.text
+    assert "• ⏱ 10 minutes per move" in lobby.text
     assert "1. Bob" in lobby.text  # Bob talks to the bot already: seated at once
     assert await driver.press_label(ALICE, GROUP, "New game") == (
         "A game is already open here. Finish it or /cancel it first."
