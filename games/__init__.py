@@ -6,8 +6,7 @@ from importlib import import_module
 
 from games.core import Engine
 
-# Game id -> module holding its ``ENGINE``. Imported lazily so one game's bug or slow import
-# never affects the others.
+# Game id -> module holding its ``ENGINE``, in menu order. Imported on first use.
 GAME_MODULES: dict[str, str] = {
     "5211": "games.g5211",
     "sultan": "games.sultan",
@@ -15,20 +14,6 @@ GAME_MODULES: dict[str, str] = {
     "azul": "games.azul",
     "summer_pavilion": "games.summer_pavilion",
 }
-
-
-def available_games() -> list[str]:
-    """Ids of the games whose engines are installed, in menu order."""
-    found = []
-    for game_id, module in GAME_MODULES.items():
-        try:
-            import_module(module)
-        except ModuleNotFoundError as error:
-            if error.name != module:
-                raise
-            continue
-        found.append(game_id)
-    return found
 
 
 def get_engine(game_id: str) -> Engine:

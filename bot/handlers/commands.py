@@ -7,6 +7,7 @@ import html
 import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.callbacks import Callback
@@ -14,6 +15,7 @@ from bot.handlers.common import button_handler, display_name, is_group, is_priva
 from bot.handlers.lobby import join_by_link, managed_match, may_manage
 from bot.host import get_host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
+from bot.messenger import Unreachable
 from bot.ui import get_ui, playable_games
 
 log = logging.getLogger(__name__)
@@ -211,14 +213,16 @@ async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
         await popup(query, t("cancel.done"))
         text = t("cancel.stopped", name=html.escape(display_name(query.from_user)))
         await query.edit_message_text(text)
-        if match.board_message_id is not None:
-            await host.messenger.drop_keyboard(match.chat_id, match.board_message_id)
-        for seat in match.seats:
-            if seat.prompt_message_id is not None:
+        # a stopped match leaves no live buttons (where the bot can still reach them)
+        screens = [(match.chat_id, match.board_message_id)] + [
+            (seat.user_id, seat.prompt_message_id) for seat in match.seats
+        ]
+        for chat_id, message_id in screens:
+            if message_id is not None:
                 try:
-                    await host.messenger.drop_keyboard(seat.user_id, seat.prompt_message_id)
-                except Exception:  # a blocked player's old prompt is not worth an error
-                    log.info("could not clear the prompt of %s", seat.user_id)
+                    await host.messenger.drop_keyboard(chat_id, message_id)
+                except (Unreachable, TelegramError):
+                    log.info("could not clear the buttons of message %s", message_id)
 
 
 async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

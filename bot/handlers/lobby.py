@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from bot import flow
@@ -13,6 +15,7 @@ from bot.handlers.common import button_handler, display_name, is_group, popup, t
 from bot.host import Host, get_host
 from bot.i18n import Translator
 from bot.lobby_view import TURN_OPTION, option_choices
+from bot.messenger import MessageGone, Unreachable
 from bot.storage import Match, Seat
 from bot.timers import TURN_PRESETS, turn_label
 from bot.ui import get_ui, playable_games
@@ -173,7 +176,8 @@ async def managed_match(
     may manage it (its creator or a group admin); otherwise the press is answered."""
     match = await host.storage.load(match_id)
     if match is None or match.status != status:
-        await popup(query, t("lobby.closed" if status == "lobby" else "play.match_over"))
+        gone = "lobby.closed" if status == "lobby" else "play.match_over"
+        await popup(query, t(gone))
         return None
     if not await may_manage(host, match, query.from_user.id):
         await popup(query, t("lobby.creator_only"))
@@ -250,10 +254,9 @@ async def close_lobby_message(host: Host, match: Match, text: str) -> None:
     chat."""
     if match.lobby_message_id is None:
         return
-    try:
+    # the lobby message is cosmetic: if it is gone or the group unreachable, so be it
+    with contextlib.suppress(MessageGone, Unreachable, BadRequest):
         await host.messenger.edit(match.chat_id, match.lobby_message_id, text)
-    except Exception:  # the lobby message is cosmetic; the match goes on without it
-        return
 
 
 @button_handler
