@@ -62,14 +62,8 @@ class Bench:
     def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
         self.args = args
         self.api = FakeTelegram(record=False)
-        settings = Settings(
-            telegram_bot_token="123456:BENCH",
-            database_path=workdir / "bench.sqlite3",
-            rate_limit=True,
-            default_turn_seconds=0,
-            _env_file=None,
-        )
-        self.app = build_application(settings, request=self.api)
+        self.workdir = workdir
+        self.app = self.build(rate_limit=False)
         self.driver = Driver(self.app, self.api)
         self.rng = random.Random(args.seed)
         self.figures = Figures()
@@ -77,6 +71,25 @@ class Bench:
         # presses spread evenly: at most rate/20 every 50 ms
         self.pace = AsyncLimiter(args.rate / 20, 0.05) if args.rate else None
         self.full_load_until: tuple[float, int] | None = None
+
+    def build(self, rate_limit: bool):
+        settings = Settings(
+            telegram_bot_token="123456:BENCH",
+            database_path=self.workdir / "bench.sqlite3",
+            rate_limit=rate_limit,
+            default_turn_seconds=0,
+            _env_file=None,
+        )
+        return build_application(settings, request=self.api)
+
+    async def start(self) -> None:
+        await self.app.initialize()
+        await self.app.post_init(self.app)
+
+    async def stop(self) -> None:
+        await self.app.post_stop(self.app)
+        await self.app.shutdown()
+        await self.app.post_shutdown(self.app)
 
     async def feed(self, update: dict) -> float:
         started = time.perf_counter()
@@ -130,12 +143,11 @@ class Bench:
             self.full_load_until = (time.perf_counter(), len(self.figures.handling_s))
 
     async def run(self) -> dict:
-        host = get_host(self.app)
-        await self.app.initialize()
-        await self.app.post_init(self.app)
         games = self.args.games.split(",")
-        # Lobbies first (joining is not what is measured), then the play: `concurrent`
-        # matches at a time until all are finished.
+        # Lobbies first, by a bot without the rate limiter (joining is not what is
+        # measured); then the real bot, rate limiter included, restarts on the same database
+        # and plays: `concurrent` matches at a time until all are finished.
+        await self.start()
         queue: asyncio.Queue = asyncio.Queue()
         opening = asyncio.Semaphore(50)
 
@@ -148,7 +160,12 @@ class Bench:
         )
         for match in opened:
             queue.put_nowait(match)
-        await host.publisher.idle()
+        await get_host(self.app).publisher.idle()
+        await self.stop()
+        self.app = self.driver.app = self.build(rate_limit=True)
+        await self.start()
+        host = get_host(self.app)
+        await host.publisher.idle()  # start-up finds everything drawn already
         self.api.call_counts.clear()
         self.api.timeline.clear()
         started = time.perf_counter()
@@ -157,9 +174,7 @@ class Bench:
         drain_started = time.perf_counter()
         await host.publisher.idle()
         drain_seconds = time.perf_counter() - drain_started
-        await self.app.post_stop(self.app)
-        await self.app.shutdown()
-        await self.app.post_shutdown(self.app)
+        await self.stop()
         times = sorted(self.figures.handling_s)
         moves = self.figures.moves
         full_until, full_updates = self.full_load_until or (time.perf_counter(), len(times))

@@ -21,7 +21,7 @@ from typing import Any
 
 import aiosqlite
 
-from games.core import clone
+from games.core import clone, clone_state
 
 # Each entry upgrades the schema by one version (PRAGMA user_version). Never edit a released
 # entry: append a new one.
@@ -170,7 +170,8 @@ class Match:
 def copy_match(match: Match) -> Match:
     """An independent copy: the cache hands out copies, so a handler that changes a match and
     then fails to save it never corrupts what others read."""
-    copied = replace(match, options=dict(match.options), state=clone(match.state))
+    state = clone_state(match.state) if match.state is not None else None
+    copied = replace(match, options=dict(match.options), state=state)
     copied.seats = [replace(seat, draft=clone(seat.draft)) for seat in match.seats]
     return copied
 
@@ -521,9 +522,11 @@ class Storage:
             if cursor.rowcount != 1:
                 self._matches.pop(match.id, None)  # someone else wrote: read it afresh
                 raise StaleMatch(f"match {match.id} is no longer at version {expected}")
-            await db.execute(
-                "DELETE FROM seats WHERE match_id = ? AND seat >= ?", (match.id, len(match.seats))
-            )
+            if match.status == "lobby":  # only a lobby gains and loses seats
+                await db.execute(
+                    "DELETE FROM seats WHERE match_id = ? AND seat >= ?",
+                    (match.id, len(match.seats)),
+                )
             columns = ", ".join(PLAY_SEAT_FIELDS)
             updates = ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
             await db.executemany(
