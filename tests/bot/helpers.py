@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Awaitable, Callable
+
+from bot.callbacks import Callback
 from bot.host import get_host
 from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from games.core import Engine, encode_action
 from tests.bot.conftest import GROUP
 
 
@@ -63,3 +68,59 @@ async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: di
 def fresh(driver: Driver, user: FakeUser, message: StoredMessage) -> StoredMessage:
     """The message as it is now (after edits)."""
     return driver.api.messages[user.id][message.message_id]
+
+
+async def play_by_data(driver: Driver, match: Match, user: FakeUser, action: tuple) -> str | None:
+    """Press the callback data of ``action`` straight away (fast; the host checks it)."""
+    seat = match.seat_of(user.id)
+    data = Callback("a", match.id, seat.token, encode_action(action)).encode()
+    return await driver.press(user, user.id, prompt(driver, user).message_id, data)
+
+
+async def play_move(
+    driver: Driver,
+    engine: Engine,
+    users: list[FakeUser],
+    choose: Callable[[dict, int, random.Random], tuple],
+    play_by_buttons: Callable[[Driver, FakeUser, tuple], Awaitable[str | None]],
+    rng: random.Random,
+    by_buttons: bool = False,
+    group: int = GROUP,
+) -> tuple[int, tuple] | None:
+    """One seat that has a decision (the first, if several) makes the move ``choose`` picks,
+    through the keyboards or by its callback data; None when the game is over."""
+    match = await current_match(driver, group)
+    if match.status != "playing":
+        return None
+    seat = min(engine.to_act(match.state))
+    user = users[seat]
+    action = choose(match.state, seat, rng)
+    if by_buttons:
+        await play_by_buttons(driver, user, action)
+    else:
+        await play_by_data(driver, match, user, action)
+    after = await current_match(driver, group)
+    assert after.version == match.version + 1, f"{action} was not played"
+    return seat, action
+
+
+async def play_until(
+    driver: Driver,
+    engine: Engine,
+    users: list[FakeUser],
+    choose: Callable[[dict, int, random.Random], tuple],
+    play_by_buttons: Callable[[Driver, FakeUser, tuple], Awaitable[str | None]],
+    done: Callable[[dict], bool],
+    seed: int = 1,
+    by_buttons: bool = False,
+    group: int = GROUP,
+    max_moves: int = 2000,
+) -> int:
+    """Play until ``done(state)`` is true (or the game ends); returns the moves made."""
+    rng = random.Random(seed)
+    for moves in range(max_moves):
+        match = await current_match(driver, group)
+        if match.status != "playing" or done(match.state):
+            return moves
+        await play_move(driver, engine, users, choose, play_by_buttons, rng, by_buttons, group)
+    raise AssertionError("the game did not get there")

@@ -25,7 +25,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, has_choice, payload
+from tests.bot.helpers import buttons, has_choice, payload, play_by_data
 from tests.bot.play_azul import (
     ENGINE,
     board,
@@ -33,7 +33,6 @@ from tests.bot.play_azul import (
     current_match,
     fresh,
     play_by_buttons,
-    play_by_data,
     play_until,
     press,
     prompt,

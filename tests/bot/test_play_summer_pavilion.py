@@ -20,7 +20,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, has_choice, payload
+from tests.bot.helpers import buttons, has_choice, payload, play_by_data
 from tests.bot.play_summer_pavilion import (
     ENGINE,
     board,
@@ -29,7 +29,6 @@ from tests.bot.play_summer_pavilion import (
     find,
     fresh,
     play_by_buttons,
-    play_by_data,
     play_until,
     press,
     prompt,
