@@ -29,10 +29,6 @@ from games.sultan.engine import (
 GEM_EMOJI = ("⚪", "🔴", "🟡", "🟢", "🔵")
 
 
-def gem_icon(colour: int) -> str:
-    return GEM_EMOJI[colour]
-
-
 def gem_name(t: Translator, colour: int) -> str:
     """The gem's icon and name: 🔵 blue gem."""
     return f"{GEM_EMOJI[colour]} {t('sultan.gem.' + GEM_NAMES[colour])}"
