@@ -3,7 +3,7 @@
 Why a palette PNG and not JPEG: a board is flat colours, sharp edges and small digits —
 JPEG smears exactly those (ringing around every tile and digit) and is larger at a quality
 that hides it (measured on 4-player boards: JPEG quality 85 weighs 145–210 KB, the palette
-PNG 48–90 KB); a palette PNG keeps every flat colour clean, and reducing an image to a fixed
+PNG 50–100 KB); a palette PNG keeps every flat colour clean, and reducing an image to a fixed
 palette costs about two milliseconds. The palette of each game is learnt once from specimen
 pictures (median cut), with the game's key colours (tiles, markers, boards) put first so
 each has its own entry; Pillow maps a pixel to an entry within a few units, and the
@@ -21,9 +21,11 @@ from PIL import Image
 from bot.pictures.drawing import RGB
 
 PALETTE_SIZE = 256
-# zlib level, measured on 4-player boards: level 6 (Pillow's default) is 8-12 % smaller but
-# takes 6.6-9.9 ms to level 4's 4.8-6.2 ms; level 9 takes 40-60 ms.
-COMPRESS_LEVEL = 4
+# zlib level. Encoding is most of a picture's cost; measured (CPU, median of 21) on mid-game
+# 4-player pictures, Azul / Summer Pavilion: level 2 takes 3.2 / 4.6 ms for 52 / 94 KB,
+# level 4 4.8 / 6.4 ms for 46 / 84 KB, level 6 (Pillow's default) 6.6 / 10.1 ms for
+# 40 / 78 KB, level 9 37 / 54 ms. Every level is far under the 150 KB target: speed wins.
+COMPRESS_LEVEL = 2
 
 
 def build_palette(key_colours: Sequence[RGB], specimens: Sequence[Image.Image]) -> Image.Image:

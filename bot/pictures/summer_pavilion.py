@@ -52,7 +52,7 @@ TRAY_RGB: RGB = (232, 225, 212)
 SQRT3 = math.sqrt(3)
 STAR_DISTANCE = 2.8  # from the board's centre to an outer star's, in diamond sides
 INSET = 0.9  # a tile or space drawn this much of its diamond, leaving a seam between them
-MEDALLION = 0.31  # radius of a structure's medallion, in diamond sides
+MEDALLION = 0.34  # radius of a structure's medallion, in diamond sides
 BOARD_HEIGHT = 9.0  # the board is 10 sides wide and this high: the stars reach 4.2 up and down
 PILLAR, STATUE, WINDOW = range(3)
 
