@@ -13,7 +13,6 @@ language.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import ceil
 
 from PIL import Image
 
@@ -119,7 +118,7 @@ class SupplyGeometry:
         if factories * self.PITCH + centre_width <= width:
             rows = [factories]
         else:
-            rows = [ceil(factories / 2), factories // 2]
+            rows = [(factories + 1) // 2, factories // 2]
         self.factory_centres: list[Point] = []
         for r, count in enumerate(rows):
             row_width = count * self.PITCH + (centre_width if r == len(rows) - 1 else 0)
@@ -159,24 +158,16 @@ class Layout:
         self.supply = SupplyGeometry(MARGIN, MARGIN, self.width - 2 * MARGIN, factories)
         y = MARGIN + self.supply.height + MARGIN
         self.boards: dict[int, BoardGeometry] = {}
-        if scale == GROUP_SCALE:
-            for index, seat in enumerate(seats):
-                row, column = divmod(index, 2)
-                alone = index == len(seats) - 1 and column == 0
+        template = BoardGeometry(0, 0, scale, grey)
+        for index, seat in enumerate(seats):
+            row, column = divmod(index, 2)
+            if scale != GROUP_SCALE or (index == len(seats) - 1 and column == 0):
+                x = (self.width - template.width) // 2  # the private board, an odd last board
+            else:
                 x = MARGIN + column * (board_width + MARGIN)
-                if alone:  # an odd last board is centred
-                    x = (self.width - board_width) // 2
-                probe = BoardGeometry(0, 0, GROUP_SCALE, grey)
-                self.boards[seat] = BoardGeometry(x, y + row * (probe.height + MARGIN), 1, grey)
-            rows = ceil(len(seats) / 2)
-            bottom = y + rows * (probe.height + MARGIN)
-        else:
-            probe = BoardGeometry(0, 0, scale, grey)
-            x = (self.width - probe.width) // 2
-            for seat in seats:
-                self.boards[seat] = BoardGeometry(x, y, scale, grey)
-            bottom = y + probe.height + MARGIN
-        self.height = bottom
+            self.boards[seat] = BoardGeometry(x, y + row * (template.height + MARGIN), scale, grey)
+        rows = (len(seats) + 1) // 2
+        self.height = y + rows * (template.height + MARGIN)
         self.size = (self.width, self.height)
 
 

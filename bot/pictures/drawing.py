@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 Box = tuple[int, int, int, int]  # left, top, right, bottom: the pixels left <= x < right
+Ink = RGB | tuple[int, int, int, int] | None  # a colour, with alpha on RGBA sprites
 
 SUPERSAMPLE = 4  # sprites
 BACKGROUND_SUPERSAMPLE = 3  # whole backgrounds (large: a lower factor keeps memory modest)
@@ -89,11 +90,18 @@ class Pen:
     def _width(self, width: float) -> int:
         return max(1, round(width * self.k)) if width else 0
 
-    def rect(self, box: Sequence[float], fill=None, outline=None, width: float = 0) -> None:
+    def rect(
+        self, box: Sequence[float], fill: Ink = None, outline: Ink = None, width: float = 0
+    ) -> None:
         self.draw.rectangle(self._box(box), fill=fill, outline=outline, width=self._width(width))
 
     def rounded(
-        self, box: Sequence[float], radius: float, fill=None, outline=None, width: float = 0
+        self,
+        box: Sequence[float],
+        radius: float,
+        fill: Ink = None,
+        outline: Ink = None,
+        width: float = 0,
     ) -> None:
         self.draw.rounded_rectangle(
             self._box(box),
@@ -103,21 +111,29 @@ class Pen:
             width=self._width(width),
         )
 
-    def ellipse(self, box: Sequence[float], fill=None, outline=None, width: float = 0) -> None:
+    def ellipse(
+        self, box: Sequence[float], fill: Ink = None, outline: Ink = None, width: float = 0
+    ) -> None:
         self.draw.ellipse(self._box(box), fill=fill, outline=outline, width=self._width(width))
 
-    def circle(self, centre: Point, radius: float, fill=None, outline=None, width: float = 0):
+    def circle(
+        self, centre: Point, radius: float, fill: Ink = None, outline: Ink = None, width: float = 0
+    ) -> None:
         x, y = centre
         self.ellipse((x - radius, y - radius, x + radius, y + radius), fill, outline, width)
 
-    def polygon(self, points: Sequence[Point], fill=None, outline=None, width: float = 0) -> None:
+    def pieslice(self, centre: Point, radius: float, start: float, end: float, fill: RGB) -> None:
+        """A slice of a disc, from ``start`` to ``end`` degrees clockwise from 3 o'clock."""
+        x, y = centre
+        box = self._box((x - radius, y - radius, x + radius, y + radius))
+        self.draw.pieslice(box, start, end, fill=fill)
+
+    def polygon(
+        self, points: Sequence[Point], fill: Ink = None, outline: Ink = None, width: float = 0
+    ) -> None:
         k = self.k
         scaled = [(x * k, y * k) for x, y in points]
         self.draw.polygon(scaled, fill=fill, outline=outline, width=self._width(width) or 1)
-
-    def line(self, points: Sequence[Point], fill: RGB, width: float) -> None:
-        k = self.k
-        self.draw.line([(x * k, y * k) for x, y in points], fill=fill, width=self._width(width))
 
     def text(
         self,

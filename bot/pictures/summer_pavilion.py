@@ -364,15 +364,9 @@ def _paint_hub(pen: Pen, centre: Point, s: float, star: int, colour: int, number
         pen.circle(centre, radius, fill=d.INK, outline=d.WHITE, width=0.04 * s)
         pen.text(centre, str(star), 0.36 * s, d.WHITE, bold=True)
     else:
-        cx, cy = centre
         for index, rgb in enumerate(TILE_RGB):
             start = -90 + index * 60
-            pen.draw.pieslice(
-                pen._box((cx - radius, cy - radius, cx + radius, cy + radius)),
-                start,
-                start + 60,
-                fill=rgb,
-            )
+            pen.pieslice(centre, radius, start, start + 60, rgb)
         pen.circle(centre, radius, outline=d.WHITE, width=0.04 * s)
 
 
