@@ -438,7 +438,7 @@ class SummerPavilionEngine(Engine):
             state["bonus_due"] -= 1
             state["log"].append({"type": "bonus", "seat": seat, "colour": colour})
             if not state["bonus_due"]:
-                self._end_placement_turn(state, seat)
+                self._end_turn(state, seat)
         elif tag == KEEP:
             colour = action[1]
             state["hands"][seat][colour] -= 1
@@ -542,9 +542,12 @@ class SummerPavilionEngine(Engine):
             state["phase"] = "bonus"
             state["bonus_due"] = due
         else:
-            self._end_placement_turn(state, seat)
+            self._end_turn(state, seat)
 
-    def _end_placement_turn(self, state: State, seat: int) -> None:
+    def _end_turn(self, state: State, seat: int) -> None:
+        """A phase 2 turn is over (a placement with its bonus tiles, or a pass): refill the
+        supply before the next player acts ([decision] after every turn, passes included),
+        then find the next player."""
         if sum(state["supply"]) < SUPPLY_SIZE:
             self._fill_supply(state)
         self._seek_placer(state, (seat + 1) % state["num_players"])
@@ -559,7 +562,7 @@ class SummerPavilionEngine(Engine):
         penalty = min(sum(discarded), state["scores"][seat] - SCORE_FLOOR)
         state["scores"][seat] -= penalty
         self._log_pass(state, seat, discarded, penalty, auto=False)
-        self._seek_placer(state, (seat + 1) % state["num_players"])
+        self._end_turn(state, seat)
 
     def _log_pass(self, state: State, seat: int, discarded: list[int], penalty: int, auto: bool):
         if auto:  # no tiles left: nothing kept, nothing discarded
