@@ -17,16 +17,22 @@ list, a list of lists never holds an int), and ``state["log"]``, the public even
 append-only with entries that are never changed once appended.
 
 Actions are tuples of small non-negative ints; :func:`encode_action` turns them into the
-compact text that goes into Telegram callback data. States are JSON-compatible dicts
-(lists, ints, strings, bools, ``None``); randomness comes from the seed and a counter kept
-in the state, so the same seed and the same actions always replay the same game.
+compact text that goes into Telegram callback data. Each engine names its kinds of action
+with a ``NamedTuple`` per kind (OpenSpiel's games name their actions too): a named action is
+still a tuple, equal to the plain tuple with the same numbers and encoded the same way, so
+an action decoded from a button is a plain tuple, and the engine's ``as_action`` turns it
+back into its named kind (:func:`parse_tagged` does it for actions led by a kind number).
+
+States are JSON-compatible dicts (lists, ints, strings, bools, ``None``), described by a
+``TypedDict`` in each engine module; randomness comes from the seed and a counter kept in
+the state, so the same seed and the same actions always replay the same game.
 """
 
 from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -79,6 +85,24 @@ def decode_action(text: str) -> Action:
     if any(part < 0 for part in parts):
         raise IllegalAction(f"malformed action {text!r}")
     return parts
+
+
+def parse_tagged(action: Sequence[object], kinds: Sequence[type[tuple]]) -> tuple | None:
+    """The named form of a plain action whose first number is its kind: ``kinds[kind]``
+    built from the same numbers; ``None`` when the action is not made of non-negative ints,
+    its kind is unknown or its length does not fit that kind. An action that is already of
+    one of ``kinds`` (made by the engine: its legal actions) is returned as it is."""
+    if type(action) in kinds:
+        return action  # type: ignore[return-value]
+    if not action:
+        return None
+    for part in action:
+        if type(part) is not int or part < 0:
+            return None
+    kind = action[0]
+    if kind >= len(kinds) or len(action) != len(kinds[kind]._fields):  # type: ignore
+        return None
+    return kinds[kind]._make(action)  # type: ignore[attr-defined]
 
 
 def rank_by(keys: list[tuple]) -> list[int]:
@@ -189,7 +213,8 @@ class Engine(abc.ABC):
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         """The state after ``seat`` plays ``action``; ``state`` itself is never changed."""
-        action = tuple(action)
+        if not isinstance(action, tuple):  # a list from JSON; a named action stays named
+            action = tuple(action)
         if not self.is_legal(state, seat, action):
             raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
         new_state = clone_state(state)
