@@ -39,9 +39,15 @@ from games.azul.engine import (
     MAX_ROUNDS,
     ROW_BONUS,
     SIZE,
+    AzulAction,
+    Column,
+    Draft,
+    DraftOutcome,
+    as_action,
+    draft_outcome,
     floor_penalty,
     grey_columns,
-    placement_points,
+    points_if_placed,
 )
 from games.core import Action, Result, View
 
@@ -120,9 +126,15 @@ def source_tiles(view: View, source: int) -> list[int]:
 
 def column_points(view: View, seat: int, row: int, column: int) -> int:
     """Points of the pending row's tile placed in ``column`` (grey wall)."""
-    trial = list(view["walls"][seat])
-    trial[row * SIZE + column] = view["line_colours"][seat][row]
-    return placement_points(trial, row, column)[0]
+    return points_if_placed(view["walls"][seat], row, column, view["line_colours"][seat][row])
+
+
+def draft_preview(view: View, seat: int, draft: Draft) -> DraftOutcome:
+    """Where the tiles of ``draft`` would go, and what the floor would cost."""
+    count = source_tiles(view, draft.source)[draft.colour]
+    line_count = 0 if draft.line == FLOOR_LINE else view["line_counts"][seat][draft.line]
+    marker = draft.source == view["centre_source"] and marker_in_centre(view)
+    return draft_outcome(count, draft.line, line_count, len(view["floors"][seat]), marker)
 
 
 class AzulUI(GameUI):
@@ -364,18 +376,20 @@ class AzulUI(GameUI):
             else:
                 lines.append(self._turn_line(t, view, names))
             return Screen("\n".join(lines))
+        moves = [as_action(action) for action in legal]
         if view["phase"] == "draft":
-            rows = self._draft_choices(t, view, seat, legal, draft, lines)
+            rows = self._draft_choices(t, view, seat, moves, draft, lines)
         else:
-            rows = self._column_choices(t, view, seat, legal, lines)
+            rows = self._column_choices(t, view, seat, moves, lines)
         return Screen("\n".join(lines), rows)
 
-    # drafting ------------------------------------------------------------------------------
+    # drafting: the tiles (a source and a colour), then the line -------------------------------
     @staticmethod
-    def _selection(draft: Any, legal: list[Action]) -> tuple[int, int] | None:
+    def _selection(draft: Any, drafts: list[Draft]) -> tuple[int, int] | None:
+        """The (source, colour) selected in the draft while it is still there to take."""
         if isinstance(draft, dict):
             source, colour = draft.get("s"), draft.get("c")
-            if any(a[0] == source and a[1] == colour for a in legal if len(a) == 3):
+            if any(move.source == source and move.colour == colour for move in drafts):
                 return source, colour
         return None
 
@@ -391,76 +405,88 @@ class AzulUI(GameUI):
         t: Translator,
         view: View,
         seat: int,
-        legal: list[Action],
+        moves: list[AzulAction],
         draft: Any,
         lines: list[str],
     ) -> list[list[Button]]:
-        selection = self._selection(draft, legal)
-        centre = view["centre_source"]
+        drafts = [move for move in moves if type(move) is Draft]
+        selection = self._selection(draft, drafts)
         if selection is None:
-            lines.append(t("azul.prompt.take"))
-            if marker_in_centre(view) and any(view["centre"]):
-                lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
-            pairs = sorted({(a[0], a[1]) for a in legal})
-            rows: list[list[Button]] = []
-            for source in sorted({s for s, _ in pairs}):
-                buttons = [
-                    Button(self._take_label(t, view, s, c), draft=f"s{s}c{c}")
-                    for s, c in pairs
-                    if s == source
-                ]
-                size = 4 if source != centre else 3
-                rows += [buttons[i : i + size] for i in range(0, len(buttons), size)]
-            return rows
+            return self._tile_choices(t, view, drafts, lines)
         source, colour = selection
+        return self._line_choices(t, view, seat, drafts, source, colour, lines)
+
+    def _tile_choices(
+        self, t: Translator, view: View, drafts: list[Draft], lines: list[str]
+    ) -> list[list[Button]]:
+        """One button per (source, colour) pair, a row or two per source."""
+        lines.append(t("azul.prompt.take"))
+        if marker_in_centre(view) and any(view["centre"]):
+            lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
+        pairs = sorted({(move.source, move.colour) for move in drafts})
+        rows: list[list[Button]] = []
+        for source in sorted({source for source, _ in pairs}):
+            buttons = [
+                Button(self._take_label(t, view, source, colour), draft=f"s{source}c{colour}")
+                for s, colour in pairs
+                if s == source
+            ]
+            size = 4 if source != view["centre_source"] else 3
+            rows += [buttons[i : i + size] for i in range(0, len(buttons), size)]
+        return rows
+
+    def _line_choices(
+        self,
+        t: Translator,
+        view: View,
+        seat: int,
+        drafts: list[Draft],
+        source: int,
+        colour: int,
+        lines: list[str],
+    ) -> list[list[Button]]:
+        """The chosen tiles, then one button per pattern line (and the floor) they may go
+        to, each showing how full the line gets and what the floor costs."""
         tiles = source_tiles(view, source)
-        count = tiles[colour]
-        took = f"{tile(colour)}×{count}"
+        took = f"{tile(colour)}×{tiles[colour]}"
         lines.append(t("azul.prompt.taking", tiles=took, source=self._source_name(t, view, source)))
-        if source != centre:
+        if source != view["centre_source"]:
             rest = [tile(c) * n for c, n in enumerate(tiles) if n and c != colour]
             if rest:
                 lines.append(t("azul.prompt.rest", tiles="".join(rest)))
-        floor = view["floors"][seat]
-        base = len(floor)
-        if source == centre and marker_in_centre(view):
-            if base < FLOOR_SPACES:
-                base += 1
-                penalty = floor_penalty(base) - floor_penalty(len(floor))
-                lines.append(t("azul.prompt.marker_taken", marker=MARKER_EMOJI, penalty=penalty))
-            else:
-                lines.append(t("azul.prompt.marker_free", marker=MARKER_EMOJI))
+        choices = [move for move in drafts if move.source == source and move.colour == colour]
+        outcome = draft_preview(view, seat, choices[0])
+        if outcome.marker and outcome.marker_penalty:  # onto the floor
+            penalty = outcome.marker_penalty
+            lines.append(t("azul.prompt.marker_taken", marker=MARKER_EMOJI, penalty=penalty))
+        elif outcome.marker:  # the floor is full: the marker costs nothing
+            lines.append(t("azul.prompt.marker_free", marker=MARKER_EMOJI))
         lines.append(t("azul.prompt.line_choice"))
         counts = view["line_counts"][seat]
         grey = view["options"]["wall"] == "grey"
         warned = False
         rows = []
-        for action in legal:
-            if action[0] != source or action[1] != colour:
-                continue
-            line = action[2]
-            if line == FLOOR_LINE:
-                penalty = floor_penalty(min(FLOOR_SPACES, base + count)) - floor_penalty(base)
-                label = t("azul.prompt.floor_button", tiles=took, penalty=penalty)
+        for move in choices:
+            outcome = draft_preview(view, seat, move)
+            if move.line == FLOOR_LINE:
+                label = t("azul.prompt.floor_button", tiles=took, penalty=outcome.tiles_penalty)
             else:
-                space = line + 1 - counts[line]
-                to_line = min(space, count)
-                over = count - to_line
                 label = t(
                     "azul.prompt.line_button",
-                    line=line + 1,
-                    filled=counts[line] + to_line,
-                    size=line + 1,
+                    line=move.line + 1,
+                    filled=counts[move.line] + outcome.to_line,
+                    size=move.line + 1,
                 )
-                if to_line == space:
+                if outcome.line_full:
                     label += " ✅"
+                over = outcome.to_floor + outcome.to_lid
                 if over:
-                    penalty = floor_penalty(min(FLOOR_SPACES, base + over)) - floor_penalty(base)
+                    penalty = outcome.tiles_penalty
                     label += " · " + t("azul.prompt.overflow", count=over, penalty=penalty)
-                if grey and not grey_columns(view["walls"][seat], line, colour):
+                if grey and not grey_columns(view["walls"][seat], move.line, colour):
                     label += " ⚠️"
                     warned = True
-            rows.append([Button(label, action=action)])
+            rows.append([Button(label, action=move)])
         if warned:
             lines.append(t("azul.prompt.no_column_warning"))
         rows.append([Button(t("azul.prompt.back"), draft="b")])
@@ -468,17 +494,18 @@ class AzulUI(GameUI):
 
     # grey wall -----------------------------------------------------------------------------
     def _column_choices(
-        self, t: Translator, view: View, seat: int, legal: list[Action], lines: list[str]
+        self, t: Translator, view: View, seat: int, moves: list[AzulAction], lines: list[str]
     ) -> list[list[Button]]:
         row = view["pending_rows"][seat]
         colour = view["line_colours"][seat][row]
         lines.append(t("azul.prompt.column", line=row + 1, tile=colour_name(t, colour)))
         rows = []
-        for action in legal:
-            column = action[0]
-            points = column_points(view, seat, row, column)
-            label = t("azul.prompt.column_button", column=column + 1, points=points)
-            rows.append([Button(label, action=action)])
+        for move in moves:
+            if type(move) is not Column:
+                continue
+            points = column_points(view, seat, row, move.column)
+            label = t("azul.prompt.column_button", column=move.column + 1, points=points)
+            rows.append([Button(label, action=move)])
         return rows
 
     # selection steps -----------------------------------------------------------------------
@@ -491,34 +518,31 @@ class AzulUI(GameUI):
         if not found:
             raise BadDraft(step)
         source, colour = int(found.group(1)), int(found.group(2))
-        if not any(a[0] == source and a[1] == colour for a in legal):
+        drafts = [move for move in map(as_action, legal) if type(move) is Draft]
+        if not any(move.source == source and move.colour == colour for move in drafts):
             raise BadDraft(step)
         return DraftStep({"s": source, "c": colour})
 
     def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        if len(action) == 1:
-            column = action[0]
+        move = as_action(action)
+        if type(move) is Column:
             row = view["pending_rows"][seat]
             colour = view["line_colours"][seat][row]
             return t(
                 "azul.played.column",
                 tile=tile(colour),
-                column=column + 1,
-                points=column_points(view, seat, row, column),
+                column=move.column + 1,
+                points=column_points(view, seat, row, move.column),
             )
-        source, colour, line = action
-        count = source_tiles(view, source)[colour]
-        over = count
-        if line != FLOOR_LINE:
-            over = max(0, count - (line + 1 - view["line_counts"][seat][line]))
+        outcome = draft_preview(view, seat, move)
         event = {
-            "source": source,
-            "colour": colour,
-            "count": count,
-            "marker": source == view["centre_source"] and marker_in_centre(view),
-            "line": line,
-            "to_floor": over,
-            "to_lid": 0,
+            "source": move.source,
+            "colour": move.colour,
+            "count": source_tiles(view, move.source)[move.colour],
+            "marker": outcome.marker,
+            "line": move.line,
+            "to_floor": outcome.to_floor,
+            "to_lid": outcome.to_lid,
         }
         return t("azul.played.take", move=self._move_text(t, view, event))
 

@@ -10,18 +10,16 @@ row``). Each seat's wall is a list of 25 cells, ``row * 5 + column``, holding a 
 :data:`EMPTY`; a floor line is the list of its tiles left to right, with :data:`MARKER`
 for the first-player marker. Flat lists keep :func:`games.core.clone_state` cheap.
 
-Actions:
-
-* drafting: ``(source, colour, line)`` — ``source`` is a factory index, or the number of
-  factories for the centre (:func:`centre_source`); ``line`` is a pattern line 0..4 or
-  :data:`FLOOR_LINE` (5) to put every taken tile on the floor;
-* grey wall: ``(column,)`` — the column of the seat's pending row.
+Actions are named tuples of small ints, told apart by their length: :class:`Draft`
+``(source, colour, line)`` and, on the grey wall, :class:`Column` ``(column,)``;
+:func:`as_action` names a plain tuple decoded from a button.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from games.core import (
     Action,
@@ -70,6 +68,59 @@ MAX_ROUNDS = 20
 END_REASONS = ("row", "no_tiles", "no_row_possible", "round_limit")
 
 
+# -- actions -------------------------------------------------------------------------------
+class Draft(NamedTuple):
+    """Take every tile of ``colour`` from ``source`` — a factory index, or the number of
+    factories for the centre (:func:`centre_source`) — onto pattern ``line`` 0..4, or onto
+    the floor with :data:`FLOOR_LINE`."""
+
+    source: int
+    colour: int
+    line: int
+
+
+class Column(NamedTuple):
+    """Grey wall: the ``column`` (0..4) for the tile of the seat's pending row."""
+
+    column: int
+
+
+AzulAction = Draft | Column
+MAX_SOURCES = max(FACTORIES_BY_PLAYERS.values()) + 1  # the factories and the centre
+# Every action exists once, made here: listing the legal moves only looks them up.
+DRAFTS = tuple(
+    tuple(
+        tuple(Draft(source, colour, line) for line in range(FLOOR_LINE + 1)) for colour in range(5)
+    )
+    for source in range(MAX_SOURCES)
+)
+COLUMNS = tuple(Column(column) for column in range(SIZE))
+
+
+def parse_action(action: Sequence[int]) -> AzulAction | None:
+    """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
+    is no action of this game (wrong length, not small non-negative ints)."""
+    kind = type(action)
+    if kind is Draft or kind is Column:
+        return action  # type: ignore[return-value]
+    for part in action:
+        if type(part) is not int or part < 0:
+            return None
+    if len(action) == 3:
+        return Draft._make(action)
+    if len(action) == 1:
+        return Column._make(action)
+    return None
+
+
+def as_action(action: Sequence[int]) -> AzulAction:
+    """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    named = parse_action(action)
+    if named is None:
+        raise IllegalAction(f"azul: malformed action {tuple(action)}")
+    return named
+
+
 def wall_colour(row: int, column: int) -> int:
     """Colour printed on the coloured wall: ``K[(column - row) mod 5]``."""
     return (column - row) % SIZE
@@ -116,6 +167,45 @@ def placement_points(wall: list[int], row: int, column: int) -> tuple[int, int, 
     horizontal = horizontal if horizontal > 1 else 0
     vertical = vertical if vertical > 1 else 0
     return (horizontal + vertical) or 1, horizontal, vertical
+
+
+def points_if_placed(wall: list[int], row: int, column: int, colour: int) -> int:
+    """Points a tile of ``colour`` would score at ``(row, column)`` of ``wall``."""
+    trial = list(wall)
+    trial[row * SIZE + column] = colour
+    return placement_points(trial, row, column)[0]
+
+
+class DraftOutcome(NamedTuple):
+    """Where the tiles of a draft go, and what the floor costs for them."""
+
+    marker: bool  # the first-player marker comes along (onto the floor if it has room)
+    to_line: int  # tiles onto the pattern line
+    to_floor: int  # tiles onto the floor line
+    to_lid: int  # tiles beyond the floor's spaces: into the lid, free
+    line_full: bool  # the draft fills the pattern line
+    marker_penalty: int  # the points the marker's floor space costs
+    tiles_penalty: int  # the points the tiles' floor spaces cost
+
+
+def draft_outcome(count: int, line: int, line_count: int, floor: int, marker: bool) -> DraftOutcome:
+    """The outcome of drafting ``count`` tiles onto ``line`` (:data:`FLOOR_LINE`: the floor)
+    holding ``line_count`` tiles, with ``floor`` floor spaces taken, taking the marker or not:
+    the marker goes on the floor first, then the line fills, the rest goes to the floor and
+    beyond its spaces to the lid."""
+    with_marker = floor + 1 if marker and floor < FLOOR_SPACES else floor
+    to_line = 0 if line == FLOOR_LINE else min(line + 1 - line_count, count)
+    rest = count - to_line
+    to_floor = min(rest, FLOOR_SPACES - with_marker)
+    return DraftOutcome(
+        marker=marker,
+        to_line=to_line,
+        to_floor=to_floor,
+        to_lid=rest - to_floor,
+        line_full=line != FLOOR_LINE and line_count + to_line == line + 1,
+        marker_penalty=floor_penalty(with_marker) - floor_penalty(floor),
+        tiles_penalty=floor_penalty(with_marker + to_floor) - floor_penalty(with_marker),
+    )
 
 
 def grey_columns(wall: list[int], row: int, colour: int) -> list[int]:
@@ -201,7 +291,7 @@ class AzulEngine(Engine):
             return frozenset(seat for seat, row in enumerate(state["pending"]) if row >= 0)
         return frozenset()
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int) -> list[AzulAction]:
         phase = state["phase"]
         if phase == "draft":
             if seat != state["turn"]:
@@ -212,17 +302,18 @@ class AzulEngine(Engine):
             if row < 0:
                 return []
             colour = state["line_colours"][seat * SIZE + row]
-            return [(c,) for c in grey_columns(state["walls"][seat], row, colour)]
+            return [COLUMNS[c] for c in grey_columns(state["walls"][seat], row, colour)]
         return []
 
-    def _draft_actions(self, state: State, seat: int) -> list[Action]:
+    def _draft_actions(self, state: State, seat: int) -> list[AzulAction]:
         lines = self._open_lines(state, seat)
         tiles = state["factories"] + state["centre"]
-        actions: list[Action] = []
+        actions: list[AzulAction] = []
         for index, count in enumerate(tiles):
             if count:
                 source, colour = divmod(index, NUM_COLOURS)
-                actions += [(source, colour, line) for line in lines[colour]]
+                by_line = DRAFTS[source][colour]
+                actions += [by_line[line] for line in lines[colour]]
         return actions
 
     def _open_lines(self, state: State, seat: int) -> list[list[int]]:
@@ -266,10 +357,11 @@ class AzulEngine(Engine):
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
         phase = state["phase"]
+        move = parse_action(action)
         if phase == "draft":
-            if seat != state["turn"] or len(action) != 3:
+            if seat != state["turn"] or type(move) is not Draft:
                 return False
-            source, colour, line = action
+            source, colour, line = move.source, move.colour, move.line
             factories = state["factories"]
             if not (0 <= colour < NUM_COLOURS and 0 <= line <= FLOOR_LINE):
                 return False
@@ -283,20 +375,21 @@ class AzulEngine(Engine):
                 return False
             return line == FLOOR_LINE or self._line_open(state, seat, line, colour)
         if phase == "wall":
-            if not 0 <= seat < state["num_players"] or len(action) != 1:
+            if not 0 <= seat < state["num_players"] or type(move) is not Column:
                 return False
             row = state["pending"][seat]
             if row < 0:
                 return False
             colour = state["line_colours"][seat * SIZE + row]
-            return action[0] in grey_columns(state["walls"][seat], row, colour)
+            return move.column in grey_columns(state["walls"][seat], row, colour)
         return False
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
-        if state["phase"] == "draft":
-            self._draft(state, seat, *action)
+        move = as_action(action)
+        if type(move) is Draft:
+            self._draft(state, seat, move.source, move.colour, move.line)
         else:
-            self._place(state, seat, state["pending"][seat], action[0], chosen=True)
+            self._place(state, seat, state["pending"][seat], move.column, chosen=True)
             self._tile(state, seat, state["pending"][seat] + 1)
             if max(state["pending"]) < 0:
                 self._end_round(state)
@@ -648,7 +741,7 @@ class AzulEngine(Engine):
             "over": state["phase"] == "over",
         }
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State, seat: int) -> AzulAction:
         """Grey wall: the column scoring most (ties: leftmost). Drafting: the move wasting
         fewest tiles on the floor (the marker counts as one), then one completing a line,
         then the most tiles on a line, then the line closest to full; on the grey wall a
@@ -660,12 +753,10 @@ class AzulEngine(Engine):
                 colour = state["line_colours"][seat * SIZE + row]
                 best, best_points = -1, -1
                 for column in grey_columns(wall, row, colour):
-                    trial = list(wall)
-                    trial[row * SIZE + column] = colour
-                    points = placement_points(trial, row, column)[0]
+                    points = points_if_placed(wall, row, column, colour)
                     if points > best_points:
                         best, best_points = column, points
-                return (best,)
+                return COLUMNS[best]
         if state["phase"] != "draft" or seat != state["turn"]:
             raise IllegalAction(f"azul: seat {seat} has no move")
         grey = state["options"]["wall"] == "grey"
@@ -674,9 +765,10 @@ class AzulEngine(Engine):
         centre = len(state["factories"]) // NUM_COLOURS
         marker_cost = 1 if state["marker"] < 0 else 0
         best_key: tuple | None = None
-        best_action: Action = ()
+        best_action: AzulAction = COLUMNS[0]  # replaced: a seat to draft has a draft
         for action in self._draft_actions(state, seat):
-            source, colour, line = action
+            assert type(action) is Draft
+            source, colour, line = action.source, action.colour, action.line
             count = tiles[source * NUM_COLOURS + colour]
             cost = marker_cost if source == centre else 0
             if line == FLOOR_LINE:
