@@ -4,15 +4,9 @@ Cards are values: ``0`` is the donkey, ``1``..``13`` the number cards, ``14`` a 
 Equal cards are interchangeable, so every pile (hands, undealt cards, played cards) is a
 count vector of length 15 indexed by card value.
 
-Actions (tuples of small ints):
-
-* ``(0,)`` — pass (a follower in a normal round);
-* ``(1, value, count, jokers)`` — play ``count`` cards of ``value`` of which ``jokers`` are
-  jokers (``value`` 1..13 with at least one real card, or 14 = jokers only, ``jokers ==
-  count``); a lead fixes the count of the round, a follower must play the same count of a
-  strictly higher value;
-* ``(2,)`` — lead the donkey (the leader only, alone; not in the round right after taking it);
-* ``(3, value)`` — play one card in a donkey round (1..13, or 14 for a joker, worth 1 there).
+Actions are named tuples of small ints, led by their kind: :class:`Pass` ``(0,)``,
+:class:`Play` ``(1, value, count, jokers)``, :class:`LeadDonkey` ``(2,)``, :class:`Card`
+``(3, card)``; :func:`as_action` names a plain tuple decoded from a button.
 
 A follower who holds fewer cards than the round's count, or who faces jokers alone (14,
 unbeatable), is passed for by the engine (``AUTO_PASS_FORCED``): both facts are public, so
@@ -26,7 +20,8 @@ is abandoned). ``TIMED_MATCH_MAX_HANDS`` is a safety stop for a forgotten timer.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, NamedTuple
 
 from games.core import (
     Action,
@@ -39,6 +34,7 @@ from games.core import (
     View,
     clone_state,
     draw_rng,
+    parse_tagged,
     rank_by,
 )
 
@@ -65,9 +61,71 @@ AUTO_PASS_FORCED = True
 TIMED_MATCH_MAX_HANDS = 30  # safety stop of a timed match whose host never calls time_up
 
 SLOTS = 15  # a count vector per pile, indexed by card value 0..14
-PASS = (0,)
-LEAD_DONKEY = (2,)
-K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3
+K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3  # the kind: an action's first number
+# A row of ``state["plays"]``: [seat, kind, value, count, jokers] (a pass: [seat, 0, 0, 0, 0];
+# the donkey led: [seat, 2, 0, 1, 0]; a card of a donkey round: [seat, 3, card, 1, joker?]).
+P_SEAT, P_KIND, P_VALUE, P_COUNT, P_JOKERS = range(5)
+
+
+# -- actions -------------------------------------------------------------------------------
+class Pass(NamedTuple):
+    """A follower in a normal round passes."""
+
+    kind: int  # K_PASS
+
+
+class Play(NamedTuple):
+    """Play ``count`` cards of ``value`` of which ``jokers`` are jokers (``value`` 1..13 with
+    at least one real card, or 14: jokers only, ``jokers == count``). A lead fixes the
+    count of the round; a follower plays the same count of a strictly higher value."""
+
+    kind: int  # K_SET
+    value: int
+    count: int
+    jokers: int
+
+
+class LeadDonkey(NamedTuple):
+    """The leader leads the donkey, alone (not in the round right after taking it)."""
+
+    kind: int  # K_DONKEY
+
+
+class Card(NamedTuple):
+    """One card in a donkey round: 1..13, or 14 for a joker (worth 1 there)."""
+
+    kind: int  # K_CARD
+    card: int
+
+
+DonkeyAction = Pass | Play | LeadDonkey | Card
+ACTION_KINDS = (Pass, Play, LeadDonkey, Card)  # indexed by kind
+PASS = Pass(K_PASS)
+LEAD_DONKEY = LeadDonkey(K_DONKEY)
+MAX_SET = NUMBER_COPIES + JOKERS  # the most cards one set can hold
+# Every action exists once, made here: listing the legal moves only looks them up.
+PLAYS = tuple(  # PLAYS[value][count][jokers]
+    tuple(
+        tuple(Play(K_SET, value, count, used) for used in range(JOKERS + 1))
+        for count in range(MAX_SET + 1)
+    )
+    for value in range(SLOTS)
+)
+CARDS = tuple(Card(K_CARD, card) for card in range(SLOTS))
+
+
+def parse_action(action: Sequence[int]) -> DonkeyAction | None:
+    """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
+    is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
+
+
+def as_action(action: Sequence[int]) -> DonkeyAction:
+    """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    named = parse_action(action)
+    if named is None:
+        raise IllegalAction(f"donkey: malformed action {tuple(action)}")
+    return named
 
 
 class DonkeyOptions(GameOptions):
@@ -106,6 +164,25 @@ def card_worth_in_donkey_round(card: int) -> int:
     if card == DONKEY:
         return DONKEY_WORTH
     return JOKER_IN_DONKEY_ROUND if card == JOKER else card
+
+
+def donkey_round_taker(plays: list[list[int]]) -> tuple[int, int]:
+    """Who takes the cards of a donkey round so far, and the worth of the card that takes
+    them: the highest worth, the last of equal ones (the donkey led is worth 0)."""
+    taker, top = plays[0][P_SEAT], DONKEY_WORTH
+    for play in plays[1:]:
+        worth = card_worth_in_donkey_round(play[P_VALUE])
+        if worth >= top:  # with equal highest cards the last one takes
+            taker, top = play[P_SEAT], worth
+    return taker, top
+
+
+def penalty_of_cards(cards: list[int]) -> int:
+    """:func:`penalty` of a hand given as card values."""
+    counts = [0] * SLOTS
+    for card in cards:
+        counts[card] += 1
+    return penalty(counts)
 
 
 class DonkeyEngine(Engine):
@@ -169,7 +246,8 @@ class DonkeyEngine(Engine):
         ``_apply`` changes in place are copied (see :func:`copy_state`); this makes a move
         about a third cheaper.
         """
-        action = tuple(action)
+        if not isinstance(action, tuple):  # a list from JSON; a named action stays named
+            action = tuple(action)
         if not self.is_legal(state, seat, action):
             raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
         new_state = copy_state(state)
@@ -181,63 +259,66 @@ class DonkeyEngine(Engine):
             return frozenset()
         return frozenset((state["turn"],))
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int) -> list[DonkeyAction]:
         if state["over"] or seat != state["turn"]:
             return []
         hand = hand_of(state, seat)
         jokers = hand[JOKER]
         plays = state["plays"]
         if is_donkey_round(plays):
-            return [(K_CARD, value) for value in range(1, 15) if hand[value]]
-        actions: list[Action] = []
+            return [CARDS[value] for value in range(1, 15) if hand[value]]
+        actions: list[DonkeyAction] = []
         if plays:  # a follower: pass, or the same count strictly higher
             actions.append(PASS)
-            count = plays[0][3]
-            best = best_play(plays)[2]
+            count = plays[0][P_COUNT]
+            best = best_play(plays)[P_VALUE]
             for value in range(best + 1, 14):
                 real = hand[value]
                 if real and real + jokers >= count:
+                    by_jokers = PLAYS[value][count]
                     for used in range(max(0, count - real), min(jokers, count - 1) + 1):
-                        actions.append((K_SET, value, count, used))
+                        actions.append(by_jokers[used])
             if jokers >= count and best < JOKERS_ALONE_VALUE:
-                actions.append((K_SET, JOKER, count, count))
+                actions.append(PLAYS[JOKER][count][count])
             return actions
         for value in VALUES:  # the leader: any number of equal cards
             real = hand[value]
             if real:
+                by_count = PLAYS[value]
                 for count in range(MIN_LEAD, real + jokers + 1):
                     if count <= real and not jokers:  # the common case: real cards only
-                        actions.append((K_SET, value, count, 0))
+                        actions.append(by_count[count][0])
                         continue
                     for used in range(max(0, count - real), min(jokers, count - 1) + 1):
-                        actions.append((K_SET, value, count, used))
+                        actions.append(by_count[count][used])
         for count in range(MIN_LEAD, jokers + 1):
-            actions.append((K_SET, JOKER, count, count))
+            actions.append(PLAYS[JOKER][count][count])
         if hand[DONKEY] and not state["locked"]:
             actions.append(LEAD_DONKEY)
         return actions
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        if state["over"] or seat != state["turn"] or not action:
+        if state["over"] or seat != state["turn"]:
+            return False
+        move = parse_action(action)
+        if move is None:
             return False
         base = seat * SLOTS
         hands = state["hands"]
         plays = state["plays"]
-        kind = action[0]
+        kind = type(move)
         if is_donkey_round(plays):
-            if kind != K_CARD or len(action) != 2 or not 1 <= action[1] <= JOKER:
-                return False
-            return hands[base + action[1]] > 0
-        if kind == K_PASS:
-            return len(action) == 1 and bool(plays)
-        if kind == K_DONKEY:
-            return len(action) == 1 and not plays and hands[base] > 0 and not state["locked"]
-        if kind != K_SET or len(action) != 4:
+            return kind is Card and 1 <= move.card <= JOKER and hands[base + move.card] > 0
+        if kind is Pass:
+            return bool(plays)
+        if kind is LeadDonkey:
+            return not plays and hands[base] > 0 and not state["locked"]
+        if kind is not Play:
             return False
-        _, value, count, used = action
-        if plays and (count != plays[0][3] or value <= best_play(plays)[2]):
+        value, count, used = move.value, move.count, move.jokers
+        if plays and (count != plays[0][P_COUNT] or value <= best_play(plays)[P_VALUE]):
             return False
-        if count < MIN_LEAD or used < 0 or hands[base + JOKER] < used:
+        if count < MIN_LEAD or hands[base + JOKER] < used:
             return False
         if value == JOKER:
             return used == count
@@ -247,13 +328,14 @@ class DonkeyEngine(Engine):
         hands = state["hands"]
         base = seat * SLOTS
         plays = state["plays"]
-        kind = action[0]
+        move = as_action(action)
+        kind = type(move)
         # Move events are short (no hand or round number): a round_won event closes each round.
-        if kind == K_PASS:
+        if kind is Pass:
             plays.append([seat, K_PASS, 0, 0, 0])
             event = {"type": "pass", "seat": seat, "forced": False}
-        elif kind == K_SET:
-            _, value, count, used = action
+        elif kind is Play:
+            value, count, used = move.value, move.count, move.jokers
             if value == JOKER:
                 hands[base + JOKER] -= count
             else:
@@ -262,17 +344,17 @@ class DonkeyEngine(Engine):
             plays.append([seat, K_SET, value, count, used])
             cards = set_cards(value, count, used)
             event = {"type": "play", "seat": seat, "value": value, "cards": cards}
-        elif kind == K_DONKEY:
+        elif kind is LeadDonkey:
             hands[base + DONKEY] -= 1
             plays.append([seat, K_DONKEY, DONKEY, 1, 0])
             event = {"type": "donkey_led", "seat": seat}
         else:
-            card = action[1]
+            card = move.card
             hands[base + card] -= 1
             plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
             worth = card_worth_in_donkey_round(card)
             event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
-        if kind != K_PASS:
+        if kind is not Pass:
             event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
         state["log"].append(event)
         self._advance(state)
@@ -288,8 +370,8 @@ class DonkeyEngine(Engine):
         if not AUTO_PASS_FORCED or is_donkey_round(plays):
             return
         hands = state["hands"]
-        count = plays[0][3]
-        unbeatable = best_play(plays)[2] >= JOKERS_ALONE_VALUE
+        count = plays[0][P_COUNT]
+        unbeatable = best_play(plays)[P_VALUE] >= JOKERS_ALONE_VALUE
         while True:
             seat = state["turn"]
             if not unbeatable and sum(hands[seat * SLOTS : (seat + 1) * SLOTS]) >= count:
@@ -306,11 +388,7 @@ class DonkeyEngine(Engine):
         table = table_counts(plays)
         event = {"type": "round_won", "hand_no": state["hand_no"], "round": state["round_no"]}
         if is_donkey_round(plays):
-            taker, top = plays[0][0], DONKEY_WORTH
-            for seat, _kind, card, _count, _jokers in plays[1:]:
-                worth = card_worth_in_donkey_round(card)
-                if worth >= top:  # with equal highest cards the last one takes
-                    taker, top = seat, worth
+            taker, top = donkey_round_taker(plays)
             hands = state["hands"]
             base = taker * SLOTS
             for value in range(SLOTS):
@@ -320,12 +398,16 @@ class DonkeyEngine(Engine):
             state["locked"] = True
         else:
             best = best_play(plays)
-            winner = best[0]
+            winner = best[P_SEAT]
             played = state["played"]
             for value in range(SLOTS):
                 played[value] += table[value]
             event.update(
-                donkey=False, seat=winner, value=best[2], count=best[3], cards=cards_of(table)
+                donkey=False,
+                seat=winner,
+                value=best[P_VALUE],
+                count=best[P_COUNT],
+                cards=cards_of(table),
             )
             state["locked"] = False
         state["log"].append(event)
@@ -444,14 +526,16 @@ class DonkeyEngine(Engine):
             "donkey_round": donkey_round,
             "donkey_holder": donkey_holder(state),
             "donkey_locked": state["locked"],
-            "count": plays[0][3] if plays and not donkey_round else 0,
-            "best_seat": best[0] if best else None,
-            "best_value": best[2] if best else 0,
+            "count": plays[0][P_COUNT] if plays and not donkey_round else 0,
+            "best_seat": best[P_SEAT] if best else None,
+            "best_value": best[P_VALUE] if best else 0,
+            # a donkey round: who would take its cards now, and the worth of the card that takes
+            "taker": list(donkey_round_taker(plays)) if donkey_round else None,
             "plays": [
                 {
-                    "seat": play[0],
-                    "kind": ("pass", "set", "donkey", "card")[play[1]],
-                    "value": play[2],
+                    "seat": play[P_SEAT],
+                    "kind": ("pass", "set", "donkey", "card")[play[P_KIND]],
+                    "value": play[P_VALUE],
                     "cards": play_cards(play),
                 }
                 for play in plays
@@ -467,7 +551,7 @@ class DonkeyEngine(Engine):
             view["hand"] = cards_of(hand_of(state, seat))
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State, seat: int) -> DonkeyAction:
         """Pass when allowed; in a donkey round the lowest-worth card (a joker, worth 1, before
         a 1); as a leader all real cards of the value held most often (lowest such value),
         never the donkey unless it is the only card."""
@@ -477,15 +561,15 @@ class DonkeyEngine(Engine):
         plays = state["plays"]
         if is_donkey_round(plays):
             if hand[JOKER]:
-                return (K_CARD, JOKER)
-            return (K_CARD, next(value for value in VALUES if hand[value]))
+                return CARDS[JOKER]
+            return CARDS[next(value for value in VALUES if hand[value])]
         if plays:
             return PASS
         best = max(VALUES, key=lambda value: (hand[value], -value))
         if hand[best]:
-            return (K_SET, best, hand[best], 0)
+            return PLAYS[best][hand[best]][0]
         if hand[JOKER]:
-            return (K_SET, JOKER, hand[JOKER], hand[JOKER])
+            return PLAYS[JOKER][hand[JOKER]][hand[JOKER]]
         return LEAD_DONKEY
 
     # -- testing -------------------------------------------------------------------------
@@ -523,22 +607,22 @@ class DonkeyEngine(Engine):
             raise InvariantViolation("donkey: bad leader or too many plays in the round")
         if state["turn"] != (leader + len(plays)) % n:
             raise InvariantViolation("donkey: the turn is not clockwise from the leader")
-        if any(play[0] != (leader + index) % n for index, play in enumerate(plays)):
+        if any(play[P_SEAT] != (leader + index) % n for index, play in enumerate(plays)):
             raise InvariantViolation("donkey: plays are not in clockwise order")
         if not plays and 0 in hand_sizes(state):
             raise InvariantViolation("donkey: a round starts while a player has no cards")
         if state["locked"] and (not hands[leader * SLOTS + DONKEY] or state["round_no"] == 1):
             raise InvariantViolation("donkey: a locked leader without the donkey")
         if is_donkey_round(plays):
-            if any(play[1] != K_CARD for play in plays[1:]):
+            if any(play[P_KIND] != K_CARD for play in plays[1:]):
                 raise InvariantViolation("donkey: a donkey round must be the donkey then cards")
             return
-        if plays and plays[0][1] != K_SET:
+        if plays and plays[0][P_KIND] != K_SET:
             raise InvariantViolation("donkey: a normal round must start with a lead")
         best = 0
         for _seat, kind, value, count, jokers in plays:
             if kind == K_SET:
-                if value <= best or count != plays[0][3]:
+                if value <= best or count != plays[0][P_COUNT]:
                     raise InvariantViolation("donkey: a play did not raise with the same count")
                 if not (jokers == count if value == JOKER else 0 <= jokers < count):
                     raise InvariantViolation("donkey: a set with a wrong number of jokers")
@@ -626,17 +710,17 @@ def donkey_holder(state: State) -> int | None:
 
 def round_leader(state: State) -> int:
     plays = state["plays"]
-    return plays[0][0] if plays else state["turn"]
+    return plays[0][P_SEAT] if plays else state["turn"]
 
 
 def is_donkey_round(plays: list[list[int]]) -> bool:
-    return bool(plays) and plays[0][1] == K_DONKEY
+    return bool(plays) and plays[0][P_KIND] == K_DONKEY
 
 
 def best_play(plays: list[list[int]]) -> list[int] | None:
     """The highest play of a normal round so far: the last one that was not a pass."""
     for play in reversed(plays):
-        if play[1] == K_SET:
+        if play[P_KIND] == K_SET:
             return play
     return None
 
