@@ -18,12 +18,16 @@ from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
 from games.core import Action, Result, View
 from games.sultan.engine import (
-    BID,
+    BID_ACTIONS,
     ENGINE,
     GEM_NAMES,
-    RETURN,
     SETUPS,
+    Bid,
+    Return,
+    SultanAction,
+    as_action,
     score_gems,
+    win_reason,
 )
 
 GEM_EMOJI = ("⚪", "🔴", "🟡", "🟢", "🔵")
@@ -169,14 +173,11 @@ class UISultan(GameUI):
         if winner is None:
             return t("sultan.reveal.nobody", gem=gem)
         bids = ", ".join(f"{names[seat]} {value}" for seat, value in event["bids"])
-        best = max(value for _, value in event["bids"])
-        tied = sum(value == best for _, value in event["bids"]) > 1
-        if not tied:
-            key = "sultan.reveal.won"
-        elif view["num_players"] == 2:
-            key = "sultan.reveal.won_tie_start"
-        else:
-            key = "sultan.reveal.won_tie_earlier"
+        key = {
+            "highest": "sultan.reveal.won",
+            "tie_start": "sultan.reveal.won_tie_start",
+            "tie_earlier": "sultan.reveal.won_tie_earlier",
+        }[win_reason(event["bids"], view["num_players"])]
         return t(key, gem=gem, bids=bids, name=names[winner])
 
     def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
@@ -255,6 +256,7 @@ class UISultan(GameUI):
             lines += self._own_lines(t, view)
             return Screen("\n".join(lines))
         rows: list[list[Button]] = []
+        moves = [as_action(action) for action in legal]
         if view["phase"] == "return":
             keep = SETUPS[n].cushions
             lines.append(t("sultan.prompt.return", gems=gems_row(view["drawn"]), keep=keep))
@@ -262,15 +264,12 @@ class UISultan(GameUI):
             lines += self._own_lines(t, view)
             lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
             rows = [
-                [
-                    Button(
-                        t("sultan.prompt.return_button", gem=gem_name(t, action[1])), action=action
-                    )
-                ]
-                for action in legal
+                [Button(t("sultan.prompt.return_button", gem=gem_name(t, move.gem)), action=move)]
+                for move in moves
+                if type(move) is Return
             ]
             return Screen("\n".join(lines), rows)
-        cushion, value = self._selection(draft, legal)
+        cushion, value = self._selection(draft, moves)
         lines.append(t("sultan.board.cushions"))
         lines += self._cushion_lines(t, view, names)
         lines += self._my_bids(t, view)
@@ -283,8 +282,9 @@ class UISultan(GameUI):
         lines.append("")
         lines += self._own_lines(t, view)
         lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
-        cushions = sorted({action[1] for action in legal})
-        values = sorted({action[2] for action in legal})
+        bids = [move for move in moves if type(move) is Bid]
+        cushions = sorted({bid.cushion for bid in bids})
+        values = sorted({bid.value for bid in bids})
         rows.append(
             [
                 Button(
@@ -306,18 +306,19 @@ class UISultan(GameUI):
                 [
                     Button(
                         t("sultan.prompt.confirm", value=value, gem=gem),
-                        action=(BID, cushion, value),
+                        action=BID_ACTIONS[cushion][value],
                     )
                 ]
             )
         return Screen("\n".join(lines), rows)
 
     @staticmethod
-    def _selection(draft: Any, legal: list[Action]) -> tuple[int | None, int | None]:
+    def _selection(draft: Any, moves: list[SultanAction]) -> tuple[int | None, int | None]:
         """The selected cushion and card, each kept only if still a legal choice; a choice
         with a single option is made already."""
-        cushions = sorted({action[1] for action in legal if action[0] == BID})
-        values = sorted({action[2] for action in legal if action[0] == BID})
+        bids = [move for move in moves if type(move) is Bid]
+        cushions = sorted({bid.cushion for bid in bids})
+        values = sorted({bid.value for bid in bids})
         cushion = value = None
         if isinstance(draft, dict):
             cushion = draft.get("c") if draft.get("c") in cushions else None
@@ -332,19 +333,23 @@ class UISultan(GameUI):
         if not legal or view["phase"] != "bid" or len(step) < 2 or not step[1:].isdigit():
             raise BadDraft(step)
         kind, number = step[0], int(step[1:])
-        cushion, value = self._selection(draft, legal)
-        if kind == "c" and any(action[1] == number for action in legal):
+        moves = [as_action(action) for action in legal]
+        bids = [move for move in moves if type(move) is Bid]
+        cushion, value = self._selection(draft, moves)
+        if kind == "c" and any(bid.cushion == number for bid in bids):
             cushion = None if cushion == number else number
-        elif kind == "v" and any(action[2] == number for action in legal):
+        elif kind == "v" and any(bid.value == number for bid in bids):
             value = None if value == number else number
         else:
             raise BadDraft(step)
         return DraftStep({"c": cushion, "v": value})
 
     def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        if action[0] == RETURN:
-            return t("sultan.played.return", gem=gem_name(t, action[1]))
-        return t("sultan.played.bid", value=action[2], gem=gem_name(t, view["cushions"][action[1]]))
+        move = as_action(action)
+        if type(move) is Return:
+            return t("sultan.played.return", gem=gem_name(t, move.gem))
+        gem = gem_name(t, view["cushions"][move.cushion])
+        return t("sultan.played.bid", value=move.value, gem=gem)
 
 
 UI = UISultan()

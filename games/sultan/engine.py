@@ -4,10 +4,9 @@ Gems are colour indices 0..4 (white, red, yellow, green, blue), worth ``colour +
 Money cards are their values (1..15; 1..12 twice with two players); each seat owns its
 own cards, so a card is identified by its owner and its value.
 
-Actions:
-
-* ``(0, colour)`` — the start player returns a drawn gem of that colour to the bag;
-* ``(1, cushion, value)`` — the seat to bid puts a card of that value next to a cushion.
+Actions are named tuples of small ints, led by their kind: :class:`Return` ``(0, gem)``
+and :class:`Bid` ``(1, cushion, value)``; :func:`as_action` names a plain tuple decoded
+from a button.
 
 A circle: the start player draws gems (phase ``return``) and chooses the one going back;
 the rest are laid on the cushions, sorted by colour. Then the seats bid (phase ``bid``):
@@ -32,8 +31,9 @@ State layout (flat lists of small ints keep :func:`games.core.clone_state` cheap
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import compress
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from games.core import (
     Action,
@@ -45,6 +45,7 @@ from games.core import (
     State,
     View,
     draw_rng,
+    parse_tagged,
     rank_by,
 )
 
@@ -56,12 +57,49 @@ ROUNDS = 3
 CARD_SLOTS = 16  # card values 1..15 index a seat's block of counts (slot 0 unused)
 ROLL_BITS = 30  # a gem roll r picks gem r * bag_size >> ROLL_BITS of the bag
 
-RETURN = 0  # action kind: return a drawn gem to the bag
-BID = 1  # action kind: place a money card next to a cushion
 ONLY_SEAT = [frozenset((seat,)) for seat in range(5)]
 NOBODY: frozenset[int] = frozenset()
-RETURN_ACTIONS = [(RETURN, colour) for colour in range(NUM_COLOURS)]
-BID_ACTIONS = [[(BID, cushion, value) for value in range(CARD_SLOTS)] for cushion in range(3)]
+
+
+# -- actions -------------------------------------------------------------------------------
+RETURN, BID = 0, 1  # the kind: an action's first number
+
+
+class Return(NamedTuple):
+    """The start player returns a drawn ``gem`` (its colour) to the bag."""
+
+    kind: int  # RETURN
+    gem: int
+
+
+class Bid(NamedTuple):
+    """The seat to bid puts its money card of ``value`` next to ``cushion``."""
+
+    kind: int  # BID
+    cushion: int
+    value: int
+
+
+SultanAction = Return | Bid
+ACTION_KINDS = (Return, Bid)  # indexed by kind
+# Every action exists once, made here: listing the legal moves only looks them up.
+RETURN_ACTIONS = [Return(RETURN, colour) for colour in range(NUM_COLOURS)]
+BID_ACTIONS = [[Bid(BID, cushion, value) for value in range(CARD_SLOTS)] for cushion in range(3)]
+
+
+def parse_action(action: Sequence[int]) -> SultanAction | None:
+    """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
+    is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
+
+
+def as_action(action: Sequence[int]) -> SultanAction:
+    """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    named = parse_action(action)
+    if named is None:
+        raise IllegalAction(f"sultan: malformed action {tuple(action)}")
+    return named
+
 
 # -- [decisions] ------------------------------------------------------------------------
 # The first start player is chosen at random (the rulebook: the youngest player).
@@ -168,6 +206,16 @@ def resolve_cushion(
         if value > best or (value == best and num_players == 2 and seat == start):
             winner, best = seat, value
     return bids, winner
+
+
+def win_reason(bids: list[list[int]], num_players: int) -> str:
+    """Why the winner of a cushion with these ``[seat, value]`` bids won: ``"highest"``
+    card, or on equal highest values ``"tie_start"`` (two players: the start player wins)
+    or ``"tie_earlier"`` (the card played earlier wins)."""
+    best = max(value for _, value in bids)
+    if sum(value == best for _, value in bids) == 1:
+        return "highest"
+    return "tie_start" if num_players == 2 else "tie_earlier"
 
 
 def bid_seats(state: State) -> list[int]:
@@ -324,7 +372,7 @@ class EngineSultan(Engine):
         cushions = state["bid_cushions"]
         return [cushions[index] for index in bid_indices(state, seat)]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int) -> list[SultanAction]:
         phase = state["phase"]
         if phase == "return":
             if seat != state["start"]:
@@ -342,18 +390,14 @@ class EngineSultan(Engine):
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
         phase = state["phase"]
+        move = parse_action(action)
         if phase == "return":
-            return (
-                len(action) == 2
-                and action[0] == RETURN
-                and seat == state["start"]
-                and action[1] in state["drawn"]
-            )
-        if phase != "bid" or len(action) != 3 or action[0] != BID:
+            return type(move) is Return and seat == state["start"] and move.gem in state["drawn"]
+        if phase != "bid" or type(move) is not Bid:
             return False
         if seat != next_bidder(state):
             return False
-        _, cushion, value = action
+        cushion, value = move.cushion, move.value
         if not (0 <= cushion < len(state["cushions"]) and 0 < value < CARD_SLOTS):
             return False
         if not state["hands"][seat * CARD_SLOTS + value]:
@@ -363,8 +407,9 @@ class EngineSultan(Engine):
         return cushion not in self.used_cushions(state, seat)
 
     def _apply(self, state: State, seat: int, action: Action) -> None:
-        if action[0] == RETURN:
-            colour = action[1]
+        move = as_action(action)
+        if type(move) is Return:
+            colour = move.gem
             drawn = state["drawn"]
             drawn.remove(colour)
             state["bag"][colour] += 1
@@ -375,7 +420,8 @@ class EngineSultan(Engine):
                 {"type": "gem_returned", "seat": seat, "gem": colour, "cushions": list(drawn)}
             )
             return
-        _, cushion, value = action
+        assert type(move) is Bid
+        cushion, value = move.cushion, move.value
         state["hands"][seat * CARD_SLOTS + value] -= 1
         state["bid_cushions"].append(cushion)
         state["bid_values"].append(value)
@@ -503,7 +549,7 @@ class EngineSultan(Engine):
             ]
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State, seat: int) -> SultanAction:
         """Return the cheapest drawn gem; bid the lowest card on the most valuable gem the
         seat has not bid on yet this circle (the first such cushion)."""
         actions = self.legal_actions(state, seat)
@@ -515,7 +561,7 @@ class EngineSultan(Engine):
         cushions = state["cushions"]
         free = [cushion for cushion in range(len(cushions)) if cushion not in used]
         best = max(free, key=lambda cushion: (cushions[cushion], -cushion))
-        return (BID, best, cards_of(state["hands"], seat)[0])
+        return BID_ACTIONS[best][cards_of(state["hands"], seat)[0]]
 
     # -- testing -------------------------------------------------------------------------
     def circles_done(self, state: State) -> int:
