@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from bot.i18n import Translator
@@ -11,9 +10,12 @@ from games.core import Action, Result, View
 from games.g5211.engine import (
     COLOURS,
     ENGINE,
+    as_action,
+    colour_counts,
     colour_limit,
     colour_of,
     is_rooster,
+    rooster_count,
     rooster_threshold,
     value_of,
 )
@@ -71,13 +73,13 @@ class UI5211(GameUI):
                 lines.append("    " + cards_text(view["table"][seat]))
         table = [card for cards in view["table"] for card in cards]
         if table:
-            counts = Counter(colour_of(card) for card in table)
+            counts = colour_counts(table)
             colours = "  ".join(f"{COLOUR_EMOJI[c]}×{counts[c]}" for c in sorted(counts))
             lines += [
                 "",
                 t(
                     "5211.board.table_summary",
-                    roosters=sum(is_rooster(card) for card in table),
+                    roosters=rooster_count(table),
                     threshold=rooster_threshold(n),
                     limit=colour_limit(n),
                     colours=colours,
@@ -115,7 +117,7 @@ class UI5211(GameUI):
             if entry["type"] == "revealed" and same_round:
                 for seat, cards in enumerate(entry["cards"]):
                     played[seat].extend(cards)
-        counts = Counter(colour_of(card) for cards in played for card in cards)
+        counts = colour_counts([card for cards in played for card in cards])
         lines = [t("5211.round.title", round=event["round"])]
         lines += [f"{names[seat]}: {cards_text(played[seat])}" for seat in range(n)]
         lines.append("")
@@ -230,7 +232,7 @@ class UI5211(GameUI):
         return [i for i in draft.get("selected", []) if isinstance(i, int) and 0 <= i < len(hand)]
 
     def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        return t("5211.prompt.played", cards=cards_text(list(action)))
+        return t("5211.prompt.played", cards=cards_text(list(as_action(action))))
 
 
 UI = UI5211()

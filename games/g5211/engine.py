@@ -2,12 +2,15 @@
 
 Cards are ints: ``colour * 6 + rank`` with ranks 0..5 worth 1 (the rooster), 2, 3, 4, 5, 6.
 Every hand and choice is a sorted list of card codes, so equal cards are interchangeable
-and the legal choices are unique multisets.
+and the legal choices are unique multisets. There is one kind of action, :data:`Choice`:
+the cards a seat chooses for the current part, sorted (two in part 1, one in parts 2 and
+3) — a tuple of card codes rather than a record of named fields.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Literal
 
@@ -50,6 +53,23 @@ def is_rooster(card: int) -> bool:
     return card % 6 == 0
 
 
+Choice = tuple[int, ...]  # the only kind of action: the chosen card codes, sorted
+
+
+def as_action(action: Sequence[int]) -> Choice:
+    """The cards of a plain action tuple (a button's data), as a :data:`Choice`."""
+    return tuple(action)
+
+
+def rooster_count(cards: list[int]) -> int:
+    return sum(is_rooster(card) for card in cards)
+
+
+def colour_counts(cards: list[int]) -> Counter[int]:
+    """How many of ``cards`` each colour has (colours without a card left out)."""
+    return Counter(colour_of(card) for card in cards)
+
+
 def rooster_threshold(num_players: int) -> int:
     """Roosters on the table needed for a rooster round (rulebook: "equal or greater")."""
     return num_players + 2
@@ -71,7 +91,8 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     Returns a public event: which rule applied (``roosters``, ``colour`` or ``none``), the
     colours eliminated over the limit or by a tie, and each seat's scored cards and points.
     """
-    roosters = sum(is_rooster(card) for cards in table for card in cards)
+    everything = [card for cards in table for card in cards]
+    roosters = rooster_count(everything)
     over_limit: list[int] = []
     tied: list[list[int]] = []
     winner: int | None = None
@@ -79,7 +100,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
         mode = "roosters"
         scoring = [[card for card in cards if is_rooster(card)] for cards in table]
     else:
-        counts = Counter(colour_of(card) for cards in table for card in cards)
+        counts = colour_counts(everything)
         limit = colour_limit(num_players)
         remaining = dict(counts)
         while remaining:
@@ -152,7 +173,7 @@ class Engine5211(Engine):
     def part_size(self, state: State) -> int:
         return PART_SIZES[state["part"] - 1]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State, seat: int) -> list[Choice]:
         if state["over"] or state["chosen"][seat] is not None:
             return []
         return sorted(set(combinations(state["hands"][seat], self.part_size(state))))
@@ -296,7 +317,7 @@ class Engine5211(Engine):
             view["chosen"] = state["chosen"][seat]
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State, seat: int) -> Choice:
         """The cheapest cards in hand: an absent player gives away as little as possible."""
         hand = sorted(state["hands"][seat], key=lambda card: (value_of(card), card))
         if state["chosen"][seat] is not None or state["over"]:
