@@ -1,5 +1,5 @@
 """The Azul engine (classic coloured wall and the grey-wall variant). Rules:
-``shared/rules/azul.md``.
+``docs/rules/azul.md``.
 
 Colours are ints 0..4 (:data:`COLOURS`). Every pile whose order does not matter (the bag,
 the lid, the centre) is a list of five counts, one per colour, and ``factories`` is one

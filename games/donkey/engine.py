@@ -1,4 +1,4 @@
-"""The Who's the Donkey? engine. Rules: ``shared/rules/donkey.md``.
+"""The Who's the Donkey? engine. Rules: ``docs/rules/donkey.md``.
 
 Cards are values: ``0`` is the donkey, ``1``..``13`` the number cards, ``14`` a joker.
 Equal cards are interchangeable, so every pile (hands, undealt cards, played cards) is a

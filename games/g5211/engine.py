@@ -1,4 +1,4 @@
-"""The 5211 engine. Rules: ``shared/rules/5211.md``.
+"""The 5211 engine. Rules: ``docs/rules/5211.md``.
 
 Cards are ints: ``colour * 6 + rank`` with ranks 0..5 worth 1 (the rooster), 2, 3, 4, 5, 6.
 Every hand and choice is a sorted list of card codes, so equal cards are interchangeable

@@ -1,4 +1,4 @@
-"""The Sultan engine. Rules: ``shared/rules/sultan.md``.
+"""The Sultan engine. Rules: ``docs/rules/sultan.md``.
 
 Gems are colour indices 0..4 (white, red, yellow, green, blue), worth ``colour + 1``.
 Money cards are their values (1..15; 1..12 twice with two players); each seat owns its

@@ -1,4 +1,4 @@
-"""The Azul Mini: Summer Pavilion engine. Rules: ``shared/rules/summer_pavilion.md``.
+"""The Azul Mini: Summer Pavilion engine. Rules: ``docs/rules/summer_pavilion.md``.
 
 Colours are ints 0..5 in the order of :data:`COLOURS`; every pile of tiles (bag aside) is a
 count vector of length 6 indexed by colour. A player board is a flat list of 42 ints, one per

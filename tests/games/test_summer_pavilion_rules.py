@@ -1,4 +1,4 @@
-"""Azul Mini: Summer Pavilion rules (shared/rules/summer_pavilion.md), the rulebook's worked
+"""Azul Mini: Summer Pavilion rules (docs/rules/summer_pavilion.md), the rulebook's worked
 examples (phase 1, placing examples А–Д, Sergiy's wild example) and every [decision]."""
 
 import json
