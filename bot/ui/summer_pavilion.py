@@ -23,11 +23,12 @@ corners, the wild colour, and the choices when it is their move:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.summer_pavilion.engine import (
     COLOURS,
     CORNERS,
@@ -41,6 +42,7 @@ from games.summer_pavilion.engine import (
     Pass,
     Place,
     SummerPavilionAction,
+    SummerPavilionView,
     Take,
     as_action,
     keep_room,
@@ -95,18 +97,18 @@ def circled(number: int) -> str:
     return CIRCLED[number] if 0 <= number < len(CIRCLED) else f"({number})"
 
 
-def variant1(view: View) -> bool:
+def variant1(view: SummerPavilionView) -> bool:
     return bool(view["options"]["variant1"])
 
 
-def star_icon(view: View, star: int) -> str:
+def star_icon(view: SummerPavilionView, star: int) -> str:
     if variant1(view):
         return VARIANT1_CENTRE_ICON if star == 0 else f"{VARIANT1_STAR_ICON}{star}"
     colour = view["star_colours"][star]
     return CENTRE_ICON if colour < 0 else COLOUR_EMOJI[colour]
 
 
-def star_name(t: Translator, view: View, star: int) -> str:
+def star_name(t: Translator, view: SummerPavilionView, star: int) -> str:
     if star == 0:
         return t("summer_pavilion.star.0")
     if variant1(view):
@@ -114,13 +116,13 @@ def star_name(t: Translator, view: View, star: int) -> str:
     return t(f"summer_pavilion.star.{star}")
 
 
-def star_label(t: Translator, view: View, star: int) -> str:
+def star_label(t: Translator, view: SummerPavilionView, star: int) -> str:
     """ "🟪 Purple star"; Variant 1: "⭐ Star 3"."""
     icon = VARIANT1_STAR_ICON if variant1(view) and star else star_icon(view, star)
     return f"{icon} {star_name(t, view, star)}"
 
 
-def star_cells_public(view: View, board: list[list[int]], star: int) -> str:
+def star_cells_public(view: SummerPavilionView, board: list[list[int]], star: int) -> str:
     """ "🟪①②·④··": the star's icon, then each space: its printed number if filled."""
     numbers = view["numbers"][star]
     cells = "".join(
@@ -130,7 +132,7 @@ def star_cells_public(view: View, board: list[list[int]], star: int) -> str:
     return star_icon(view, star) + cells
 
 
-def star_cells_private(view: View, board: list[list[int]], star: int) -> str:
+def star_cells_private(view: SummerPavilionView, board: list[list[int]], star: int) -> str:
     """ "🟪 🟪🟪3️⃣4️⃣🟪6️⃣": a filled space as its tile, an empty one as its cost."""
     numbers = view["numbers"][star]
     cells = "".join(
@@ -148,11 +150,11 @@ def payment(colour: int, cost: int, wilds: int, wild: int) -> str:
     return text
 
 
-def source_tiles(view: View, source: int) -> list[int]:
+def source_tiles(view: SummerPavilionView, source: int) -> list[int]:
     return view["centre"] if source == 0 else view["factories"][source - 1]
 
 
-def take_text(view: View, take: Take) -> str:
+def take_text(view: SummerPavilionView, take: Take) -> str:
     """What a take gets: "🟥×2 + 🟪" (all of a colour, plus one wild tile if any)."""
     wild = view["wild"]
     count, wilds = take_counts(source_tiles(view, take.source), take.colour, wild)
@@ -196,11 +198,11 @@ def round_bounds(log: list[dict], round_no: int) -> tuple[int, int]:
     return start, end
 
 
-class SummerPavilionUI(GameUI):
+class SummerPavilionUI(GameUI[SummerPavilionView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _round_line(self, t: Translator, view: View) -> str:
+    def _round_line(self, t: Translator, view: SummerPavilionView) -> str:
         return t(
             "summer_pavilion.board.round",
             round=view["round"],
@@ -208,9 +210,10 @@ class SummerPavilionUI(GameUI):
             wild=colour_name(t, view["wild"]),
         )
 
-    def _turn_line(self, t: Translator, view: View, names: Names) -> str:
-        phase = view["phase"]
-        name = names[view["current"]]
+    def _turn_line(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
+        phase, current = view["phase"], view["current"]
+        assert current is not None, "whose turn it is: only while the game runs"
+        name = names[current]
         if phase == "bonus":
             return t.plural("summer_pavilion.board.turn.bonus", view["bonus_due"], name=name)
         return t(f"summer_pavilion.board.turn.{phase}", name=name)
@@ -220,7 +223,7 @@ class SummerPavilionUI(GameUI):
             return t("summer_pavilion.source.centre")
         return t("summer_pavilion.source.factory", n=source)
 
-    def _table_lines(self, t: Translator, view: View) -> list[str]:
+    def _table_lines(self, t: Translator, view: SummerPavilionView) -> list[str]:
         """Factories and the centre (phase 1 only), then the supply."""
         lines = []
         if view["phase"] == "taking":
@@ -243,7 +246,9 @@ class SummerPavilionUI(GameUI):
         lines.append(t("summer_pavilion.board.supply", tiles=supply))
         return lines
 
-    def _player_lines(self, t: Translator, view: View, names: Names, seat: int) -> list[str]:
+    def _player_lines(
+        self, t: Translator, view: SummerPavilionView, names: Names, seat: int
+    ) -> list[str]:
         player = view["players"][seat]
         over = view["phase"] == "over"
         mark = TURN_MARK if view["current"] == seat else ""
@@ -262,7 +267,7 @@ class SummerPavilionUI(GameUI):
         stars = [star_cells_public(view, board, star) for star in range(7)]
         return [" · ".join(parts), "    " + " ".join(stars[:4]), "    " + " ".join(stars[4:])]
 
-    def _last_move(self, t: Translator, view: View, names: Names) -> str | None:
+    def _last_move(self, t: Translator, view: SummerPavilionView, names: Names) -> str | None:
         """The latest take, placement, bonus tile or pass of this round."""
         for event in reversed(view["log"]):
             kind = event["type"]
@@ -299,7 +304,7 @@ class SummerPavilionUI(GameUI):
             return t("summer_pavilion.last.pass", name=name, detail=self._pass_text(t, event))
         return None
 
-    def _placement_text(self, view: View, event: dict) -> str:
+    def _placement_text(self, view: SummerPavilionView, event: dict) -> str:
         """ "🟥→🟥④ +3", with the structures completed: "🪟🎁"."""
         star, space = event["star"], event["space"]
         number = view["numbers"][star][space - 1]
@@ -321,7 +326,7 @@ class SummerPavilionUI(GameUI):
         return t("summer_pavilion.pass.plain", penalty=penalty)
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: SummerPavilionView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["phase"] == "over":
@@ -344,7 +349,9 @@ class SummerPavilionUI(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("summer_pavilion.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: SummerPavilionView, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             if event["type"] == "round" and event["round"] > 1:
@@ -360,7 +367,9 @@ class SummerPavilionUI(GameUI):
                 messages.append(self._round_summary(t, view, names, view["rounds"]))
         return messages
 
-    def _round_summary(self, t: Translator, view: View, names: Names, round_no: int) -> str:
+    def _round_summary(
+        self, t: Translator, view: SummerPavilionView, names: Names, round_no: int
+    ) -> str:
         log = view["log"]
         n = view["num_players"]
         start, end = round_bounds(log, round_no)
@@ -398,7 +407,7 @@ class SummerPavilionUI(GameUI):
         lines += ["", t("summer_pavilion.round.scores", scores=totals)]
         return "\n".join(lines)
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: SummerPavilionView, result: Result, names: Names) -> str:
         winners = result.winners
         key = (
             "summer_pavilion.final.winner" if len(winners) == 1 else "summer_pavilion.final.shared"
@@ -439,7 +448,7 @@ class SummerPavilionUI(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View, seat: int) -> list[str]:
+    def _own_lines(self, t: Translator, view: SummerPavilionView, seat: int) -> list[str]:
         player = view["players"][seat]
         lines = [t("summer_pavilion.prompt.score", score=player["score"])]
         lines.append(t("summer_pavilion.prompt.stars"))
@@ -454,7 +463,13 @@ class SummerPavilionUI(GameUI):
         return lines
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["phase"] == "over":
@@ -501,7 +516,7 @@ class SummerPavilionUI(GameUI):
     def _take_choices(
         self,
         t: Translator,
-        view: View,
+        view: SummerPavilionView,
         moves: list[SummerPavilionAction],
         draft: Any,
         lines: list[str],
@@ -565,7 +580,7 @@ class SummerPavilionUI(GameUI):
     def _place_choices(
         self,
         t: Translator,
-        view: View,
+        view: SummerPavilionView,
         seat: int,
         moves: list[SummerPavilionAction],
         draft: Any,
@@ -587,7 +602,11 @@ class SummerPavilionUI(GameUI):
         return rows
 
     def _star_choices(
-        self, t: Translator, view: View, moves: list[SummerPavilionAction], lines: list[str]
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        moves: list[SummerPavilionAction],
+        lines: list[str],
     ) -> list[list[Button]]:
         lines.append(t("summer_pavilion.prompt.place"))
         stars = sorted({place.star for place in placements(moves)})
@@ -597,7 +616,7 @@ class SummerPavilionUI(GameUI):
     def _space_choices(
         self,
         t: Translator,
-        view: View,
+        view: SummerPavilionView,
         seat: int,
         moves: list[SummerPavilionAction],
         star: int,
@@ -629,7 +648,7 @@ class SummerPavilionUI(GameUI):
     def _payment_choices(
         self,
         t: Translator,
-        view: View,
+        view: SummerPavilionView,
         moves: list[SummerPavilionAction],
         selection: PlaceSelection,
         lines: list[str],
@@ -666,17 +685,21 @@ class SummerPavilionUI(GameUI):
         return rows
 
     @staticmethod
-    def _payment(view: View, place: Place) -> str:
+    def _payment(view: SummerPavilionView, place: Place) -> str:
         cost = view["numbers"][place.star][place.space - 1]
         return payment(place.colour, cost, place.wilds, view["wild"])
 
-    def _pass_hint(self, t: Translator, view: View, seat: int) -> str:
+    def _pass_hint(self, t: Translator, view: SummerPavilionView, seat: int) -> str:
         held = sum(view["players"][seat]["hand"])
         return t("summer_pavilion.prompt.pass_hint", keep=min(held, CORNERS))
 
     # bonus tiles ------------------------------------------------------------------------
     def _bonus_choices(
-        self, t: Translator, view: View, moves: list[SummerPavilionAction], lines: list[str]
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        moves: list[SummerPavilionAction],
+        lines: list[str],
     ) -> list[list[Button]]:
         lines.append(t.plural("summer_pavilion.prompt.bonus", view["bonus_due"]))
         lines.append(t("summer_pavilion.board.supply", tiles=tiles_row(view["supply"])))
@@ -691,7 +714,7 @@ class SummerPavilionUI(GameUI):
     def _keep_choices(
         self,
         t: Translator,
-        view: View,
+        view: SummerPavilionView,
         seat: int,
         moves: list[SummerPavilionAction],
         lines: list[str],
@@ -725,7 +748,9 @@ class SummerPavilionUI(GameUI):
         return rows
 
     # selection steps --------------------------------------------------------------------
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: SummerPavilionView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or not step:
             raise BadDraft(step)
         moves = [as_action(action) for action in legal]
@@ -769,7 +794,7 @@ class SummerPavilionUI(GameUI):
             return {"s": star}
         return None
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+    def move_label(self, t: Translator, view: SummerPavilionView, action: Action, seat: int) -> str:
         match as_action(action):
             case Take() as take:
                 return t("summer_pavilion.played.take", tiles=take_text(view, take))

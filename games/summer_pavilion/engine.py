@@ -4,6 +4,7 @@ Colours are ints 0..5 in the order of :data:`COLOURS`; every pile of tiles (bag 
 count vector of length 6 indexed by colour. A player board is a flat list of 42 ints, one per
 space, ``star * 6 + (space - 1)``, holding the colour placed there or ``EMPTY``. Star 0 is the
 centre star, stars 1..6 the outer stars clockwise from the left one (:data:`STAR_COLOURS`).
+:class:`SummerPavilionState` and :class:`SummerPavilionView` declare every key.
 
 Phases (``state["phase"]``): ``taking`` (phase 1), ``placing`` (phase 2), ``bonus`` (the
 placing player chooses bonus tiles from the supply, one per action), ``keeping`` (a passing
@@ -38,17 +39,16 @@ Log events (``state["log"]``, public, never changed once appended):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from games.core import (
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
     draw_rng,
     parse_tagged,
     rank_by,
@@ -221,6 +221,65 @@ def as_action(action: Sequence[int]) -> SummerPavilionAction:
     return named
 
 
+# -- state and view --------------------------------------------------------------------------
+ColourCounts = list[int]  # a pile of tiles: how many of each colour, indexed by colour (6)
+
+
+class SummerPavilionState(BaseState):
+    round: int  # 1..ROUNDS
+    phase: str  # one of PHASES: taking, placing, bonus, keeping, over
+    current: int  # the seat to act
+    start_player: int  # the seat that starts phase 1 of this round
+    first_player_tile: int  # -1: still in the centre; else the seat that took it
+    bag: list[int]  # colours, one per tile, drawn from the end: its order is the only secret
+    tower: ColourCounts  # discarded and paid tiles, poured into the bag when it is empty
+    supply: ColourCounts  # at most SUPPLY_SIZE tiles for bonuses
+    centre: ColourCounts  # the source 0 of a Take
+    factories: list[ColourCounts]  # [k - 1]: factory k, the source k of a Take
+    hands: list[ColourCounts]  # [seat]: the tiles next to the board
+    corners: list[ColourCounts]  # [seat]: tiles kept on the corners by a pass
+    boards: list[list[int]]  # [seat][star * 6 + space - 1]: the colour there, or EMPTY
+    scores: list[int]  # [seat]
+    passed: list[bool]  # [seat]: passed in this round's phase 2
+    bonus_due: int  # bonus tiles still to take (phase "bonus")
+
+
+class PlayerView(TypedDict):
+    score: int
+    hand: ColourCounts
+    corners: ColourCounts
+    board: list[list[int]]  # [star][space - 1]: the colour there, or EMPTY
+    passed: bool
+
+
+class SummerPavilionView(TypedDict):
+    """Everything is public but the order of the bag; a seat's view adds only ``seat``."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    round: int
+    rounds: int
+    wild: int  # the wild colour of this round
+    next_wild: int | None  # of the next round; None in the last one
+    wild_order: list[int]  # the wild colour of rounds 1..6
+    phase: str
+    current: int | None  # None once the game is over
+    start_player: int
+    first_player_tile: int  # -1: still in the centre
+    bonus_due: int
+    factories: list[ColourCounts]  # [k - 1]: factory k, the source k of a Take
+    centre: ColourCounts  # the source 0 of a Take
+    supply: ColourCounts
+    bag_size: int
+    tower: ColourCounts
+    star_colours: list[int]  # [star]: its colour, FREE for the centre (every star: Variant 1)
+    numbers: list[list[int]]  # [star][space - 1]: the printed number, the tiles it costs
+    players: list[PlayerView]
+    log: list[dict[str, Any]]
+    seat: NotRequired[int]  # whose view it is (absent from the public view)
+
+
 class SummerPavilionOptions(GameOptions):
     variant1: bool = False  # stars of no fixed colour, other printed numbers
     variant2: bool = False  # the other wild-colour order
@@ -323,7 +382,9 @@ def complete_star_value(board: list[int], star: int) -> int:
 
 
 # -- for the screens: what a choice would bring, read from a view ------------------------------
-def placement_preview(view: View, seat: int, star: int, space: int) -> tuple[int, int]:
+def placement_preview(
+    view: SummerPavilionView, seat: int, star: int, space: int
+) -> tuple[int, int]:
     """Points a tile on the empty ``space`` of ``star`` would score for ``seat``, and the
     bonus tiles the supply would give for it."""
     board = [tile for row in view["players"][seat]["board"] for tile in row]
@@ -346,42 +407,44 @@ def scores_before(log: list[dict], end: int, num_players: int) -> list[int]:
     return scores
 
 
-class SummerPavilionEngine(Engine):
+class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     id = "summer_pavilion"
     min_players = 2
     max_players = 4
     Options = SummerPavilionOptions
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: SummerPavilionState, options: GameOptions) -> None:
         n = state["num_players"]
         rng = draw_rng(state)
         bag = [colour for colour in range(NUM_COLOURS) for _ in range(TILES_PER_COLOUR)]
         rng.shuffle(bag)
         start = rng.randrange(n)
         state.update(
-            log=[],
-            round=1,
-            phase="taking",
-            current=start,
-            start_player=start,
-            first_player_tile=-1,  # -1: in the centre; else the seat that took it
-            bag=bag,  # drawn from the end; its order is the only secret
-            tower=[0] * NUM_COLOURS,
-            supply=[0] * NUM_COLOURS,
-            centre=[0] * NUM_COLOURS,
-            factories=[[0] * NUM_COLOURS for _ in range(FACTORIES[n])],
-            hands=[[0] * NUM_COLOURS for _ in range(n)],
-            corners=[[0] * NUM_COLOURS for _ in range(n)],
-            boards=[[EMPTY] * SPACES for _ in range(n)],
-            scores=[START_SCORE] * n,
-            passed=[False] * n,
-            bonus_due=0,
+            {
+                "log": [],
+                "round": 1,
+                "phase": "taking",
+                "current": start,
+                "start_player": start,
+                "first_player_tile": -1,  # -1: in the centre; else the seat that took it
+                "bag": bag,  # drawn from the end; its order is the only secret
+                "tower": [0] * NUM_COLOURS,
+                "supply": [0] * NUM_COLOURS,
+                "centre": [0] * NUM_COLOURS,
+                "factories": [[0] * NUM_COLOURS for _ in range(FACTORIES[n])],
+                "hands": [[0] * NUM_COLOURS for _ in range(n)],
+                "corners": [[0] * NUM_COLOURS for _ in range(n)],
+                "boards": [[EMPTY] * SPACES for _ in range(n)],
+                "scores": [START_SCORE] * n,
+                "passed": [False] * n,
+                "bonus_due": 0,
+            }
         )
         self._fill_supply(state, log=False)
         self._start_round(state)
 
-    def _draw(self, state: State) -> int:
+    def _draw(self, state: SummerPavilionState) -> int:
         """One tile from the bag (the tower is poured in when it is empty); -1 if none."""
         bag = state["bag"]
         if not bag:
@@ -394,7 +457,7 @@ class SummerPavilionEngine(Engine):
             state["tower"] = [0] * NUM_COLOURS
         return bag.pop()
 
-    def _fill_supply(self, state: State, log: bool = True) -> None:
+    def _fill_supply(self, state: SummerPavilionState, log: bool = True) -> None:
         supply = state["supply"]
         drawn = 0
         while sum(supply) < SUPPLY_SIZE:
@@ -406,7 +469,7 @@ class SummerPavilionEngine(Engine):
         if log and drawn:
             state["log"].append({"type": "supply_refilled", "drawn": drawn})
 
-    def _start_round(self, state: State) -> None:
+    def _start_round(self, state: SummerPavilionState) -> None:
         """Fill the factories and open phase 1 (or phase 2 straight away if none got a tile)."""
         drawn = 0
         for factory in state["factories"]:
@@ -432,18 +495,18 @@ class SummerPavilionEngine(Engine):
             self._start_placing(state)
 
     # -- queries -------------------------------------------------------------------------
-    def wild(self, state: State) -> int:
+    def wild(self, state: SummerPavilionState) -> int:
         return wild_order(state["options"])[state["round"] - 1]
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: SummerPavilionState) -> frozenset[int]:
         if state["phase"] == "over":
             return frozenset()
         return frozenset((state["current"],))
 
-    def _source(self, state: State, source: int) -> list[int]:
+    def _source(self, state: SummerPavilionState, source: int) -> list[int]:
         return state["centre"] if source == 0 else state["factories"][source - 1]
 
-    def legal_actions(self, state: State, seat: int) -> list[SummerPavilionAction]:
+    def legal_actions(self, state: SummerPavilionState, seat: int) -> list[SummerPavilionAction]:
         phase = state["phase"]
         if phase == "over" or seat != state["current"]:
             return []
@@ -471,7 +534,7 @@ class SummerPavilionEngine(Engine):
         actions.append(DONE_ACTION)
         return actions
 
-    def _placements(self, state: State, seat: int) -> list[SummerPavilionAction]:
+    def _placements(self, state: SummerPavilionState, seat: int) -> list[SummerPavilionAction]:
         hand = state["hands"][seat]
         board = state["boards"][seat]
         options = state["options"]
@@ -506,7 +569,7 @@ class SummerPavilionEngine(Engine):
                         actions.append(by_colour[colour][used])
         return actions
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: SummerPavilionState, seat: int, action: Action) -> bool:
         phase = state["phase"]
         if phase == "over" or seat != state["current"]:
             return False
@@ -556,7 +619,7 @@ class SummerPavilionEngine(Engine):
         )
 
     # -- play ----------------------------------------------------------------------------
-    def _apply(self, state: State, seat: int, action: Action) -> None:
+    def _apply(self, state: SummerPavilionState, seat: int, action: Action) -> None:
         match as_action(action):
             case Take(source=source, colour=colour):
                 self._take(state, seat, source, colour)
@@ -583,7 +646,7 @@ class SummerPavilionEngine(Engine):
             case Done():
                 self._finish_pass(state, seat)
 
-    def _take(self, state: State, seat: int, source: int, colour: int) -> None:
+    def _take(self, state: SummerPavilionState, seat: int, source: int, colour: int) -> None:
         tiles = self._source(state, source)
         wild = self.wild(state)
         count, extra = take_counts(tiles, colour, wild)
@@ -616,14 +679,14 @@ class SummerPavilionEngine(Engine):
         else:
             self._start_placing(state)
 
-    def _start_placing(self, state: State) -> None:
+    def _start_placing(self, state: SummerPavilionState) -> None:
         holder = state["first_player_tile"]
         first = holder if holder >= 0 else state["start_player"]
         state["phase"] = "placing"
         state["log"].append({"type": "placing", "first": first})
         self._seek_placer(state, first)
 
-    def _seek_placer(self, state: State, candidate: int) -> None:
+    def _seek_placer(self, state: SummerPavilionState, candidate: int) -> None:
         """Give the turn to the first seat from ``candidate`` on that has not passed; seats
         without tiles pass automatically. Everybody passed: the round ends."""
         n = state["num_players"]
@@ -639,7 +702,7 @@ class SummerPavilionEngine(Engine):
             self._log_pass(state, seat, [0] * NUM_COLOURS, 0, auto=True)
         self._end_round(state)
 
-    def _place(self, state: State, seat: int, place: Place) -> None:
+    def _place(self, state: SummerPavilionState, seat: int, place: Place) -> None:
         star, space, colour, used = place.star, place.space, place.colour, place.wilds
         index = space_index(star, space)
         cost = numbers_of(state["options"])[star][space - 1]
@@ -677,7 +740,7 @@ class SummerPavilionEngine(Engine):
         else:
             self._end_turn(state, seat)
 
-    def _end_turn(self, state: State, seat: int) -> None:
+    def _end_turn(self, state: SummerPavilionState, seat: int) -> None:
         """A phase 2 turn is over (a placement with its bonus tiles, or a pass): refill the
         supply before the next player acts ([decision] after every turn, passes included),
         then find the next player."""
@@ -685,7 +748,7 @@ class SummerPavilionEngine(Engine):
             self._fill_supply(state)
         self._seek_placer(state, (seat + 1) % state["num_players"])
 
-    def _finish_pass(self, state: State, seat: int) -> None:
+    def _finish_pass(self, state: SummerPavilionState, seat: int) -> None:
         hand = state["hands"][seat]
         discarded = list(hand)
         tower = state["tower"]
@@ -697,7 +760,9 @@ class SummerPavilionEngine(Engine):
         self._log_pass(state, seat, discarded, penalty, auto=False)
         self._end_turn(state, seat)
 
-    def _log_pass(self, state: State, seat: int, discarded: list[int], penalty: int, auto: bool):
+    def _log_pass(
+        self, state: SummerPavilionState, seat: int, discarded: list[int], penalty: int, auto: bool
+    ) -> None:
         if auto:  # no tiles left: nothing kept, nothing discarded
             state["log"].append({"type": "pass", "seat": seat, "auto": True})
             return
@@ -711,7 +776,7 @@ class SummerPavilionEngine(Engine):
             }
         )
 
-    def _end_round(self, state: State) -> None:
+    def _end_round(self, state: SummerPavilionState) -> None:
         n = state["num_players"]
         if state["round"] == ROUNDS:
             self._end_game(state)
@@ -730,7 +795,7 @@ class SummerPavilionEngine(Engine):
         state["round"] += 1
         self._start_round(state)
 
-    def _end_game(self, state: State) -> None:
+    def _end_game(self, state: SummerPavilionState) -> None:
         breakdown = [self.final_breakdown(state, seat) for seat in range(state["num_players"])]
         for seat, figures in enumerate(breakdown):
             state["scores"][seat] = figures["score"]
@@ -740,7 +805,7 @@ class SummerPavilionEngine(Engine):
             {"type": "final", "players": breakdown, "scores": result.scores, "ranks": result.ranks}
         )
 
-    def final_breakdown(self, state: State, seat: int) -> dict:
+    def final_breakdown(self, state: SummerPavilionState, seat: int) -> dict:
         """End scoring of ``seat`` from the score before it (call once, at the end)."""
         board = state["boards"][seat]
         stars = [
@@ -774,10 +839,10 @@ class SummerPavilionEngine(Engine):
         }
 
     # -- scores --------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: SummerPavilionState) -> bool:
         return state["phase"] == "over"
 
-    def result(self, state: State) -> Result:
+    def result(self, state: SummerPavilionState) -> Result:
         scores = list(state["scores"])
         placed = [sum(tile != EMPTY for tile in board) for board in state["boards"]]
         return Result(
@@ -787,14 +852,14 @@ class SummerPavilionEngine(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: SummerPavilionState, seat: int | None) -> SummerPavilionView:
         """Everything is public but the order of the bag. Lists are shared with the state:
         treat a view as read-only."""
         options = state["options"]
         order = wild_order(options)
         round_no = state["round"]
         boards = state["boards"]
-        view: View = {
+        view: SummerPavilionView = {
             "game": self.id,
             "num_players": state["num_players"],
             "options": options,
@@ -831,7 +896,7 @@ class SummerPavilionEngine(Engine):
             view["seat"] = seat  # the only difference: there is nothing private to show
         return view
 
-    def default_action(self, state: State, seat: int) -> SummerPavilionAction:
+    def default_action(self, state: SummerPavilionState, seat: int) -> SummerPavilionAction:
         phase = state["phase"]
         if phase == "over" or seat != state["current"]:
             raise IllegalAction(f"{self.id}: seat {seat} has no move")
@@ -851,17 +916,17 @@ class SummerPavilionEngine(Engine):
         keeps = [action for action in actions if type(action) is Keep]
         return max(keeps, key=lambda keep: self._keep_value(state, seat, keep.colour))
 
-    def _take_value(self, state: State, take: Take) -> tuple:
+    def _take_value(self, state: SummerPavilionState, take: Take) -> tuple:
         tiles = self._source(state, take.source)
         taken = sum(take_counts(tiles, take.colour, self.wild(state)))
         penalty = taken if take.source == 0 and state["first_player_tile"] < 0 else 0
         return (2 * taken - penalty, -take.source)
 
-    def _place_value(self, state: State, seat: int, place: Place) -> tuple:
+    def _place_value(self, state: SummerPavilionState, seat: int, place: Place) -> tuple:
         points, bonus = placement_gain(state["boards"][seat], place.star, place.space)
         return (points + bonus, -place.wilds, -place.star, -place.space)
 
-    def _usefulness(self, state: State, seat: int, colour: int) -> tuple:
+    def _usefulness(self, state: SummerPavilionState, seat: int, colour: int) -> tuple:
         """How useful one more tile of ``colour`` is: the wild colour of the round first, then
         colours that still have a free space on the board, the most held first."""
         board = state["boards"][seat]
@@ -873,13 +938,13 @@ class SummerPavilionEngine(Engine):
         )
         return (colour == self.wild(state), placeable, state["hands"][seat][colour], -colour)
 
-    def _keep_value(self, state: State, seat: int, colour: int) -> tuple:
+    def _keep_value(self, state: SummerPavilionState, seat: int, colour: int) -> tuple:
         order = wild_order(state["options"])
         next_wild = order[state["round"]] if state["round"] < ROUNDS else -1
         return (colour == next_wild, state["hands"][seat][colour], -colour)
 
     # -- testing -------------------------------------------------------------------------
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: SummerPavilionState) -> None:
         n = state["num_players"]
         phase = state["phase"]
         name = self.id
@@ -949,7 +1014,7 @@ class SummerPavilionEngine(Engine):
         if phase == "over" and (state["round"] != ROUNDS or any(map(any, state["hands"]))):
             raise InvariantViolation(f"{name}: the game ended early or with tiles in hand")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: SummerPavilionState) -> None:
         """The only secret is the order of the bag: reordering it must change no view, and
         every seat's view equals the public one apart from its ``seat`` field."""
         public = self.view(state, None)
