@@ -40,6 +40,7 @@ from games.azul.engine import (
     ROW_BONUS,
     SIZE,
     AzulAction,
+    AzulView,
     Column,
     Draft,
     DraftOutcome,
@@ -49,7 +50,7 @@ from games.azul.engine import (
     grey_columns,
     points_if_placed,
 )
-from games.core import Action, Result, View
+from games.core import Action, Result
 
 COLOUR_EMOJI = ("🟦", "🟨", "🟥", "⬛", "⬜")  # blue, yellow, red, black, white
 KEYCAP = "\ufe0f\u20e3"
@@ -86,7 +87,7 @@ def keycap(number: int) -> str:
     return f"{number}{KEYCAP}"
 
 
-def pattern_line(view: View, seat: int, row: int) -> str:
+def pattern_line(view: AzulView, seat: int, row: int) -> str:
     """ "▪️▪️▫️🟨🟨": no space, empty spaces, then the tiles next to the wall."""
     count = view["line_counts"][seat][row]
     colour = view["line_colours"][seat][row]
@@ -94,7 +95,7 @@ def pattern_line(view: View, seat: int, row: int) -> str:
     return NO_SPACE * (SIZE - 1 - row) + EMPTY_SPACE * (row + 1 - count) + tiles
 
 
-def wall_row(view: View, seat: int, row: int, marks: dict[int, str] | None = None) -> str:
+def wall_row(view: AzulView, seat: int, row: int, marks: dict[int, str] | None = None) -> str:
     cells = view["walls"][seat][row * SIZE : row * SIZE + SIZE]
     marks = marks or {}
     return "".join(
@@ -103,7 +104,9 @@ def wall_row(view: View, seat: int, row: int, marks: dict[int, str] | None = Non
     )
 
 
-def board_rows(view: View, seat: int, pending: int = -1, columns: Sequence[int] = ()) -> list[str]:
+def board_rows(
+    view: AzulView, seat: int, pending: int = -1, columns: Sequence[int] = ()
+) -> list[str]:
     """The five rows of a board; on the grey wall, the row being tiled shows its legal
     columns as numbers and a pointer."""
     rows = []
@@ -114,22 +117,22 @@ def board_rows(view: View, seat: int, pending: int = -1, columns: Sequence[int] 
     return rows
 
 
-def marker_in_centre(view: View) -> bool:
+def marker_in_centre(view: AzulView) -> bool:
     return view["phase"] == "draft" and view["marker"] < 0
 
 
-def source_tiles(view: View, source: int) -> list[int]:
+def source_tiles(view: AzulView, source: int) -> list[int]:
     if source == view["centre_source"]:
         return view["centre"]
     return view["factories"][source]
 
 
-def column_points(view: View, seat: int, row: int, column: int) -> int:
+def column_points(view: AzulView, seat: int, row: int, column: int) -> int:
     """Points of the pending row's tile placed in ``column`` (grey wall)."""
     return points_if_placed(view["walls"][seat], row, column, view["line_colours"][seat][row])
 
 
-def draft_preview(view: View, seat: int, draft: Draft) -> DraftOutcome:
+def draft_preview(view: AzulView, seat: int, draft: Draft) -> DraftOutcome:
     """Where the tiles of ``draft`` would go, and what the floor would cost."""
     count = source_tiles(view, draft.source)[draft.colour]
     line_count = 0 if draft.line == FLOOR_LINE else view["line_counts"][seat][draft.line]
@@ -137,21 +140,21 @@ def draft_preview(view: View, seat: int, draft: Draft) -> DraftOutcome:
     return draft_outcome(count, draft.line, line_count, len(view["floors"][seat]), marker)
 
 
-class AzulUI(GameUI):
+class AzulUI(GameUI[AzulView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _source_short(self, t: Translator, view: View, source: int) -> str:
+    def _source_short(self, t: Translator, view: AzulView, source: int) -> str:
         if source == view["centre_source"]:
             return t("azul.centre_short")
         return t("azul.factory_short", n=source + 1)
 
-    def _source_name(self, t: Translator, view: View, source: int) -> str:
+    def _source_name(self, t: Translator, view: AzulView, source: int) -> str:
         if source == view["centre_source"]:
             return t("azul.source.centre")
         return t("azul.source.factory", n=source + 1)
 
-    def _round_line(self, t: Translator, view: View) -> str:
+    def _round_line(self, t: Translator, view: AzulView) -> str:
         return t(
             "azul.board.round",
             round=view["round"],
@@ -160,13 +163,13 @@ class AzulUI(GameUI):
             lid=sum(view["lid"]),
         )
 
-    def _turn_line(self, t: Translator, view: View, names: Names) -> str:
+    def _turn_line(self, t: Translator, view: AzulView, names: Names) -> str:
         if view["phase"] == "draft":
             return t("azul.board.turn", name=names[view["turn"]])
         choosing = view["to_act"]
         return t.plural("azul.board.choosing", len(choosing), names=names.join(choosing))
 
-    def _table_lines(self, t: Translator, view: View) -> list[str]:
+    def _table_lines(self, t: Translator, view: AzulView) -> list[str]:
         """The factories (two per line, empty ones left out) and the centre."""
         factories = [
             f"{t('azul.factory_short', n=k + 1)} {tiles_row(tiles)}"
@@ -179,7 +182,7 @@ class AzulUI(GameUI):
         lines.append(t("azul.board.centre", tiles=" ".join(parts) or "—"))
         return lines
 
-    def _player_header(self, t: Translator, view: View, names: Names, seat: int) -> str:
+    def _player_header(self, t: Translator, view: AzulView, names: Names, seat: int) -> str:
         mark = ""
         if view["phase"] == "draft" and view["turn"] == seat:
             mark = TURN_MARK
@@ -193,7 +196,7 @@ class AzulUI(GameUI):
             )
         return text
 
-    def _move_text(self, t: Translator, view: View, event: dict) -> str:
+    def _move_text(self, t: Translator, view: AzulView, event: dict) -> str:
         """ "F3 🟦×2 → line 3 (1 to floor)" for a draft event."""
         tiles = f"{tile(event['colour'])}×{event['count']}"
         if event["marker"]:
@@ -207,7 +210,7 @@ class AzulUI(GameUI):
             text += " " + t("azul.move.overflow", count=over)
         return text
 
-    def _last_move(self, t: Translator, view: View, names: Names) -> str | None:
+    def _last_move(self, t: Translator, view: AzulView, names: Names) -> str | None:
         for event in reversed(view["log"]):
             if event["type"] == "draft":
                 move = self._move_text(t, view, event)
@@ -217,7 +220,7 @@ class AzulUI(GameUI):
         return None
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: AzulView, names: Names) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
             lines.append(t("azul.board.over"))
@@ -240,14 +243,16 @@ class AzulUI(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("azul.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: AzulView, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             if event["type"] == "round_end":
                 messages.append(self._tiling_message(t, view, names, event))
         return messages
 
-    def _tiling_message(self, t: Translator, view: View, names: Names, end: dict) -> str:
+    def _tiling_message(self, t: Translator, view: AzulView, names: Names, end: dict) -> str:
         round_no = end["round"]
         n = view["num_players"]
         placed: list[list[str]] = [[] for _ in range(n)]
@@ -313,7 +318,7 @@ class AzulUI(GameUI):
             return t("azul.end.round_limit", round=trigger["round"], limit=MAX_ROUNDS)
         return t(f"azul.end.{reason}")
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: AzulView, result: Result, names: Names) -> str:
         details = result.details
         winners = result.winners
         key = "azul.final.winner" if len(winners) == 1 else "azul.final.winners"
@@ -343,7 +348,7 @@ class AzulUI(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View, seat: int) -> list[str]:
+    def _own_lines(self, t: Translator, view: AzulView, seat: int) -> list[str]:
         pending = view["pending_rows"][seat] if view["phase"] == "wall" else -1
         columns = view["pending_columns"][seat] if pending >= 0 else []
         lines = [t("azul.prompt.board", points=t.plural("azul.points", view["scores"][seat]))]
@@ -355,7 +360,13 @@ class AzulUI(GameUI):
         return lines
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: AzulView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -389,11 +400,12 @@ class AzulUI(GameUI):
         """The (source, colour) selected in the draft while it is still there to take."""
         if isinstance(draft, dict):
             source, colour = draft.get("s"), draft.get("c")
-            if any(move.source == source and move.colour == colour for move in drafts):
-                return source, colour
+            for move in drafts:
+                if move.source == source and move.colour == colour:
+                    return move.source, move.colour
         return None
 
-    def _take_label(self, t: Translator, view: View, source: int, colour: int) -> str:
+    def _take_label(self, t: Translator, view: AzulView, source: int, colour: int) -> str:
         count = source_tiles(view, source)[colour]
         label = f"{self._source_short(t, view, source)} {tile(colour)}×{count}"
         if source == view["centre_source"] and marker_in_centre(view):
@@ -403,7 +415,7 @@ class AzulUI(GameUI):
     def _draft_choices(
         self,
         t: Translator,
-        view: View,
+        view: AzulView,
         seat: int,
         moves: list[AzulAction],
         draft: Any,
@@ -417,7 +429,7 @@ class AzulUI(GameUI):
         return self._line_choices(t, view, seat, drafts, source, colour, lines)
 
     def _tile_choices(
-        self, t: Translator, view: View, drafts: list[Draft], lines: list[str]
+        self, t: Translator, view: AzulView, drafts: list[Draft], lines: list[str]
     ) -> list[list[Button]]:
         """One button per (source, colour) pair, a row or two per source."""
         lines.append(t("azul.prompt.take"))
@@ -438,7 +450,7 @@ class AzulUI(GameUI):
     def _line_choices(
         self,
         t: Translator,
-        view: View,
+        view: AzulView,
         seat: int,
         drafts: list[Draft],
         source: int,
@@ -494,7 +506,7 @@ class AzulUI(GameUI):
 
     # grey wall -----------------------------------------------------------------------------
     def _column_choices(
-        self, t: Translator, view: View, seat: int, moves: list[AzulAction], lines: list[str]
+        self, t: Translator, view: AzulView, seat: int, moves: list[AzulAction], lines: list[str]
     ) -> list[list[Button]]:
         row = view["pending_rows"][seat]
         colour = view["line_colours"][seat][row]
@@ -509,7 +521,9 @@ class AzulUI(GameUI):
         return rows
 
     # selection steps -----------------------------------------------------------------------
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: AzulView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or view["phase"] != "draft":
             raise BadDraft(step)
         if step == "b":
@@ -523,9 +537,9 @@ class AzulUI(GameUI):
             raise BadDraft(step)
         return DraftStep({"s": source, "c": colour})
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+    def move_label(self, t: Translator, view: AzulView, action: Action, seat: int) -> str:
         move = as_action(action)
-        if type(move) is Column:
+        if isinstance(move, Column):
             row = view["pending_rows"][seat]
             colour = view["line_colours"][seat][row]
             return t(

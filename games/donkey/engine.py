@@ -195,12 +195,14 @@ class DonkeyEngine(Engine):
     def _setup(self, state: State, options: GameOptions) -> None:
         n = state["num_players"]
         state.update(
-            hand_no=0,
-            totals=[0] * n,
-            history=[],  # the penalties of each finished hand
-            last_hand=False,
-            over=False,
-            log=[],
+            {
+                "hand_no": 0,
+                "totals": [0] * n,
+                "history": [],  # the penalties of each finished hand
+                "last_hand": False,
+                "over": False,
+                "log": [],
+            }
         )
         self._deal(state)
 
@@ -219,12 +221,14 @@ class DonkeyEngine(Engine):
             undealt[card] += 1
         state["hand_no"] += 1
         state.update(
-            hands=hands,  # flat: seat s holds hands[s * 15 + value] cards of each value
-            undealt=undealt,  # out of this hand, never seen
-            played=[0] * SLOTS,  # cards of finished normal rounds, face up, out of play
-            round_no=1,
-            plays=[],  # this round, in turn order: [seat, kind, value, count, jokers]
-            locked=False,  # the leader took the donkey last round and may not lead it now
+            {
+                "hands": hands,  # flat: seat s holds hands[s * 15 + value] cards of each value
+                "undealt": undealt,  # out of this hand, never seen
+                "played": [0] * SLOTS,  # cards of finished normal rounds, face up, out of play
+                "round_no": 1,
+                "plays": [],  # this round, in turn order: [seat, kind, value, count, jokers]
+                "locked": False,  # the leader took the donkey last round and may not lead it now
+            }
         )
         holder = donkey_holder(state)
         state["turn"] = holder

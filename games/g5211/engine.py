@@ -139,11 +139,13 @@ class Engine5211(Engine):
     def _setup(self, state: State, options: GameOptions) -> None:
         n = state["num_players"]
         state.update(
-            game_no=1,
-            match_points=[0] * n,  # long variant: totals of finished games
-            match_cards=[0] * n,  # long variant: cards scored in finished games (tie-break)
-            log=[],
-            over=False,
+            {
+                "game_no": 1,
+                "match_points": [0] * n,  # long variant: totals of finished games
+                "match_cards": [0] * n,  # long variant: cards scored in finished games (tie-break)
+                "log": [],
+                "over": False,
+            }
         )
         self._deal(state)
 

@@ -267,20 +267,22 @@ class EngineSultan(Engine):
         rng = draw_rng(state)
         start = rng.randrange(n) if FIRST_START_PLAYER == "random" else 0
         state.update(
-            phase="return",  # "return" | "bid" | "over"
-            round=1,
-            circle=1,
-            start=start,
-            bag=list(GEMS_IN_BAG),
-            gem_rolls=[],  # random numbers for this round's gem draws: secret, never shown
-            drawn=[],  # gems drawn this circle, before the start player returns one
-            cushions=[],  # the gem colour on each cushion during the bidding
-            bid_cushions=[],  # public; bid i is by seat (start + bid_order[i]) % n
-            bid_values=[],  # secret until the reveal
-            hands=[0] * (n * CARD_SLOTS),
-            spent=[0] * (n * CARD_SLOTS),  # revealed cards, out of the game
-            gems=[0] * (n * NUM_COLOURS),  # behind the screens
-            log=[{"type": "game_start", "start": start}],
+            {
+                "phase": "return",  # "return" | "bid" | "over"
+                "round": 1,
+                "circle": 1,
+                "start": start,
+                "bag": list(GEMS_IN_BAG),
+                "gem_rolls": [],  # random numbers for this round's gem draws: secret, never shown
+                "drawn": [],  # gems drawn this circle, before the start player returns one
+                "cushions": [],  # the gem colour on each cushion during the bidding
+                "bid_cushions": [],  # public; bid i is by seat (start + bid_order[i]) % n
+                "bid_values": [],  # secret until the reveal
+                "hands": [0] * (n * CARD_SLOTS),
+                "spent": [0] * (n * CARD_SLOTS),  # revealed cards, out of the game
+                "gems": [0] * (n * NUM_COLOURS),  # behind the screens
+                "log": [{"type": "game_start", "start": start}],
+            }
         )
         self._start_round(state, rng)
 
