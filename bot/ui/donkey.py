@@ -9,11 +9,12 @@ table) and when a timed match's time is up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.donkey.engine import (
     DONKEY,
     ENGINE,
@@ -22,9 +23,11 @@ from games.donkey.engine import (
     PASS,
     Card,
     DonkeyAction,
+    DonkeyView,
     LeadDonkey,
     Pass,
     Play,
+    PlayView,
     as_action,
     penalty_of_cards,
     set_cards,
@@ -70,7 +73,7 @@ def hand_text(hand: list[int]) -> str:
 
 def play_text(play: Play) -> str:
     """A set play as its cards: "9 9 🃏"."""
-    return cards_text(set_cards(play.value, play.count, play.jokers))
+    return cards_text(set_cards(play.value, play.size, play.jokers))
 
 
 def chunk(buttons: list[Button], width: int) -> list[list[Button]]:
@@ -86,14 +89,14 @@ def row_width(buttons: list[Button]) -> int:
     return 2
 
 
-class DonkeyUI(GameUI):
+class DonkeyUI(GameUI[DonkeyView]):
     engine = ENGINE
 
     # -- shared lines ----------------------------------------------------------------------
     def _header(self, t: Translator) -> str:
         return f"{DONKEY_ICON} <b>{self.title(t)}</b>"
 
-    def _match_line(self, t: Translator, view: View) -> str:
+    def _match_line(self, t: Translator, view: DonkeyView) -> str:
         options = view["options"]
         minutes = options["time_limit_minutes"]
         if view["over"]:
@@ -105,14 +108,15 @@ class DonkeyUI(GameUI):
             return line
         return t("donkey.board.hand", hand=view["hand_no"], hands=options["hands"])
 
-    def _round_line(self, t: Translator, view: View, names: Names) -> str:
+    def _round_line(self, t: Translator, view: DonkeyView, names: Names) -> str:
         round_no = view["round_no"]
         leader = names[view["leader"]]
         if view["donkey_round"]:
             line = t("donkey.board.donkey_round", round=round_no, name=leader)
-            if len(view["plays"]) > 1:  # someone answered the donkey
-                taker, worth = view["taker"]
-                line += "\n" + t("donkey.board.donkey_taker", name=names[taker], worth=worth)
+            taker = view["taker"]
+            if taker and len(view["plays"]) > 1:  # someone answered the donkey
+                seat, worth = taker
+                line += "\n" + t("donkey.board.donkey_taker", name=names[seat], worth=worth)
             return line
         if not view["plays"]:
             line = t("donkey.board.round_lead", round=round_no, name=leader)
@@ -129,7 +133,7 @@ class DonkeyUI(GameUI):
             name=names[best["seat"]],
         )
 
-    def _previous_round(self, t: Translator, view: View, names: Names) -> str | None:
+    def _previous_round(self, t: Translator, view: DonkeyView, names: Names) -> str | None:
         """The last finished round of this hand, from the public log."""
         for event in reversed(view["log"]):
             if event["type"] == "hand_started":
@@ -148,14 +152,14 @@ class DonkeyUI(GameUI):
                 )
         return None
 
-    def _donkey_line(self, t: Translator, view: View, names: Names) -> str:
+    def _donkey_line(self, t: Translator, view: DonkeyView, names: Names) -> str:
         holder = view["donkey_holder"]
         if holder is None:
             return t("donkey.board.donkey_on_table")
         return t("donkey.board.donkey_holder", name=names[holder])
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: DonkeyView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [self._header(t), self._match_line(t, view)]
         if not view["over"]:
@@ -184,12 +188,14 @@ class DonkeyUI(GameUI):
             lines += ["", t("donkey.board.total_legend")]
         return Screen("\n".join(lines))
 
-    def _play_text(self, t: Translator, play: dict) -> str:
+    def _play_text(self, t: Translator, play: PlayView) -> str:
         if play["kind"] == "pass":
             return t("donkey.board.passed")
         return f"<b>{cards_text(play['cards'])}</b>"
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: DonkeyView, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             kind = event["type"]
@@ -212,7 +218,7 @@ class DonkeyUI(GameUI):
                 messages.append(t(key, hand=event["hand_no"]))
         return messages
 
-    def _hand_message(self, t: Translator, event: dict, view: View, names: Names) -> str:
+    def _hand_message(self, t: Translator, event: dict, view: DonkeyView, names: Names) -> str:
         lines = [t("donkey.hand_ended.title", hand=event["hand_no"])]
         for seat in range(len(names)):
             left = event["left"][seat]
@@ -232,7 +238,7 @@ class DonkeyUI(GameUI):
                 )
         return "\n".join(lines)
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: DonkeyView, result: Result, names: Names) -> str:
         hands = result.details["penalties_by_hand"]
         lines = [
             t.plural("donkey.final.title", result.details["hands_played"]),
@@ -252,7 +258,13 @@ class DonkeyUI(GameUI):
 
     # -- private ---------------------------------------------------------------------------
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: DonkeyView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         hand = view["hand"]
         lines = [self._header(t), self._match_line(t, view)]
@@ -287,7 +299,7 @@ class DonkeyUI(GameUI):
         value = draft.get("v") if isinstance(draft, dict) else None
         options = self._options(moves, value) if isinstance(value, int) else []
         if len(options) > 1:
-            lines.append(t("donkey.prompt.how_many", value=card_text(value)))
+            lines.append(t("donkey.prompt.how_many", value=card_text(options[0].value)))
             return Screen("\n".join(lines), self._option_rows(t, options))
         if view["pending"] == "lead":
             lines.append(t("donkey.prompt.lead"))
@@ -326,7 +338,7 @@ class DonkeyUI(GameUI):
     def _option_rows(self, t: Translator, options: list[Play]) -> list[list[Button]]:
         by_count: dict[int, list[Button]] = {}
         for play in options:
-            by_count.setdefault(play.count, []).append(Button(play_text(play), action=play))
+            by_count.setdefault(play.size, []).append(Button(play_text(play), action=play))
         if all(len(row) == 1 for row in by_count.values()):
             flat = [row[0] for row in by_count.values()]
             rows = chunk(flat, row_width(flat))
@@ -337,7 +349,9 @@ class DonkeyUI(GameUI):
         rows.append([Button(t("donkey.button.back"), draft="b")])
         return rows
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: DonkeyView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal:
             raise BadDraft(step)
         if step == "b":
@@ -350,7 +364,7 @@ class DonkeyUI(GameUI):
                 return DraftStep({"v": int(step[1:])})
         raise BadDraft(step)
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+    def move_label(self, t: Translator, view: DonkeyView, action: Action, seat: int) -> str:
         match as_action(action):
             case Pass():
                 return t("donkey.moved.pass")

@@ -5,7 +5,7 @@ Equal cards are interchangeable, so every pile (hands, undealt cards, played car
 count vector of length 15 indexed by card value.
 
 Actions are named tuples of small ints, led by their kind: :class:`Pass` ``(0,)``,
-:class:`Play` ``(1, value, count, jokers)``, :class:`LeadDonkey` ``(2,)``, :class:`Card`
+:class:`Play` ``(1, value, size, jokers)``, :class:`LeadDonkey` ``(2,)``, :class:`Card`
 ``(3, card)``; :func:`as_action` names a plain tuple decoded from a button.
 
 A follower who holds fewer cards than the round's count, or who faces jokers alone (14,
@@ -21,17 +21,16 @@ is abandoned). ``TIMED_MATCH_MAX_HANDS`` is a safety stop for a forgotten timer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
     clone_state,
     draw_rng,
     parse_tagged,
@@ -75,13 +74,13 @@ class Pass(NamedTuple):
 
 
 class Play(NamedTuple):
-    """Play ``count`` cards of ``value`` of which ``jokers`` are jokers (``value`` 1..13 with
-    at least one real card, or 14: jokers only, ``jokers == count``). A lead fixes the
-    count of the round; a follower plays the same count of a strictly higher value."""
+    """Play ``size`` cards of ``value`` of which ``jokers`` are jokers (``value`` 1..13 with
+    at least one real card, or 14: jokers only, ``jokers == size``). A lead fixes the
+    number of cards of the round; a follower plays as many of a strictly higher value."""
 
     kind: int  # K_SET
     value: int
-    count: int
+    size: int  # the number of cards (not ``count``: a tuple has a method of that name)
     jokers: int
 
 
@@ -126,6 +125,62 @@ def as_action(action: Sequence[int]) -> DonkeyAction:
     if named is None:
         raise IllegalAction(f"donkey: malformed action {tuple(action)}")
     return named
+
+
+# -- state and view --------------------------------------------------------------------------
+CardCounts = list[int]  # a pile of cards: how many of each value, indexed by value (15)
+
+
+class DonkeyState(BaseState):
+    hand_no: int  # the hand being played, from 1
+    totals: list[int]  # [seat]: penalty points of the finished hands
+    history: list[list[int]]  # [hand][seat]: the penalties of each finished hand
+    last_hand: bool  # a timed match's time is up: this hand is the last
+    over: bool
+    hands: list[int]  # [seat * 15 + value]: the cards each seat holds
+    undealt: CardCounts  # out of this hand, never seen
+    played: CardCounts  # cards of finished normal rounds, face up, out of play
+    round_no: int  # the round of the hand, from 1
+    plays: list[list[int]]  # this round in turn order: [seat, kind, value, count, jokers]
+    locked: bool  # the leader took the donkey last round and may not lead it now
+    turn: int  # the seat to act
+
+
+class PlayView(TypedDict):
+    seat: int
+    kind: str  # pass, set, donkey or card
+    value: int
+    cards: list[int]  # the card values played (0 donkey, 14 joker)
+
+
+class DonkeyView(TypedDict):
+    """The public view; a seat's view adds its ``hand`` and nothing else."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    hand_no: int
+    hands_played: int
+    last_hand: bool
+    round_no: int
+    leader: int  # who leads (led) this round
+    turn: int | None  # None once the match is over
+    pending: str | None  # lead, follow or donkey_card; None once over
+    donkey_round: bool
+    donkey_holder: int | None  # None while the donkey lies on the table
+    donkey_locked: bool
+    count: int  # cards per play in this normal round; 0 before the lead
+    best_seat: int | None  # the highest play of this normal round so far
+    best_value: int
+    taker: list[int] | None  # a donkey round: [seat, worth] of who would take its cards now
+    plays: list[PlayView]
+    hand_sizes: list[int]  # [seat]
+    played: CardCounts
+    totals: list[int]
+    history: list[list[int]]
+    log: list[dict[str, Any]]
+    over: bool
+    hand: NotRequired[list[int]]  # a seat's own cards, sorted (not in the public view)
 
 
 class DonkeyOptions(GameOptions):
@@ -185,14 +240,14 @@ def penalty_of_cards(cards: list[int]) -> int:
     return penalty(counts)
 
 
-class DonkeyEngine(Engine):
+class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
     id = "donkey"
     min_players = 3
     max_players = 12
     Options = DonkeyOptions
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: DonkeyState, options: GameOptions) -> None:
         n = state["num_players"]
         state.update(
             {
@@ -206,7 +261,7 @@ class DonkeyEngine(Engine):
         )
         self._deal(state)
 
-    def _deal(self, state: State) -> None:
+    def _deal(self, state: DonkeyState) -> None:
         n = state["num_players"]
         size = HAND_SIZES[n]
         rng = draw_rng(state)
@@ -231,6 +286,7 @@ class DonkeyEngine(Engine):
             }
         )
         holder = donkey_holder(state)
+        assert holder is not None, "the donkey is always dealt (DONKEY_DEPTH)"
         state["turn"] = holder
         state["log"].append(
             {
@@ -242,7 +298,7 @@ class DonkeyEngine(Engine):
         )
 
     # -- play ----------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(self, state: DonkeyState, seat: int, action: Action) -> DonkeyState:
         """:meth:`Engine.apply` with a copy that knows this state's shape.
 
         Same contract (legality checked first, ``IllegalAction``, the argument never
@@ -258,12 +314,12 @@ class DonkeyEngine(Engine):
         self._apply(new_state, seat, action)
         return new_state
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: DonkeyState) -> frozenset[int]:
         if state["over"]:
             return frozenset()
         return frozenset((state["turn"],))
 
-    def legal_actions(self, state: State, seat: int) -> list[DonkeyAction]:
+    def legal_actions(self, state: DonkeyState, seat: int) -> list[DonkeyAction]:
         if state["over"] or seat != state["turn"]:
             return []
         hand = hand_of(state, seat)
@@ -275,7 +331,7 @@ class DonkeyEngine(Engine):
         if plays:  # a follower: pass, or the same count strictly higher
             actions.append(PASS)
             count = plays[0][P_COUNT]
-            best = best_play(plays)[P_VALUE]
+            best = best_value(plays)
             for value in range(best + 1, 14):
                 real = hand[value]
                 if real and real + jokers >= count:
@@ -301,7 +357,7 @@ class DonkeyEngine(Engine):
             actions.append(LEAD_DONKEY)
         return actions
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: DonkeyState, seat: int, action: Action) -> bool:
         if state["over"] or seat != state["turn"]:
             return False
         move = parse_action(action)
@@ -310,17 +366,18 @@ class DonkeyEngine(Engine):
         base = seat * SLOTS
         hands = state["hands"]
         plays = state["plays"]
-        kind = type(move)
         if is_donkey_round(plays):
-            return kind is Card and 1 <= move.card <= JOKER and hands[base + move.card] > 0
-        if kind is Pass:
+            if not isinstance(move, Card):
+                return False
+            return 1 <= move.card <= JOKER and hands[base + move.card] > 0
+        if isinstance(move, Pass):
             return bool(plays)
-        if kind is LeadDonkey:
+        if isinstance(move, LeadDonkey):
             return not plays and hands[base] > 0 and not state["locked"]
-        if kind is not Play:
+        if not isinstance(move, Play):
             return False
-        value, count, used = move.value, move.count, move.jokers
-        if plays and (count != plays[0][P_COUNT] or value <= best_play(plays)[P_VALUE]):
+        value, count, used = move.value, move.size, move.jokers
+        if plays and (count != plays[0][P_COUNT] or value <= best_value(plays)):
             return False
         if count < MIN_LEAD or hands[base + JOKER] < used:
             return False
@@ -328,42 +385,41 @@ class DonkeyEngine(Engine):
             return used == count
         return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
+    def _apply(self, state: DonkeyState, seat: int, action: Action) -> None:
         hands = state["hands"]
         base = seat * SLOTS
         plays = state["plays"]
         move = as_action(action)
-        kind = type(move)
+        event: dict[str, Any]
         # Move events are short (no hand or round number): a round_won event closes each round.
-        if kind is Pass:
-            plays.append([seat, K_PASS, 0, 0, 0])
-            event = {"type": "pass", "seat": seat, "forced": False}
-        elif kind is Play:
-            value, count, used = move.value, move.count, move.jokers
-            if value == JOKER:
-                hands[base + JOKER] -= count
-            else:
-                hands[base + value] -= count - used
-                hands[base + JOKER] -= used
-            plays.append([seat, K_SET, value, count, used])
-            cards = set_cards(value, count, used)
-            event = {"type": "play", "seat": seat, "value": value, "cards": cards}
-        elif kind is LeadDonkey:
-            hands[base + DONKEY] -= 1
-            plays.append([seat, K_DONKEY, DONKEY, 1, 0])
-            event = {"type": "donkey_led", "seat": seat}
-        else:
-            card = move.card
-            hands[base + card] -= 1
-            plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
-            worth = card_worth_in_donkey_round(card)
-            event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
-        if kind is not Pass:
+        match move:
+            case Pass():
+                plays.append([seat, K_PASS, 0, 0, 0])
+                event = {"type": "pass", "seat": seat, "forced": False}
+            case Play(value=value, size=count, jokers=used):
+                if value == JOKER:
+                    hands[base + JOKER] -= count
+                else:
+                    hands[base + value] -= count - used
+                    hands[base + JOKER] -= used
+                plays.append([seat, K_SET, value, count, used])
+                cards = set_cards(value, count, used)
+                event = {"type": "play", "seat": seat, "value": value, "cards": cards}
+            case LeadDonkey():
+                hands[base + DONKEY] -= 1
+                plays.append([seat, K_DONKEY, DONKEY, 1, 0])
+                event = {"type": "donkey_led", "seat": seat}
+            case Card(card=card):
+                hands[base + card] -= 1
+                plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
+                worth = card_worth_in_donkey_round(card)
+                event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
+        if not isinstance(move, Pass):
             event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
         state["log"].append(event)
         self._advance(state)
 
-    def _advance(self, state: State) -> None:
+    def _advance(self, state: DonkeyState) -> None:
         """Pass the turn clockwise, making the forced passes, and close a full round."""
         n = state["num_players"]
         plays = state["plays"]
@@ -375,7 +431,7 @@ class DonkeyEngine(Engine):
             return
         hands = state["hands"]
         count = plays[0][P_COUNT]
-        unbeatable = best_play(plays)[P_VALUE] >= JOKERS_ALONE_VALUE
+        unbeatable = best_value(plays) >= JOKERS_ALONE_VALUE
         while True:
             seat = state["turn"]
             if not unbeatable and sum(hands[seat * SLOTS : (seat + 1) * SLOTS]) >= count:
@@ -387,7 +443,7 @@ class DonkeyEngine(Engine):
                 return
             state["turn"] = (seat + 1) % n
 
-    def _end_round(self, state: State) -> None:
+    def _end_round(self, state: DonkeyState) -> None:
         plays = state["plays"]
         table = table_counts(plays)
         event = {"type": "round_won", "hand_no": state["hand_no"], "round": state["round_no"]}
@@ -402,6 +458,7 @@ class DonkeyEngine(Engine):
             state["locked"] = True
         else:
             best = best_play(plays)
+            assert best is not None, "a normal round starts with a lead"
             winner = best[P_SEAT]
             played = state["played"]
             for value in range(SLOTS):
@@ -421,7 +478,7 @@ class DonkeyEngine(Engine):
         if 0 in hand_sizes(state):
             self._end_hand(state)
 
-    def _end_hand(self, state: State) -> None:
+    def _end_hand(self, state: DonkeyState) -> None:
         n = state["num_players"]
         hands = [hand_of(state, seat) for seat in range(n)]
         penalties = [penalty(hand) for hand in hands]
@@ -448,7 +505,7 @@ class DonkeyEngine(Engine):
         else:
             self._deal(state)
 
-    def _end_match(self, state: State) -> None:
+    def _end_match(self, state: DonkeyState) -> None:
         state["over"] = True
         result = self.result(state)
         state["log"].append(
@@ -461,11 +518,11 @@ class DonkeyEngine(Engine):
             }
         )
 
-    def match_seconds(self, state: State) -> int | None:
+    def match_seconds(self, state: DonkeyState) -> int | None:
         minutes = state["options"]["time_limit_minutes"]
         return minutes * 60 if minutes else None
 
-    def time_up(self, state: State) -> State:
+    def time_up(self, state: DonkeyState) -> DonkeyState:
         """The host's call when a timed match's time has elapsed (the engine has no clock).
 
         Pure: returns a new state. The hand in progress becomes the last one; if nobody has
@@ -485,10 +542,10 @@ class DonkeyEngine(Engine):
         return new_state
 
     # -- scores --------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: DonkeyState) -> bool:
         return state["over"]
 
-    def result(self, state: State) -> Result:
+    def result(self, state: DonkeyState) -> Result:
         """Scores are penalty totals: the lowest total wins. [decision] Equal totals share a
         rank (competition ranking, no tie-break)."""
         totals = list(state["totals"])
@@ -503,7 +560,7 @@ class DonkeyEngine(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: DonkeyState, seat: int | None) -> DonkeyView:
         over = state["over"]
         plays = state["plays"]
         donkey_round = is_donkey_round(plays)
@@ -516,7 +573,7 @@ class DonkeyEngine(Engine):
             pending = "follow"
         else:
             pending = "lead"
-        view: View = {
+        view: DonkeyView = {
             "game": self.id,
             "num_players": state["num_players"],
             "options": state["options"],
@@ -555,7 +612,7 @@ class DonkeyEngine(Engine):
             view["hand"] = cards_of(hand_of(state, seat))
         return view
 
-    def default_action(self, state: State, seat: int) -> DonkeyAction:
+    def default_action(self, state: DonkeyState, seat: int) -> DonkeyAction:
         """Pass when allowed; in a donkey round the lowest-worth card (a joker, worth 1, before
         a 1); as a leader all real cards of the value held most often (lowest such value),
         never the donkey unless it is the only card."""
@@ -577,7 +634,7 @@ class DonkeyEngine(Engine):
         return LEAD_DONKEY
 
     # -- testing -------------------------------------------------------------------------
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: DonkeyState) -> None:
         n = state["num_players"]
         hands = state["hands"]
         plays = state["plays"]
@@ -634,7 +691,7 @@ class DonkeyEngine(Engine):
             elif kind != K_PASS:
                 raise InvariantViolation("donkey: a donkey-round card in a normal round")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: DonkeyState) -> None:
         """No view may depend on another seat's hand or on the undealt cards.
 
         1. The public view must not change when every hidden card (all hands without the
@@ -669,7 +726,7 @@ class DonkeyEngine(Engine):
             for seat, pile in enumerate(piles[1:]):
                 pile[DONKEY] = hands[seat * SLOTS + DONKEY]
                 other_hands += pile
-            other = {**state, "hands": other_hands, "undealt": piles[0]}
+            other = cast(DonkeyState, {**state, "hands": other_hands, "undealt": piles[0]})
             if self.view(other, None) != public:
                 raise InvariantViolation("donkey: the public view shows hidden cards")
         for seat in range(n):
@@ -684,25 +741,25 @@ class DonkeyEngine(Engine):
 MUTABLE_LISTS = ("hands", "undealt", "played", "totals", "history", "plays", "log")
 
 
-def copy_state(state: State) -> State:
+def copy_state(state: DonkeyState) -> DonkeyState:
     """A copy of a state that a move may change without touching the original."""
-    copied = dict(state)
+    copied: dict[str, Any] = dict(state)
     for key in MUTABLE_LISTS:
-        copied[key] = state[key][:]
-    return copied
+        copied[key] = copied[key][:]
+    return cast(DonkeyState, copied)
 
 
-def hand_of(state: State, seat: int) -> list[int]:
+def hand_of(state: DonkeyState, seat: int) -> list[int]:
     """A copy of one seat's hand as a count vector by value."""
     return state["hands"][seat * SLOTS : (seat + 1) * SLOTS]
 
 
-def hand_sizes(state: State) -> list[int]:
+def hand_sizes(state: DonkeyState) -> list[int]:
     hands = state["hands"]
     return [sum(hands[base : base + SLOTS]) for base in range(0, len(hands), SLOTS)]
 
 
-def donkey_holder(state: State) -> int | None:
+def donkey_holder(state: DonkeyState) -> int | None:
     """The seat holding the donkey (public: it looks the same on both sides); None while it
     lies on the table in a donkey round."""
     hands = state["hands"]
@@ -712,7 +769,7 @@ def donkey_holder(state: State) -> int | None:
     return None
 
 
-def round_leader(state: State) -> int:
+def round_leader(state: DonkeyState) -> int:
     plays = state["plays"]
     return plays[0][P_SEAT] if plays else state["turn"]
 
@@ -727,6 +784,12 @@ def best_play(plays: list[list[int]]) -> list[int] | None:
         if play[P_KIND] == K_SET:
             return play
     return None
+
+
+def best_value(plays: list[list[int]]) -> int:
+    """The value of the highest play of a normal round so far; 0 before the lead."""
+    best = best_play(plays)
+    return best[P_VALUE] if best else 0
 
 
 def table_counts(plays: list[list[int]]) -> list[int]:

@@ -66,7 +66,7 @@ def test_named_fields():
     assert azul.as_action((9, 2, 5)) == azul.Draft(source=9, colour=2, line=5)
     assert azul.as_action((4,)).column == 4
     play = donkey.as_action((1, 7, 3, 1))
-    assert (play.value, play.count, play.jokers) == (7, 3, 1)
+    assert (play.value, play.size, play.jokers) == (7, 3, 1)
     bid = sultan.as_action((1, 2, 15))
     assert (bid.cushion, bid.value) == (2, 15)
 
