@@ -12,11 +12,12 @@ a bidder taps a cushion and a card (in any order, both are ``draft`` steps), the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.sultan.engine import (
     BID_ACTIONS,
     ENGINE,
@@ -25,6 +26,7 @@ from games.sultan.engine import (
     Bid,
     Return,
     SultanAction,
+    SultanView,
     as_action,
     score_gems,
     win_reason,
@@ -60,7 +62,7 @@ def bonus_table(num_players: int) -> str:
     )
 
 
-def returned_gem(view: View) -> int | None:
+def returned_gem(view: SultanView) -> int | None:
     """The gem the start player sent back this circle (during the bidding)."""
     if view["phase"] != "bid":
         return None
@@ -70,11 +72,11 @@ def returned_gem(view: View) -> int | None:
     return None
 
 
-class UISultan(GameUI):
+class UISultan(GameUI[SultanView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _heading(self, t: Translator, view: View) -> str:
+    def _heading(self, t: Translator, view: SultanView) -> str:
         return t(
             "sultan.board.round",
             round=view["round"],
@@ -83,7 +85,7 @@ class UISultan(GameUI):
             circles=view["circles"],
         )
 
-    def _cushion_lines(self, t: Translator, view: View, names: Names) -> list[str]:
+    def _cushion_lines(self, t: Translator, view: SultanView, names: Names) -> list[str]:
         bidders: list[list[int]] = [[] for _ in view["cushions"]]
         for seat, cushion in view["bids"]:
             bidders[cushion].append(seat)
@@ -93,10 +95,12 @@ class UISultan(GameUI):
             lines.append(f"{cushion + 1}. {gem_name(t, colour)} — {who}")
         return lines
 
-    def _situation(self, t: Translator, view: View, names: Names) -> list[str]:
+    def _situation(self, t: Translator, view: SultanView, names: Names) -> list[str]:
         """The drawn gems or the cushions, and whose move it is."""
         lines: list[str] = []
         pending = view["pending"]
+        if pending is None:  # the game is over
+            return lines
         if view["phase"] == "return":
             lines.append(t("sultan.board.drawn", gems=gems_row(view["drawn"])))
             lines.append(t("sultan.board.choosing", name=names[pending["seat"]]))
@@ -110,7 +114,7 @@ class UISultan(GameUI):
         return lines
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: SultanView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -146,7 +150,9 @@ class UISultan(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("sultan.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: SultanView, names: Names
+    ) -> list[str]:
         messages: list[list[str]] = []
         circle: tuple[int, int] | None = None
         for event in events:
@@ -167,7 +173,7 @@ class UISultan(GameUI):
                 circle = None
         return ["\n".join(lines) for lines in messages]
 
-    def _reveal_line(self, t: Translator, event: dict, view: View, names: Names) -> str:
+    def _reveal_line(self, t: Translator, event: dict, view: SultanView, names: Names) -> str:
         gem = f"{event['cushion'] + 1}. {gem_name(t, event['gem'])}"
         winner = event["winner"]
         if winner is None:
@@ -180,7 +186,7 @@ class UISultan(GameUI):
         }[win_reason(event["bids"], view["num_players"])]
         return t(key, gem=gem, bids=bids, name=names[winner])
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: SultanView, result: Result, names: Names) -> str:
         winners = result.winners
         key = "sultan.final.winner" if len(winners) == 1 else "sultan.final.shared"
         lines = [t(key, names=names.join(winners)), ""]
@@ -215,7 +221,7 @@ class UISultan(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View) -> list[str]:
+    def _own_lines(self, t: Translator, view: SultanView) -> list[str]:
         n = view["num_players"]
         lines = [t("sultan.prompt.hand", cards=cards_row(view["hand"]))]
         mine = view["my_gems"]
@@ -234,14 +240,20 @@ class UISultan(GameUI):
             lines.append(t("sultan.prompt.screen_empty"))
         return lines
 
-    def _my_bids(self, t: Translator, view: View) -> list[str]:
+    def _my_bids(self, t: Translator, view: SultanView) -> list[str]:
         return [
             t("sultan.prompt.my_bid", value=value, gem=gem_name(t, view["cushions"][cushion]))
             for cushion, value in view["my_bids"]
         ]
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: SultanView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -329,7 +341,9 @@ class UISultan(GameUI):
             value = values[0]
         return cushion, value
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: SultanView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or view["phase"] != "bid" or len(step) < 2 or not step[1:].isdigit():
             raise BadDraft(step)
         kind, number = step[0], int(step[1:])
@@ -344,9 +358,9 @@ class UISultan(GameUI):
             raise BadDraft(step)
         return DraftStep({"c": cushion, "v": value})
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+    def move_label(self, t: Translator, view: SultanView, action: Action, seat: int) -> str:
         move = as_action(action)
-        if type(move) is Return:
+        if isinstance(move, Return):
             return t("sultan.played.return", gem=gem_name(t, move.gem))
         gem = gem_name(t, view["cushions"][move.cushion])
         return t("sultan.played.bid", value=move.value, gem=gem)

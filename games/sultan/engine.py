@@ -33,17 +33,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import compress
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
     draw_rng,
     parse_tagged,
     rank_by,
@@ -218,20 +217,20 @@ def win_reason(bids: list[list[int]], num_players: int) -> str:
     return "tie_start" if num_players == 2 else "tie_earlier"
 
 
-def bid_seats(state: State) -> list[int]:
+def bid_seats(state: SultanState) -> list[int]:
     """The seat of each bid made so far this circle, in play order."""
     n = state["num_players"]
     order = SETUPS[n].bid_order[: len(state["bid_cushions"])]
     return [(state["start"] + offset) % n for offset in order]
 
 
-def bid_indices(state: State, seat: int) -> tuple[int, ...]:
+def bid_indices(state: SultanState, seat: int) -> tuple[int, ...]:
     """The positions of ``seat``'s bids among this circle's bids."""
     n = state["num_players"]
     return SETUPS[n].bid_indices[(seat - state["start"]) % n][len(state["bid_cushions"])]
 
 
-def next_bidder(state: State) -> int:
+def next_bidder(state: SultanState) -> int:
     """The seat whose bid is next (during the bidding)."""
     n = state["num_players"]
     return (state["start"] + SETUPS[n].bid_order[len(state["bid_cushions"])]) % n
@@ -251,18 +250,71 @@ def gems_of(gems: list[int], seat: int) -> list[int]:
     return gems[seat * NUM_COLOURS : (seat + 1) * NUM_COLOURS]
 
 
+# -- state and view --------------------------------------------------------------------------
+class SultanState(BaseState):
+    phase: str  # return | bid | over
+    round: int  # 1..ROUNDS
+    circle: int  # 1..circles of a round
+    start: int  # the start player of this circle
+    bag: list[int]  # [colour]: gems in the bag
+    gem_rolls: list[int]  # random numbers for this round's gem draws, used from the end: secret
+    drawn: list[int]  # gem colours drawn this circle, before the start player returns one
+    cushions: list[int]  # [cushion]: its gem colour during the bidding
+    bid_cushions: list[int]  # bid i's cushion (public); bid i is by (start + bid_order[i]) % n
+    bid_values: list[int]  # bid i's card value, secret until the reveal
+    hands: list[int]  # [seat * CARD_SLOTS + value]: cards of that value in hand
+    spent: list[int]  # [seat * CARD_SLOTS + value]: revealed cards, out of the game
+    gems: list[int]  # [seat * NUM_COLOURS + colour]: gems behind the screen
+
+
+class Pending(TypedDict):
+    kind: str  # return | bid
+    seat: int
+
+
+class SultanView(TypedDict):
+    """The public view; a seat's view adds its hand, its gems and its bids of this circle."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    phase: str
+    pending: Pending | None  # who acts, doing what; None once over
+    round: int
+    rounds: int
+    circle: int
+    circles: int
+    bids_per_player: int
+    start: int
+    bag_size: int
+    drawn: list[int]
+    cushions: list[int]
+    bids: list[list[int]]  # this circle's bids in play order: [seat, cushion] (no values)
+    hand_sizes: list[int]
+    deck_size: int  # every seat's deck has this many cards
+    spent: list[list[int]]  # [seat]: revealed card values
+    log: list[dict[str, Any]]
+    over: bool
+    gem_counts: NotRequired[list[int]]  # [seat] (GEM_COUNTS_PUBLIC, or at the end)
+    gems: NotRequired[list[list[int]]]  # [seat][colour]: at the end, the screens come down
+    scores: NotRequired[list[int]]  # at the end
+    hand: NotRequired[list[int]]  # a seat's own: its card values, sorted
+    my_gems: NotRequired[list[int]]  # [colour]
+    my_bids: NotRequired[list[list[int]]]  # this circle: [cushion, value]
+
+
 class OptionsSultan(GameOptions):
     """Sultan has no options."""
 
 
-class EngineSultan(Engine):
+class EngineSultan(Engine[SultanState, SultanView]):
     id = "sultan"
     min_players = 2
     max_players = 5
     Options = OptionsSultan
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: SultanState, options: GameOptions) -> None:
         n = state["num_players"]
         rng = draw_rng(state)
         start = rng.randrange(n) if FIRST_START_PLAYER == "random" else 0
@@ -286,7 +338,7 @@ class EngineSultan(Engine):
         )
         self._start_round(state, rng)
 
-    def _start_round(self, state: State, rng: random.Random | None = None) -> None:
+    def _start_round(self, state: SultanState, rng: random.Random | None = None) -> None:
         """Deal the round's hands and roll the dice for its gem draws (one generator per
         round: seeding a generator costs more than a whole circle of play)."""
         n = state["num_players"]
@@ -303,7 +355,7 @@ class EngineSultan(Engine):
         state["log"].append({"type": "round_start", "round": state["round"]})
         self._draw_gems(state)
 
-    def _draw_gems(self, state: State) -> None:
+    def _draw_gems(self, state: SultanState) -> None:
         """Draw the circle's gems from the bag, one at a time, each uniformly at random."""
         bag = state["bag"]
         count = SETUPS[state["num_players"]].draw
@@ -336,7 +388,7 @@ class EngineSultan(Engine):
 
     # -- play ----------------------------------------------------------------------------
     @staticmethod
-    def deck(state: State, seat: int) -> list[int]:
+    def deck(state: SultanState, seat: int) -> list[int]:
         """The sorted values of ``seat``'s deck: its cards not in hand, bid or spent."""
         n = state["num_players"]
         base = seat * CARD_SLOTS
@@ -354,13 +406,13 @@ class EngineSultan(Engine):
         return cards_of(counts, 0)
 
     @staticmethod
-    def deck_size(state: State) -> int:
+    def deck_size(state: SultanState) -> int:
         """Cards left in each seat's deck: all draw the same number each round."""
         setup = SETUPS[state["num_players"]]
         dealt = ROUNDS if state["phase"] == "over" else state["round"]
         return len(setup.card_values) - dealt * setup.hand_size
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: SultanState) -> frozenset[int]:
         phase = state["phase"]
         if phase == "return":
             return ONLY_SEAT[state["start"]]
@@ -369,12 +421,12 @@ class EngineSultan(Engine):
         return NOBODY
 
     @staticmethod
-    def used_cushions(state: State, seat: int) -> list[int]:
+    def used_cushions(state: SultanState, seat: int) -> list[int]:
         """Cushions ``seat`` already bid on this circle (two players: no second card there)."""
         cushions = state["bid_cushions"]
         return [cushions[index] for index in bid_indices(state, seat)]
 
-    def legal_actions(self, state: State, seat: int) -> list[SultanAction]:
+    def legal_actions(self, state: SultanState, seat: int) -> list[SultanAction]:
         phase = state["phase"]
         if phase == "return":
             if seat != state["start"]:
@@ -390,7 +442,7 @@ class EngineSultan(Engine):
             rows = [row for cushion, row in enumerate(rows) if cushion not in used]
         return [row[value] for row in rows for value in values]
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: SultanState, seat: int, action: Action) -> bool:
         phase = state["phase"]
         move = parse_action(action)
         if phase == "return":
@@ -408,7 +460,7 @@ class EngineSultan(Engine):
             return True
         return cushion not in self.used_cushions(state, seat)
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
+    def _apply(self, state: SultanState, seat: int, action: Action) -> None:
         move = as_action(action)
         if type(move) is Return:
             colour = move.gem
@@ -432,7 +484,7 @@ class EngineSultan(Engine):
         if len(state["bid_cushions"]) == n * SETUPS[n].bids_per_player:
             self._reveal(state)
 
-    def _reveal(self, state: State) -> None:
+    def _reveal(self, state: SultanState) -> None:
         n = state["num_players"]
         start = state["start"]
         seats = bid_seats(state)
@@ -473,7 +525,7 @@ class EngineSultan(Engine):
         else:
             self._end_game(state)
 
-    def _end_game(self, state: State) -> None:
+    def _end_game(self, state: SultanState) -> None:
         state["phase"] = "over"
         result = self.result(state)
         state["log"].append(
@@ -481,10 +533,10 @@ class EngineSultan(Engine):
         )
 
     # -- scores --------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: SultanState) -> bool:
         return state["phase"] == "over"
 
-    def result(self, state: State) -> Result:
+    def result(self, state: SultanState) -> Result:
         """Highest total wins; ties go to more gems; still tied, the rank is shared."""
         n = state["num_players"]
         breakdown = [score_gems(gems_of(state["gems"], seat), n) for seat in range(n)]
@@ -497,19 +549,20 @@ class EngineSultan(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: SultanState, seat: int | None) -> SultanView:
         n = state["num_players"]
         setup = SETUPS[n]
         phase = state["phase"]
         over = phase == "over"
         start = state["start"]
+        pending: Pending | None
         if phase == "return":
             pending = {"kind": "return", "seat": start}
         elif phase == "bid":
             pending = {"kind": "bid", "seat": next_bidder(state)}
         else:
             pending = None
-        view: View = {
+        view: SultanView = {
             "game": self.id,
             "num_players": n,
             "options": state["options"],
@@ -551,7 +604,7 @@ class EngineSultan(Engine):
             ]
         return view
 
-    def default_action(self, state: State, seat: int) -> SultanAction:
+    def default_action(self, state: SultanState, seat: int) -> SultanAction:
         """Return the cheapest drawn gem; bid the lowest card on the most valuable gem the
         seat has not bid on yet this circle (the first such cushion)."""
         actions = self.legal_actions(state, seat)
@@ -566,12 +619,12 @@ class EngineSultan(Engine):
         return BID_ACTIONS[best][cards_of(state["hands"], seat)[0]]
 
     # -- testing -------------------------------------------------------------------------
-    def circles_done(self, state: State) -> int:
+    def circles_done(self, state: SultanState) -> int:
         circles = SETUPS[state["num_players"]].circles
         done = (state["round"] - 1) * circles + state["circle"] - 1
         return done + 1 if state["phase"] == "over" else done
 
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: SultanState) -> None:
         n = state["num_players"]
         setup = SETUPS[n]
         phase = state["phase"]
@@ -586,7 +639,7 @@ class EngineSultan(Engine):
         self._check_phase(state)
         self._check_cards(state, done)
 
-    def _check_gems(self, state: State, done: int) -> None:
+    def _check_gems(self, state: SultanState, done: int) -> None:
         """Bag + drawn + cushions + screens = the 50 gems, never a negative count."""
         n = state["num_players"]
         counts = list(state["bag"])
@@ -602,7 +655,7 @@ class EngineSultan(Engine):
         if sum(gems) > done * SETUPS[n].cushions:
             raise InvariantViolation("sultan: more gems won than were offered")
 
-    def _check_phase(self, state: State) -> None:
+    def _check_phase(self, state: SultanState) -> None:
         n = state["num_players"]
         setup = SETUPS[n]
         phase = state["phase"]
@@ -629,7 +682,7 @@ class EngineSultan(Engine):
             if len(set(used)) != len(used):
                 raise InvariantViolation(f"sultan: seat {seat} bid twice on one cushion")
 
-    def _check_cards(self, state: State, done: int) -> None:
+    def _check_cards(self, state: SultanState, done: int) -> None:
         """Each seat's hand + unrevealed bids + spent cards are cards of its own set, never
         one twice (the deck is the rest, so every card is somewhere exactly once), and the
         counts match the circles played: every card is played exactly once per game."""
@@ -657,7 +710,7 @@ class EngineSultan(Engine):
             if len(hand) != setup.hand_size - played:
                 raise InvariantViolation(f"sultan: seat {seat} holds the wrong number of cards")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: SultanState) -> None:
         """No view may depend on what it must not see.
 
         For each viewer (the public and every seat) the hidden information is rearranged
@@ -670,7 +723,7 @@ class EngineSultan(Engine):
         n = state["num_players"]
         over = state["phase"] == "over"
         for keeper in [None, *range(n)]:
-            other = dict(state)
+            other = cast(SultanState, dict(state))
             other["hands"] = list(state["hands"])
             other["bid_values"] = list(state["bid_values"])
             for seat in range(n):
@@ -681,7 +734,7 @@ class EngineSultan(Engine):
             if self.view(other, keeper) != self.view(state, keeper):
                 raise InvariantViolation(f"sultan: the view of seat {keeper} leaks a secret")
 
-    def _reshuffle_cards(self, state: State, other: State, seat: int) -> None:
+    def _reshuffle_cards(self, state: SultanState, other: SultanState, seat: int) -> None:
         base = seat * CARD_SLOTS
         indices = bid_indices(state, seat)
         pool = (
@@ -699,7 +752,7 @@ class EngineSultan(Engine):
             other["bid_values"][index] = pool[hand_size + position]
 
     @staticmethod
-    def _swap_screened_gems(state: State, other: State, keeper: int | None) -> None:
+    def _swap_screened_gems(state: SultanState, other: SultanState, keeper: int | None) -> None:
         n = state["num_players"]
         pool = [colour for colour, count in enumerate(state["bag"]) for _ in range(count)]
         for seat in range(n):
