@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, standings
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.g5211.engine import (
     COLOURS,
     ENGINE,
+    View5211,
     as_action,
     colour_counts,
     colour_limit,
@@ -35,11 +37,11 @@ def colour_name(t: Translator, colour: int) -> str:
     return f"{COLOUR_EMOJI[colour]} {t('5211.colour.' + COLOURS[colour])}"
 
 
-class UI5211(GameUI):
+class UI5211(GameUI[View5211]):
     engine = ENGINE
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: View5211, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["options"]["match_target"]:
@@ -87,7 +89,9 @@ class UI5211(GameUI):
             ]
         return Screen("\n".join(lines))
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: View5211, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             if event["type"] == "round_scored":
@@ -107,7 +111,7 @@ class UI5211(GameUI):
                 messages.append("\n".join(lines))
         return messages
 
-    def _round_message(self, t: Translator, event: dict, view: View, names: Names) -> str:
+    def _round_message(self, t: Translator, event: dict, view: View5211, names: Names) -> str:
         n = len(names)
         played: list[list[int]] = [[] for _ in range(n)]
         for entry in view["log"]:
@@ -167,7 +171,7 @@ class UI5211(GameUI):
         lines.append(t("5211.round.totals", totals=totals))
         return "\n".join(lines)
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: View5211, result: Result, names: Names) -> str:
         key = "5211.final.match" if view["options"]["match_target"] else "5211.final.game"
         header = t(key, names=names.join(result.winners))
         table = standings(t, result, names, "5211.final.line", cards=result.details["cards"])
@@ -175,7 +179,13 @@ class UI5211(GameUI):
 
     # -- private ---------------------------------------------------------------------------
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: View5211,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         hand = view["hand"]
         lines = [f"<b>{self.title(t)}</b>"]
@@ -209,7 +219,9 @@ class UI5211(GameUI):
             lines.append(t("5211.prompt.selected", count=len(selected), size=size))
         return Screen("\n".join(lines), rows)
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: View5211, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         hand = view["hand"]
         if not legal or not step.startswith("t") or not step[1:].isdigit():
             raise BadDraft(step)
@@ -231,7 +243,7 @@ class UI5211(GameUI):
             return []
         return [i for i in draft.get("selected", []) if isinstance(i, int) and 0 <= i < len(hand)]
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+    def move_label(self, t: Translator, view: View5211, action: Action, seat: int) -> str:
         return t("5211.prompt.played", cards=cards_text(list(as_action(action))))
 
 
