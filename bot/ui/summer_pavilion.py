@@ -31,7 +31,6 @@ from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, meda
 from games.core import Action, Result
 from games.summer_pavilion.engine import (
     COLOURS,
-    CORNERS,
     DONE_ACTION,
     EMPTY,
     ENGINE,
@@ -690,8 +689,9 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         return payment(place.colour, cost, place.wilds, view["wild"])
 
     def _pass_hint(self, t: Translator, view: SummerPavilionView, seat: int) -> str:
-        held = sum(view["players"][seat]["hand"])
-        return t("summer_pavilion.prompt.pass_hint", keep=min(held, CORNERS))
+        player = view["players"][seat]
+        keep = keep_room(player["corners"], player["hand"])
+        return t("summer_pavilion.prompt.pass_hint", keep=keep)
 
     # bonus tiles ------------------------------------------------------------------------
     def _bonus_choices(

@@ -4,6 +4,7 @@ then does. Checked over seeded random games of every game."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +154,12 @@ def test_sultan_win_reason():
     assert sultan.win_reason([[0, 9], [1, 12], [2, 3]], 3) == "highest"
     assert sultan.win_reason([[0, 9], [1, 9]], 3) == "tie_earlier"
     assert sultan.win_reason([[1, 9], [0, 9]], 2) == "tie_start"
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_every_engine_points_to_its_rules_in_the_repository(game):
+    path = f"docs/rules/{game}.md"
+    assert path in (MODULES[game].__doc__ or "")
+    root = Path(__file__).resolve().parents[2]
+    text = (root / path).read_text(encoding="utf-8")
+    assert text.startswith("# ") and "[decision]" in text and "## Decisions in the code" in text
