@@ -115,6 +115,9 @@ def parse_action(action: Sequence[int]) -> AzulAction | None:
 
 def as_action(action: Sequence[int]) -> AzulAction:
     """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    kind = type(action)
+    if kind is Draft or kind is Column:
+        return action  # type: ignore[return-value]
     named = parse_action(action)
     if named is None:
         raise IllegalAction(f"azul: malformed action {tuple(action)}")

@@ -116,11 +116,15 @@ CARDS = tuple(Card(K_CARD, card) for card in range(SLOTS))
 def parse_action(action: Sequence[int]) -> DonkeyAction | None:
     """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
     is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    if type(action) in ACTION_KINDS:  # made by the engine (its legal actions): named already
+        return action  # type: ignore[return-value]
     return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
 
 
 def as_action(action: Sequence[int]) -> DonkeyAction:
     """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    if type(action) in ACTION_KINDS:
+        return action  # type: ignore[return-value]
     named = parse_action(action)
     if named is None:
         raise IllegalAction(f"donkey: malformed action {tuple(action)}")
@@ -306,12 +310,11 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         ``_apply`` changes in place are copied (see :func:`copy_state`); this makes a move
         about a third cheaper.
         """
-        if not isinstance(action, tuple):  # a list from JSON; a named action stays named
-            action = tuple(action)
-        if not self.is_legal(state, seat, action):
-            raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
+        move = parse_action(action if isinstance(action, tuple) else tuple(action))
+        if move is None or not self._is_legal_move(state, seat, move):
+            raise IllegalAction(f"{self.id}: seat {seat} may not play {tuple(action)} now")
         new_state = copy_state(state)
-        self._apply(new_state, seat, action)
+        self._play(new_state, seat, move)
         return new_state
 
     def to_act(self, state: DonkeyState) -> frozenset[int]:
@@ -358,10 +361,11 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         return actions
 
     def is_legal(self, state: DonkeyState, seat: int, action: Action) -> bool:
-        if state["over"] or seat != state["turn"]:
-            return False
         move = parse_action(action)
-        if move is None:
+        return move is not None and self._is_legal_move(state, seat, move)
+
+    def _is_legal_move(self, state: DonkeyState, seat: int, move: DonkeyAction) -> bool:
+        if state["over"] or seat != state["turn"]:
             return False
         base = seat * SLOTS
         hands = state["hands"]
@@ -386,34 +390,37 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
 
     def _apply(self, state: DonkeyState, seat: int, action: Action) -> None:
+        self._play(state, seat, as_action(action))
+
+    def _play(self, state: DonkeyState, seat: int, move: DonkeyAction) -> None:
         hands = state["hands"]
         base = seat * SLOTS
         plays = state["plays"]
-        move = as_action(action)
         event: dict[str, Any]
         # Move events are short (no hand or round number): a round_won event closes each round.
-        match move:
-            case Pass():
-                plays.append([seat, K_PASS, 0, 0, 0])
-                event = {"type": "pass", "seat": seat, "forced": False}
-            case Play(value=value, size=count, jokers=used):
-                if value == JOKER:
-                    hands[base + JOKER] -= count
-                else:
-                    hands[base + value] -= count - used
-                    hands[base + JOKER] -= used
-                plays.append([seat, K_SET, value, count, used])
-                cards = set_cards(value, count, used)
-                event = {"type": "play", "seat": seat, "value": value, "cards": cards}
-            case LeadDonkey():
-                hands[base + DONKEY] -= 1
-                plays.append([seat, K_DONKEY, DONKEY, 1, 0])
-                event = {"type": "donkey_led", "seat": seat}
-            case Card(card=card):
-                hands[base + card] -= 1
-                plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
-                worth = card_worth_in_donkey_round(card)
-                event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
+        if isinstance(move, Play):
+            value, count, used = move.value, move.size, move.jokers
+            if value == JOKER:
+                hands[base + JOKER] -= count
+            else:
+                hands[base + value] -= count - used
+                hands[base + JOKER] -= used
+            plays.append([seat, K_SET, value, count, used])
+            cards = set_cards(value, count, used)
+            event = {"type": "play", "seat": seat, "value": value, "cards": cards}
+        elif isinstance(move, Pass):
+            plays.append([seat, K_PASS, 0, 0, 0])
+            event = {"type": "pass", "seat": seat, "forced": False}
+        elif isinstance(move, Card):
+            card = move.card
+            hands[base + card] -= 1
+            plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
+            worth = card_worth_in_donkey_round(card)
+            event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
+        else:  # LeadDonkey
+            hands[base + DONKEY] -= 1
+            plays.append([seat, K_DONKEY, DONKEY, 1, 0])
+            event = {"type": "donkey_led", "seat": seat}
         if not isinstance(move, Pass):
             event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
         state["log"].append(event)

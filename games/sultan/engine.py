@@ -89,11 +89,15 @@ BID_ACTIONS = [[Bid(BID, cushion, value) for value in range(CARD_SLOTS)] for cus
 def parse_action(action: Sequence[int]) -> SultanAction | None:
     """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
     is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    if type(action) in ACTION_KINDS:  # made by the engine (its legal actions): named already
+        return action  # type: ignore[return-value]
     return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
 
 
 def as_action(action: Sequence[int]) -> SultanAction:
     """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    if type(action) in ACTION_KINDS:
+        return action  # type: ignore[return-value]
     named = parse_action(action)
     if named is None:
         raise IllegalAction(f"sultan: malformed action {tuple(action)}")

@@ -210,11 +210,15 @@ DONE_ACTION = Done(DONE)
 def parse_action(action: Sequence[int]) -> SummerPavilionAction | None:
     """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
     is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    if type(action) in ACTION_KINDS:  # made by the engine (its legal actions): named already
+        return action  # type: ignore[return-value]
     return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
 
 
 def as_action(action: Sequence[int]) -> SummerPavilionAction:
     """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    if type(action) in ACTION_KINDS:
+        return action  # type: ignore[return-value]
     named = parse_action(action)
     if named is None:
         raise IllegalAction(f"summer_pavilion: malformed action {tuple(action)}")
@@ -620,31 +624,33 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
 
     # -- play ----------------------------------------------------------------------------
     def _apply(self, state: SummerPavilionState, seat: int, action: Action) -> None:
-        match as_action(action):
-            case Take(source=source, colour=colour):
-                self._take(state, seat, source, colour)
-            case Place() as place:
-                self._place(state, seat, place)
-            case Pass():
-                state["passed"][seat] = True
-                if any(state["hands"][seat]):
-                    state["phase"] = "keeping"
-                else:
-                    self._finish_pass(state, seat)
-            case Bonus(colour=colour):
-                state["supply"][colour] -= 1
-                state["hands"][seat][colour] += 1
-                state["bonus_due"] -= 1
-                state["log"].append({"type": "bonus", "seat": seat, "colour": colour})
-                if not state["bonus_due"]:
-                    self._end_turn(state, seat)
-            case Keep(colour=colour):
-                state["hands"][seat][colour] -= 1
-                state["corners"][seat][colour] += 1
-                if sum(state["corners"][seat]) >= CORNERS or not any(state["hands"][seat]):
-                    self._finish_pass(state, seat)
-            case Done():
+        move = as_action(action)
+        if isinstance(move, Take):
+            self._take(state, seat, move.source, move.colour)
+        elif isinstance(move, Place):
+            self._place(state, seat, move)
+        elif isinstance(move, Pass):
+            state["passed"][seat] = True
+            if any(state["hands"][seat]):
+                state["phase"] = "keeping"
+            else:
                 self._finish_pass(state, seat)
+        elif isinstance(move, Bonus):
+            colour = move.colour
+            state["supply"][colour] -= 1
+            state["hands"][seat][colour] += 1
+            state["bonus_due"] -= 1
+            state["log"].append({"type": "bonus", "seat": seat, "colour": colour})
+            if not state["bonus_due"]:
+                self._end_turn(state, seat)
+        elif isinstance(move, Keep):
+            colour = move.colour
+            state["hands"][seat][colour] -= 1
+            state["corners"][seat][colour] += 1
+            if sum(state["corners"][seat]) >= CORNERS or not any(state["hands"][seat]):
+                self._finish_pass(state, seat)
+        else:  # Done
+            self._finish_pass(state, seat)
 
     def _take(self, state: SummerPavilionState, seat: int, source: int, colour: int) -> None:
         tiles = self._source(state, source)
