@@ -12,18 +12,24 @@ a bidder taps a cushion and a card (in any order, both are ``draft`` steps), the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.sultan.engine import (
-    BID,
+    BID_ACTIONS,
     ENGINE,
     GEM_NAMES,
-    RETURN,
     SETUPS,
+    Bid,
+    Return,
+    SultanAction,
+    SultanView,
+    as_action,
     score_gems,
+    win_reason,
 )
 
 GEM_EMOJI = ("⚪", "🔴", "🟡", "🟢", "🔵")
@@ -56,7 +62,7 @@ def bonus_table(num_players: int) -> str:
     )
 
 
-def returned_gem(view: View) -> int | None:
+def returned_gem(view: SultanView) -> int | None:
     """The gem the start player sent back this circle (during the bidding)."""
     if view["phase"] != "bid":
         return None
@@ -66,11 +72,11 @@ def returned_gem(view: View) -> int | None:
     return None
 
 
-class UISultan(GameUI):
+class UISultan(GameUI[SultanView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _heading(self, t: Translator, view: View) -> str:
+    def _heading(self, t: Translator, view: SultanView) -> str:
         return t(
             "sultan.board.round",
             round=view["round"],
@@ -79,7 +85,7 @@ class UISultan(GameUI):
             circles=view["circles"],
         )
 
-    def _cushion_lines(self, t: Translator, view: View, names: Names) -> list[str]:
+    def _cushion_lines(self, t: Translator, view: SultanView, names: Names) -> list[str]:
         bidders: list[list[int]] = [[] for _ in view["cushions"]]
         for seat, cushion in view["bids"]:
             bidders[cushion].append(seat)
@@ -89,10 +95,12 @@ class UISultan(GameUI):
             lines.append(f"{cushion + 1}. {gem_name(t, colour)} — {who}")
         return lines
 
-    def _situation(self, t: Translator, view: View, names: Names) -> list[str]:
+    def _situation(self, t: Translator, view: SultanView, names: Names) -> list[str]:
         """The drawn gems or the cushions, and whose move it is."""
         lines: list[str] = []
         pending = view["pending"]
+        if pending is None:  # the game is over
+            return lines
         if view["phase"] == "return":
             lines.append(t("sultan.board.drawn", gems=gems_row(view["drawn"])))
             lines.append(t("sultan.board.choosing", name=names[pending["seat"]]))
@@ -106,7 +114,7 @@ class UISultan(GameUI):
         return lines
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: SultanView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -142,7 +150,9 @@ class UISultan(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("sultan.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: SultanView, names: Names
+    ) -> list[str]:
         messages: list[list[str]] = []
         circle: tuple[int, int] | None = None
         for event in events:
@@ -163,23 +173,20 @@ class UISultan(GameUI):
                 circle = None
         return ["\n".join(lines) for lines in messages]
 
-    def _reveal_line(self, t: Translator, event: dict, view: View, names: Names) -> str:
+    def _reveal_line(self, t: Translator, event: dict, view: SultanView, names: Names) -> str:
         gem = f"{event['cushion'] + 1}. {gem_name(t, event['gem'])}"
         winner = event["winner"]
         if winner is None:
             return t("sultan.reveal.nobody", gem=gem)
         bids = ", ".join(f"{names[seat]} {value}" for seat, value in event["bids"])
-        best = max(value for _, value in event["bids"])
-        tied = sum(value == best for _, value in event["bids"]) > 1
-        if not tied:
-            key = "sultan.reveal.won"
-        elif view["num_players"] == 2:
-            key = "sultan.reveal.won_tie_start"
-        else:
-            key = "sultan.reveal.won_tie_earlier"
+        key = {
+            "highest": "sultan.reveal.won",
+            "tie_start": "sultan.reveal.won_tie_start",
+            "tie_earlier": "sultan.reveal.won_tie_earlier",
+        }[win_reason(event["bids"], view["num_players"])]
         return t(key, gem=gem, bids=bids, name=names[winner])
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: SultanView, result: Result, names: Names) -> str:
         winners = result.winners
         key = "sultan.final.winner" if len(winners) == 1 else "sultan.final.shared"
         lines = [t(key, names=names.join(winners)), ""]
@@ -214,7 +221,7 @@ class UISultan(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View) -> list[str]:
+    def _own_lines(self, t: Translator, view: SultanView) -> list[str]:
         n = view["num_players"]
         lines = [t("sultan.prompt.hand", cards=cards_row(view["hand"]))]
         mine = view["my_gems"]
@@ -233,14 +240,20 @@ class UISultan(GameUI):
             lines.append(t("sultan.prompt.screen_empty"))
         return lines
 
-    def _my_bids(self, t: Translator, view: View) -> list[str]:
+    def _my_bids(self, t: Translator, view: SultanView) -> list[str]:
         return [
             t("sultan.prompt.my_bid", value=value, gem=gem_name(t, view["cushions"][cushion]))
             for cushion, value in view["my_bids"]
         ]
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: SultanView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -255,6 +268,7 @@ class UISultan(GameUI):
             lines += self._own_lines(t, view)
             return Screen("\n".join(lines))
         rows: list[list[Button]] = []
+        moves = [as_action(action) for action in legal]
         if view["phase"] == "return":
             keep = SETUPS[n].cushions
             lines.append(t("sultan.prompt.return", gems=gems_row(view["drawn"]), keep=keep))
@@ -262,15 +276,12 @@ class UISultan(GameUI):
             lines += self._own_lines(t, view)
             lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
             rows = [
-                [
-                    Button(
-                        t("sultan.prompt.return_button", gem=gem_name(t, action[1])), action=action
-                    )
-                ]
-                for action in legal
+                [Button(t("sultan.prompt.return_button", gem=gem_name(t, move.gem)), action=move)]
+                for move in moves
+                if type(move) is Return
             ]
             return Screen("\n".join(lines), rows)
-        cushion, value = self._selection(draft, legal)
+        cushion, value = self._selection(draft, moves)
         lines.append(t("sultan.board.cushions"))
         lines += self._cushion_lines(t, view, names)
         lines += self._my_bids(t, view)
@@ -283,8 +294,9 @@ class UISultan(GameUI):
         lines.append("")
         lines += self._own_lines(t, view)
         lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
-        cushions = sorted({action[1] for action in legal})
-        values = sorted({action[2] for action in legal})
+        bids = [move for move in moves if type(move) is Bid]
+        cushions = sorted({bid.cushion for bid in bids})
+        values = sorted({bid.value for bid in bids})
         rows.append(
             [
                 Button(
@@ -306,18 +318,19 @@ class UISultan(GameUI):
                 [
                     Button(
                         t("sultan.prompt.confirm", value=value, gem=gem),
-                        action=(BID, cushion, value),
+                        action=BID_ACTIONS[cushion][value],
                     )
                 ]
             )
         return Screen("\n".join(lines), rows)
 
     @staticmethod
-    def _selection(draft: Any, legal: list[Action]) -> tuple[int | None, int | None]:
+    def _selection(draft: Any, moves: list[SultanAction]) -> tuple[int | None, int | None]:
         """The selected cushion and card, each kept only if still a legal choice; a choice
         with a single option is made already."""
-        cushions = sorted({action[1] for action in legal if action[0] == BID})
-        values = sorted({action[2] for action in legal if action[0] == BID})
+        bids = [move for move in moves if type(move) is Bid]
+        cushions = sorted({bid.cushion for bid in bids})
+        values = sorted({bid.value for bid in bids})
         cushion = value = None
         if isinstance(draft, dict):
             cushion = draft.get("c") if draft.get("c") in cushions else None
@@ -328,23 +341,29 @@ class UISultan(GameUI):
             value = values[0]
         return cushion, value
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: SultanView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or view["phase"] != "bid" or len(step) < 2 or not step[1:].isdigit():
             raise BadDraft(step)
         kind, number = step[0], int(step[1:])
-        cushion, value = self._selection(draft, legal)
-        if kind == "c" and any(action[1] == number for action in legal):
+        moves = [as_action(action) for action in legal]
+        bids = [move for move in moves if type(move) is Bid]
+        cushion, value = self._selection(draft, moves)
+        if kind == "c" and any(bid.cushion == number for bid in bids):
             cushion = None if cushion == number else number
-        elif kind == "v" and any(action[2] == number for action in legal):
+        elif kind == "v" and any(bid.value == number for bid in bids):
             value = None if value == number else number
         else:
             raise BadDraft(step)
         return DraftStep({"c": cushion, "v": value})
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        if action[0] == RETURN:
-            return t("sultan.played.return", gem=gem_name(t, action[1]))
-        return t("sultan.played.bid", value=action[2], gem=gem_name(t, view["cushions"][action[1]]))
+    def move_label(self, t: Translator, view: SultanView, action: Action, seat: int) -> str:
+        move = as_action(action)
+        if isinstance(move, Return):
+            return t("sultan.played.return", gem=gem_name(t, move.gem))
+        gem = gem_name(t, view["cushions"][move.cushion])
+        return t("sultan.played.bid", value=move.value, gem=gem)
 
 
 UI = UISultan()

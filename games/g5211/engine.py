@@ -1,25 +1,27 @@
-"""The 5211 engine. Rules: ``shared/rules/5211.md``.
+"""The 5211 engine. Rules: ``docs/rules/5211.md``.
 
 Cards are ints: ``colour * 6 + rank`` with ranks 0..5 worth 1 (the rooster), 2, 3, 4, 5, 6.
 Every hand and choice is a sorted list of card codes, so equal cards are interchangeable
-and the legal choices are unique multisets.
+and the legal choices are unique multisets. There is one kind of action, :data:`Choice`:
+the cards a seat chooses for the current part, sorted (two in part 1, one in parts 2 and
+3) — a tuple of card codes rather than a record of named fields.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from games.core import (
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
     draw_rng,
     rank_by,
 )
@@ -50,6 +52,23 @@ def is_rooster(card: int) -> bool:
     return card % 6 == 0
 
 
+Choice = tuple[int, ...]  # the only kind of action: the chosen card codes, sorted
+
+
+def as_action(action: Sequence[int]) -> Choice:
+    """The cards of a plain action tuple (a button's data), as a :data:`Choice`."""
+    return tuple(action)
+
+
+def rooster_count(cards: list[int]) -> int:
+    return sum(is_rooster(card) for card in cards)
+
+
+def colour_counts(cards: list[int]) -> Counter[int]:
+    """How many of ``cards`` each colour has (colours without a card left out)."""
+    return Counter(colour_of(card) for card in cards)
+
+
 def rooster_threshold(num_players: int) -> int:
     """Roosters on the table needed for a rooster round (rulebook: "equal or greater")."""
     return num_players + 2
@@ -58,6 +77,48 @@ def rooster_threshold(num_players: int) -> int:
 def colour_limit(num_players: int) -> int:
     """A colour with more cards than this is eliminated (exactly the limit still scores)."""
     return num_players + 3
+
+
+# -- state and view --------------------------------------------------------------------------
+class State5211(BaseState):
+    game_no: int  # the game of a long match, from 1
+    match_points: list[int]  # [seat]: long variant, points of the finished games
+    match_cards: list[int]  # [seat]: long variant, cards scored in them (the tie-break)
+    over: bool
+    removed: list[int]  # cards set aside unseen at the deal, sorted
+    hands: list[list[int]]  # [seat]: card codes, sorted
+    deck: list[int]  # the draw pile; its end is the top
+    round: int
+    part: int  # 1..3: 2, 1 and 1 cards chosen
+    final_round: bool  # the pile is empty: no refills, the last card of a hand is discarded
+    chosen: list[list[int] | None]  # [seat]: the hidden choice of this part; None: not yet
+    table: list[list[int]]  # [seat]: face-up cards of this round
+    piles: list[list[int]]  # [seat]: cards scored in this game
+    discard: list[int]
+
+
+class View5211(TypedDict):
+    """The public view; a seat's view adds its ``hand`` and its ``chosen`` cards."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    game_no: int
+    round: int
+    part: int
+    part_size: int  # cards to choose in this part
+    final_round: bool
+    deck_size: int
+    hand_sizes: list[int]
+    ready: list[bool]  # [seat]: has chosen for this part
+    table: list[list[int]]  # [seat]: face-up cards of this round
+    points: list[int]  # [seat]: this game's points so far (public: scored face up)
+    pile_sizes: list[int]
+    match_points: list[int]
+    log: list[dict[str, Any]]
+    over: bool
+    hand: NotRequired[list[int]]
+    chosen: NotRequired[list[int] | None]
 
 
 class Options5211(GameOptions):
@@ -71,7 +132,8 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     Returns a public event: which rule applied (``roosters``, ``colour`` or ``none``), the
     colours eliminated over the limit or by a tie, and each seat's scored cards and points.
     """
-    roosters = sum(is_rooster(card) for cards in table for card in cards)
+    everything = [card for cards in table for card in cards]
+    roosters = rooster_count(everything)
     over_limit: list[int] = []
     tied: list[list[int]] = []
     winner: int | None = None
@@ -79,7 +141,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
         mode = "roosters"
         scoring = [[card for card in cards if is_rooster(card)] for cards in table]
     else:
-        counts = Counter(colour_of(card) for cards in table for card in cards)
+        counts = colour_counts(everything)
         limit = colour_limit(num_players)
         remaining = dict(counts)
         while remaining:
@@ -108,25 +170,27 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     }
 
 
-class Engine5211(Engine):
+class Engine5211(Engine[State5211, View5211]):
     id = "5211"
     min_players = 2
     max_players = 5
     Options = Options5211
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: State5211, options: GameOptions) -> None:
         n = state["num_players"]
         state.update(
-            game_no=1,
-            match_points=[0] * n,  # long variant: totals of finished games
-            match_cards=[0] * n,  # long variant: cards scored in finished games (tie-break)
-            log=[],
-            over=False,
+            {
+                "game_no": 1,
+                "match_points": [0] * n,  # long variant: totals of finished games
+                "match_cards": [0] * n,  # long variant: cards scored in finished games (tie-break)
+                "log": [],
+                "over": False,
+            }
         )
         self._deal(state)
 
-    def _deal(self, state: State) -> None:
+    def _deal(self, state: State5211) -> None:
         n = state["num_players"]
         deck = list(FULL_DECK)
         draw_rng(state).shuffle(deck)
@@ -144,20 +208,20 @@ class Engine5211(Engine):
         state["discard"] = []
 
     # -- play ----------------------------------------------------------------------------
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: State5211) -> frozenset[int]:
         if state["over"]:
             return frozenset()
         return frozenset(seat for seat, chosen in enumerate(state["chosen"]) if chosen is None)
 
-    def part_size(self, state: State) -> int:
+    def part_size(self, state: State5211) -> int:
         return PART_SIZES[state["part"] - 1]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State5211, seat: int) -> list[Choice]:
         if state["over"] or state["chosen"][seat] is not None:
             return []
         return sorted(set(combinations(state["hands"][seat], self.part_size(state))))
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: State5211, seat: int, action: Action) -> bool:
         if state["over"] or not 0 <= seat < state["num_players"]:
             return False
         if state["chosen"][seat] is not None or len(action) != self.part_size(state):
@@ -167,7 +231,7 @@ class Engine5211(Engine):
         hand = Counter(state["hands"][seat])
         return all(hand[card] >= need for card, need in Counter(action).items())
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
+    def _apply(self, state: State5211, seat: int, action: Action) -> None:
         hand = state["hands"][seat]
         for card in action:
             hand.remove(card)
@@ -175,7 +239,7 @@ class Engine5211(Engine):
         if all(chosen is not None for chosen in state["chosen"]):
             self._reveal(state)
 
-    def _reveal(self, state: State) -> None:
+    def _reveal(self, state: State5211) -> None:
         n = state["num_players"]
         state["log"].append(
             {
@@ -187,7 +251,7 @@ class Engine5211(Engine):
             }
         )
         for seat, cards in enumerate(state["chosen"]):
-            state["table"][seat].extend(cards)
+            state["table"][seat].extend(cards or [])  # all have chosen: never None here
         state["chosen"] = [None] * n
         if not state["final_round"]:
             self._refill(state)
@@ -196,7 +260,7 @@ class Engine5211(Engine):
             return
         self._score_round(state)
 
-    def _refill(self, state: State) -> None:
+    def _refill(self, state: State5211) -> None:
         for hand in state["hands"]:
             need = HAND_SIZE - len(hand)
             if need > len(state["deck"]):
@@ -205,7 +269,7 @@ class Engine5211(Engine):
                 hand.append(state["deck"].pop())
             hand.sort()
 
-    def _score_round(self, state: State) -> None:
+    def _score_round(self, state: State5211) -> None:
         n = state["num_players"]
         event = score_round(state["table"], n)
         event.update(game_no=state["game_no"], round=state["round"])
@@ -225,7 +289,7 @@ class Engine5211(Engine):
         state["part"] = 1
         state["final_round"] = not state["deck"]
 
-    def _end_game(self, state: State) -> None:
+    def _end_game(self, state: State5211) -> None:
         n = state["num_players"]
         for hand in state["hands"]:  # the last card in each hand is discarded
             state["discard"].extend(hand)
@@ -251,13 +315,13 @@ class Engine5211(Engine):
         self._deal(state)
 
     # -- scores --------------------------------------------------------------------------
-    def game_points(self, state: State) -> list[int]:
+    def game_points(self, state: State5211) -> list[int]:
         return [sum(value_of(card) for card in pile) for pile in state["piles"]]
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: State5211) -> bool:
         return state["over"]
 
-    def result(self, state: State) -> Result:
+    def result(self, state: State5211) -> Result:
         if state["options"]["match_target"]:
             scores = list(state["match_points"])
             cards = list(state["match_cards"])
@@ -271,8 +335,8 @@ class Engine5211(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        view: View = {
+    def view(self, state: State5211, seat: int | None) -> View5211:
+        view: View5211 = {
             "game": self.id,
             "num_players": state["num_players"],
             "options": state["options"],
@@ -296,7 +360,7 @@ class Engine5211(Engine):
             view["chosen"] = state["chosen"][seat]
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State5211, seat: int) -> Choice:
         """The cheapest cards in hand: an absent player gives away as little as possible."""
         hand = sorted(state["hands"][seat], key=lambda card: (value_of(card), card))
         if state["chosen"][seat] is not None or state["over"]:
@@ -304,7 +368,7 @@ class Engine5211(Engine):
         return tuple(sorted(hand[: self.part_size(state)]))
 
     # -- testing -------------------------------------------------------------------------
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: State5211) -> None:
         n = state["num_players"]
         everywhere = (
             state["deck"]
@@ -338,7 +402,7 @@ class Engine5211(Engine):
         if state["final_round"] != (not state["deck"]) and not state["over"]:
             raise InvariantViolation("5211: the final round must start exactly when the pile ends")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: State5211) -> None:
         """No view may depend on another seat's hand or unrevealed choice.
 
         Every hidden card (hands, unrevealed choices, the pile, the removed cards) is
@@ -354,7 +418,7 @@ class Engine5211(Engine):
             shuffled = sorted(hidden, reverse=True)
             if shuffled == sorted(hidden):
                 continue  # every hidden card alike: nothing could leak
-            other = {
+            other: State5211 = {
                 **state,
                 "deck": [],
                 "removed": [],
@@ -367,8 +431,9 @@ class Engine5211(Engine):
                 size = len(state["hands"][seat])
                 other["hands"][seat] = sorted(shuffled[:size])
                 shuffled = shuffled[size:]
-                if state["chosen"][seat] is not None:
-                    size = len(state["chosen"][seat])
+                chosen = state["chosen"][seat]
+                if chosen is not None:
+                    size = len(chosen)
                     other["chosen"][seat] = sorted(shuffled[:size])
                     shuffled = shuffled[size:]
             other["removed"] = sorted(shuffled[: len(state["removed"])])

@@ -9,6 +9,7 @@ import pytest
 
 from bot.host import get_host
 from bot.i18n import translator
+from games.summer_pavilion.engine import CENTRE, Bonus, Keep, Pass, Place, Take, space_index
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -175,7 +176,7 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
     assert await press(driver, user, message, button(message, "d", "s1")) is None
     message = fresh(driver, user, message)
     assert "From factory 1" in message.text
-    legal = [a for a in ENGINE.legal_actions(match.state, seat) if a[1] == 1]
+    legal = [a for a in ENGINE.legal_actions(match.state, seat) if a.source == 1]
     offered = {payload(b) for b in buttons(message, "a")}
     assert offered == {".".join(map(str, a)) for a in legal}
     assert (await current_match(driver)).version == match.version
@@ -203,12 +204,14 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
 def colour_and_wild_choice(state, seat):
     """A centre-star space where several colours fit and one of them can be paid in
     several ways (with more or fewer wild tiles)."""
-    placements = [a for a in ENGINE.legal_actions(state, seat) if a[0] == 1 and a[1] == 0]
+    placements = [
+        a for a in ENGINE.legal_actions(state, seat) if type(a) is Place and a.star == CENTRE
+    ]
     for space in range(1, 7):
-        here = [a for a in placements if a[2] == space]
-        colours = {a[3] for a in here}
+        here = [a for a in placements if a.space == space]
+        colours = {a.colour for a in here}
         for colour in colours:
-            ways = [a for a in here if a[3] == colour]
+            ways = [a for a in here if a.colour == colour]
             if len(colours) > 1 and len(ways) > 1:
                 return space, colour, ways
     return None
@@ -236,7 +239,7 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     assert find(message, "a", "2"), "Pass is always there"
     stars = {payload(b) for b in buttons(message, "d")}
     legal = ENGINE.legal_actions(match.state, seat)
-    assert stars == {f"t{a[1]}" for a in legal if a[0] == 1}
+    assert stars == {f"t{a.star}" for a in legal if type(a) is Place}
     # star → its spaces with their cost and points; back; star again
     await press(driver, user, message, button(message, "d", "t0"))
     message = fresh(driver, user, message)
@@ -252,10 +255,10 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     message = fresh(driver, user, message)
     # the colour step: only the colours that fit
     assert f"Centre star, space {space} (costs {space}): choose the colour." in message.text
-    here = [a for a in legal if a[0] == 1 and a[1] == 0 and a[2] == space]
+    here = [a for a in legal if type(a) is Place and a.star == CENTRE and a.space == space]
     shown = {int(payload(b)[1:]) for b in buttons(message, "d") if payload(b).startswith("c")}
     shown |= {int(payload(b).split(".")[3]) for b in buttons(message, "a") if payload(b) != "2"}
-    assert shown == {a[3] for a in here}
+    assert shown == {a.colour for a in here}
     await press(driver, user, message, button(message, "d", f"c{colour}"))
     message = fresh(driver, user, message)
     # the wild step: exactly the legal ways to pay
@@ -402,10 +405,10 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         action = next(
             a
             for a in ENGINE.legal_actions(match.state, seat)
-            if a[0] == 1 and a[1] > 0  # an outer star: star, then the space places
+            if type(a) is Place and a.star != CENTRE  # an outer star: star, then the space
         )
         message = prompt(driver, user)
-        await press(driver, user, message, button(message, "d", f"t{action[1]}"))
+        await press(driver, user, message, button(message, "d", f"t{action.star}"))
     async with running_bot(api, db_path) as driver:
         # the selection survived: the star's spaces are still offered
         message = prompt(driver, user)
@@ -416,7 +419,8 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         assert " space " in popup and "paid" in popup
         after = await current_match(driver)
         assert after.version == match.version + 1
-        assert after.state["boards"][seat][action[1] * 6 + action[2] - 1] == action[3]
+        index = space_index(action.star, action.space)
+        assert after.state["boards"][seat][index] == action.colour
         assert "Phase 2: placing tiles" in board(driver).text
     async with running_bot(api, db_path) as driver:
         await play_until(driver, PLAYERS, lambda s: False, seed=6)
@@ -429,7 +433,7 @@ async def play_by_buttons_from_space(driver, user, action):
     """The star is selected already: tap the space (and colour), then the move."""
     message = prompt(driver, user)
     move = ".".join(map(str, action))
-    for step in (f"p{action[2]}", f"c{action[3]}"):
+    for step in (f"p{action.space}", f"c{action.colour}"):
         if find(message, "a", move):
             break
         await press(driver, user, message, button(message, "d", step))
@@ -491,19 +495,19 @@ async def test_timeouts_play_the_default_take_place_bonus_and_keep(driver, api, 
     await start_match(driver, ALICE, PLAYERS)
     # phase 1: the biggest take
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("taking"))
-    assert action[0] == 0
+    assert type(action) is Take
     # phase 2: the best placement (or a pass)
     await play_until(driver, PLAYERS, in_phase("placing"), seed=9)
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("placing"))
-    assert action[0] in (1, 2)
+    assert type(action) in (Place, Pass)
     # bonus tiles
     await play_until(driver, PLAYERS, in_phase("bonus"), seed=9)
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("bonus"))
-    assert action[0] == 3
+    assert type(action) is Bonus
     # keeping tiles on the corners
     await play_until(driver, PLAYERS, in_phase("keeping"), seed=9)
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("keeping"))
-    assert action[0] == 4
+    assert type(action) is Keep
     # the next decision is the player's own again (one timeout is not autopilot)
     match = await current_match(driver)
     assert not match.seats[seat].autopilot
