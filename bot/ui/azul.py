@@ -1,23 +1,26 @@
 """Azul screens.
 
 Group board: the round, the kind of wall, the bag and the lid, whose move it is, the
-factories and the centre (with the first-player marker 1️⃣ while it lies there), and for
+factories and the centre (with the first-player marker 🎯 while it lies there), and for
 every player a header (score, floor line with its penalty) and five rows that read like the
 real board: the pattern line right-aligned (▪️ where the line has no space, ▫️ for an empty
-space), a bar, then the wall row (a placed tile in its colour, an empty space as ▫️). The
-last draft of the round closes the board. Announcements: one message per wall tiling
-(per player: tiles placed with their points, tiles that had to go to the floor, the floor
-penalty, the new score), with the end trigger appended when the game ends there; the final
-summary lists every player's bonuses (rows, columns, colours).
+space), a bar, then the wall row (a placed tile as its coloured square; on the coloured
+wall an empty space as a circle of the colour printed there, so the wall's pattern shows
+where each tile will land; on the grey wall an empty space as ▫️). The last draft of the
+round closes the board. Announcements: one message per wall tiling (per player: tiles
+placed with their points, tiles that had to go to the floor, the floor penalty, the new
+score), with the end trigger appended when the game ends there; the final summary lists
+every player's bonuses (rows, columns, colours).
 
 Private prompt: the same rows for the player's own board, the floor as its seven spaces,
 the factories and the centre, and the choices:
 
-* drafting: tap one of the (source, colour) pairs ("F3 🟦×2", "Centre 🟥×3 1️⃣") — a
-  selection step — then the pattern line ("Line 3 · 3/3 ✅ · 1 to floor (−1)") or the
-  floor: that press makes the move; "Back" returns to the tiles;
+* drafting, in short keyboards even with nine factories: tap a colour (one row), then where
+  to take it from ("F3 🟦×2", "Centre 🟥×3 🎯"; skipped when only one place has that
+  colour) — both selection steps — then the pattern line ("Line 3 · 3/3 ✅ · 1 to floor
+  (−1)") or the floor: that press makes the move; "Back" returns one step;
 * grey wall: the full line being tiled, its legal columns numbered on the wall row, one
-  button per column with the points the tile would score there.
+  row of buttons, one per column, with the points the tile would score there.
 """
 
 from __future__ import annotations
@@ -49,19 +52,24 @@ from games.azul.engine import (
     floor_penalty,
     grey_columns,
     points_if_placed,
+    wall_colour,
 )
 from games.core import Action, Result
 
 COLOUR_EMOJI = ("🟦", "🟨", "🟥", "⬛", "⬜")  # blue, yellow, red, black, white
-KEYCAP = "\ufe0f\u20e3"
-MARKER_EMOJI = "1" + KEYCAP
-EMPTY_SPACE = "▫️"  # an empty space of a pattern line, the wall or the floor
+# An empty space of the coloured wall: the colour printed there, as a circle so that it
+# never looks like a placed tile.
+PRINTED_EMOJI = ("🔵", "🟡", "🔴", "⚫", "⚪")
+KEYCAP = "\ufe0f\u20e3"  # keycap digits number the grey wall's columns, nothing else
+MARKER_EMOJI = "🎯"  # the first-player marker (as Sultan's start player)
+EMPTY_SPACE = "▫️"  # an empty space of a pattern line, the grey wall or the floor
 NO_SPACE = "▪️"  # left of a pattern line: no space there (keeps the lines right-aligned)
 BAR = "│"
 TURN_MARK = "👉 "
 WAIT_MARK = "⏳ "
 POINTING = " 👈"
-STEP = re.compile(r"s([0-9]{1,2})c([0-9])")
+STEP = re.compile(r"s([0-9]{1,2})c([0-9])")  # the tiles: a source and a colour
+COLOUR_STEP = re.compile(r"c([0-9])")  # a colour, its source still to choose
 
 
 # -- small renderings --------------------------------------------------------------------------
@@ -95,11 +103,18 @@ def pattern_line(view: AzulView, seat: int, row: int) -> str:
     return NO_SPACE * (SIZE - 1 - row) + EMPTY_SPACE * (row + 1 - count) + tiles
 
 
+def empty_wall_space(view: AzulView, row: int, column: int) -> str:
+    """What an empty wall space shows: the printed colour, or nothing on the grey wall."""
+    if view["options"]["wall"] == "grey":
+        return EMPTY_SPACE
+    return PRINTED_EMOJI[wall_colour(row, column)]
+
+
 def wall_row(view: AzulView, seat: int, row: int, marks: dict[int, str] | None = None) -> str:
     cells = view["walls"][seat][row * SIZE : row * SIZE + SIZE]
     marks = marks or {}
     return "".join(
-        marks.get(column, tile(cell) if cell >= 0 else EMPTY_SPACE)
+        marks.get(column, tile(cell) if cell >= 0 else empty_wall_space(view, row, column))
         for column, cell in enumerate(cells)
     )
 
@@ -147,12 +162,12 @@ class AzulUI(GameUI[AzulView]):
     def _source_short(self, t: Translator, view: AzulView, source: int) -> str:
         if source == view["centre_source"]:
             return t("azul.centre_short")
-        return t("azul.factory_short", n=source + 1)
+        return t("azul.factory_short", number=source + 1)
 
     def _source_name(self, t: Translator, view: AzulView, source: int) -> str:
         if source == view["centre_source"]:
             return t("azul.source.centre")
-        return t("azul.source.factory", n=source + 1)
+        return t("azul.source.factory", number=source + 1)
 
     def _round_line(self, t: Translator, view: AzulView) -> str:
         return t(
@@ -172,14 +187,17 @@ class AzulUI(GameUI[AzulView]):
     def _table_lines(self, t: Translator, view: AzulView) -> list[str]:
         """The factories (two per line, empty ones left out) and the centre."""
         factories = [
-            f"{t('azul.factory_short', n=k + 1)} {tiles_row(tiles)}"
+            f"{t('azul.factory_short', number=k + 1)} {tiles_row(tiles)}"
             for k, tiles in enumerate(view["factories"])
             if any(tiles)
         ]
         lines = ["   ".join(factories[i : i + 2]) for i in range(0, len(factories), 2)]
-        parts = [MARKER_EMOJI] if marker_in_centre(view) else []
-        parts += [f"{tile(c)}×{count}" for c, count in enumerate(view["centre"]) if count]
-        lines.append(t("azul.board.centre", tiles=" ".join(parts) or "—"))
+        parts = [" ".join(f"{tile(c)}×{n}" for c, n in enumerate(view["centre"]) if n)]
+        if marker_in_centre(view):
+            parts.append(t("azul.board.marker", marker=MARKER_EMOJI))
+        lines.append(
+            t("azul.board.centre", tiles=" + ".join(part for part in parts if part) or "—")
+        )
         return lines
 
     def _player_header(self, t: Translator, view: AzulView, names: Names, seat: int) -> str:
@@ -315,7 +333,7 @@ class AzulUI(GameUI[AzulView]):
             seats = trigger["seats"]
             return t.plural("azul.end.row", len(seats), names=names.join(seats))
         if reason == "round_limit":
-            return t("azul.end.round_limit", round=trigger["round"], limit=MAX_ROUNDS)
+            return t("azul.end.round_limit", round=trigger["round"], max=MAX_ROUNDS)
         return t(f"azul.end.{reason}")
 
     def final(self, t: Translator, view: AzulView, result: Result, names: Names) -> str:
@@ -337,7 +355,7 @@ class AzulUI(GameUI[AzulView]):
                     row_points=rows * ROW_BONUS,
                     columns=columns,
                     column_points=columns * COLUMN_BONUS,
-                    colours=colours,
+                    full_colours=colours,
                     colour_points=colours * COLOUR_BONUS,
                 )
             )
@@ -351,7 +369,7 @@ class AzulUI(GameUI[AzulView]):
     def _own_lines(self, t: Translator, view: AzulView, seat: int) -> list[str]:
         pending = view["pending_rows"][seat] if view["phase"] == "wall" else -1
         columns = view["pending_columns"][seat] if pending >= 0 else []
-        lines = [t("azul.prompt.board", points=t.plural("azul.points", view["scores"][seat]))]
+        lines = [t("azul.prompt.board", score=t.plural("azul.points", view["scores"][seat]))]
         lines += board_rows(view, seat, pending, columns)
         floor = view["floors"][seat]
         spaces = floor_tiles(floor) + EMPTY_SPACE * (FLOOR_SPACES - len(floor))
@@ -394,7 +412,7 @@ class AzulUI(GameUI[AzulView]):
             rows = self._column_choices(t, view, seat, moves, lines)
         return Screen("\n".join(lines), rows)
 
-    # drafting: the tiles (a source and a colour), then the line -------------------------------
+    # drafting: a colour, then its source, then the line ----------------------------------
     @staticmethod
     def _selection(draft: Any, drafts: list[Draft]) -> tuple[int, int] | None:
         """The (source, colour) selected in the draft while it is still there to take."""
@@ -403,6 +421,19 @@ class AzulUI(GameUI[AzulView]):
             for move in drafts:
                 if move.source == source and move.colour == colour:
                     return move.source, move.colour
+        return None
+
+    @staticmethod
+    def _sources_of(drafts: list[Draft], colour: int) -> list[int]:
+        """Where tiles of ``colour`` can be taken: the factories, then the centre."""
+        return sorted({move.source for move in drafts if move.colour == colour})
+
+    def _colour_selection(self, draft: Any, drafts: list[Draft]) -> int | None:
+        """The colour chosen before its source, while several sources still hold it."""
+        if isinstance(draft, dict) and "s" not in draft:
+            colour = draft.get("c")
+            if isinstance(colour, int) and len(self._sources_of(drafts, colour)) > 1:
+                return colour
         return None
 
     def _take_label(self, t: Translator, view: AzulView, source: int, colour: int) -> str:
@@ -423,28 +454,42 @@ class AzulUI(GameUI[AzulView]):
     ) -> list[list[Button]]:
         drafts = [move for move in moves if type(move) is Draft]
         selection = self._selection(draft, drafts)
-        if selection is None:
-            return self._tile_choices(t, view, drafts, lines)
-        source, colour = selection
-        return self._line_choices(t, view, seat, drafts, source, colour, lines)
+        if selection is not None:
+            source, colour = selection
+            return self._line_choices(t, view, seat, drafts, source, colour, lines)
+        colour = self._colour_selection(draft, drafts)
+        if colour is not None:
+            return self._source_choices(t, view, drafts, colour, lines)
+        return self._colour_choices(t, view, drafts, lines)
 
-    def _tile_choices(
+    def _colour_choices(
         self, t: Translator, view: AzulView, drafts: list[Draft], lines: list[str]
     ) -> list[list[Button]]:
-        """One button per (source, colour) pair, a row or two per source."""
+        """One row: a button per colour there is to take. A colour found in one place only
+        selects that place at once."""
         lines.append(t("azul.prompt.take"))
         if marker_in_centre(view) and any(view["centre"]):
             lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
-        pairs = sorted({(move.source, move.colour) for move in drafts})
-        rows: list[list[Button]] = []
-        for source in sorted({source for source, _ in pairs}):
-            buttons = [
-                Button(self._take_label(t, view, source, colour), draft=f"s{source}c{colour}")
-                for s, colour in pairs
-                if s == source
-            ]
-            size = 4 if source != view["centre_source"] else 3
-            rows += [buttons[i : i + size] for i in range(0, len(buttons), size)]
+        buttons = []
+        for colour in sorted({move.colour for move in drafts}):
+            sources = self._sources_of(drafts, colour)
+            step = f"s{sources[0]}c{colour}" if len(sources) == 1 else f"c{colour}"
+            buttons.append(Button(tile(colour), draft=step))
+        return [buttons]
+
+    def _source_choices(
+        self, t: Translator, view: AzulView, drafts: list[Draft], colour: int, lines: list[str]
+    ) -> list[list[Button]]:
+        """Where to take the chosen colour from, with how many tiles each place gives."""
+        lines.append(t("azul.prompt.take_from", tile=colour_name(t, colour)))
+        if marker_in_centre(view) and view["centre"][colour]:
+            lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
+        buttons = [
+            Button(self._take_label(t, view, source, colour), draft=f"s{source}c{colour}")
+            for source in self._sources_of(drafts, colour)
+        ]
+        rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+        rows.append([Button(t("azul.prompt.back"), draft="b")])
         return rows
 
     def _line_choices(
@@ -481,7 +526,7 @@ class AzulUI(GameUI[AzulView]):
         for move in choices:
             outcome = draft_preview(view, seat, move)
             if move.line == FLOOR_LINE:
-                label = t("azul.prompt.floor_button", tiles=took, penalty=outcome.tiles_penalty)
+                label = self._floor_label(t, took, outcome.tiles_penalty)
             else:
                 label = t(
                     "azul.prompt.line_button",
@@ -504,6 +549,13 @@ class AzulUI(GameUI[AzulView]):
         rows.append([Button(t("azul.prompt.back"), draft="b")])
         return rows
 
+    @staticmethod
+    def _floor_label(t: Translator, tiles: str, penalty: int) -> str:
+        """ "All to the floor: 🟦×2 · −2 points"; beyond a full floor, no penalty."""
+        if penalty:
+            return t.plural("azul.prompt.floor_button", penalty, tiles=tiles)
+        return t("azul.prompt.floor_button_free", tiles=tiles)
+
     # grey wall -----------------------------------------------------------------------------
     def _column_choices(
         self, t: Translator, view: AzulView, seat: int, moves: list[AzulAction], lines: list[str]
@@ -511,14 +563,14 @@ class AzulUI(GameUI[AzulView]):
         row = view["pending_rows"][seat]
         colour = view["line_colours"][seat][row]
         lines.append(t("azul.prompt.column", line=row + 1, tile=colour_name(t, colour)))
-        rows = []
+        buttons = []
         for move in moves:
             if type(move) is not Column:
                 continue
             points = column_points(view, seat, row, move.column)
-            label = t("azul.prompt.column_button", column=move.column + 1, points=points)
-            rows.append([Button(label, action=move)])
-        return rows
+            label = t("azul.prompt.column_button", column=keycap(move.column + 1), points=points)
+            buttons.append(Button(label, action=move))
+        return [buttons]  # at most five columns: one row, numbered like the wall row
 
     # selection steps -----------------------------------------------------------------------
     def draft(
@@ -526,13 +578,22 @@ class AzulUI(GameUI[AzulView]):
     ) -> DraftStep:
         if not legal or view["phase"] != "draft":
             raise BadDraft(step)
-        if step == "b":
+        drafts = [move for move in map(as_action, legal) if type(move) is Draft]
+        if step == "b":  # one step back: from the line to the source (if there was a choice)
+            selection = self._selection(draft, drafts)
+            if selection is not None and len(self._sources_of(drafts, selection[1])) > 1:
+                return DraftStep({"c": selection[1]})
             return DraftStep(None)
+        found = COLOUR_STEP.fullmatch(step)
+        if found:
+            colour = int(found.group(1))
+            if not self._sources_of(drafts, colour):
+                raise BadDraft(step)
+            return DraftStep({"c": colour})
         found = STEP.fullmatch(step)
         if not found:
             raise BadDraft(step)
         source, colour = int(found.group(1)), int(found.group(2))
-        drafts = [move for move in map(as_action, legal) if type(move) is Draft]
         if not any(move.source == source and move.colour == colour for move in drafts):
             raise BadDraft(step)
         return DraftStep({"s": source, "c": colour})

@@ -125,6 +125,10 @@ class GameUI(abc.ABC, Generic[ViewT]):
     def rules(self, t: Translator) -> str:
         return t(f"{self.game_id}.rules")
 
+    def summary(self, t: Translator) -> str:
+        """The rules in 3–5 lines: how to win and what a turn is (``/rules`` shows it first)."""
+        return t(f"{self.game_id}.summary")
+
     def move_label(self, t: Translator, view: ViewT, action: Action, seat: int) -> str:
         """A short description of ``seat``'s move, for the popup answer to the press."""
         return t("play.move_done")
@@ -134,15 +138,22 @@ def medal(rank: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(rank, f"{rank}.")
 
 
-def standings(t: Translator, result: Result, names: Names, line_key: str, **extra: list) -> str:
-    """Ranked lines "🥇 Alice — 34 …" using ``line_key`` with ``name``, ``score``, ``rank`` and
-    any per-seat ``extra`` values."""
+def standings(
+    t: Translator, result: Result, names: Names, line_key: str, points_key: str, **extra: list
+) -> str:
+    """Ranked lines "🥇 Alice — 34 points …" using ``line_key`` with ``name``, ``score`` (the
+    score in words, by the plural message ``points_key``) and any per-seat ``extra`` values."""
     order = sorted(range(len(result.scores)), key=lambda seat: (result.ranks[seat], seat))
     lines = []
     for seat in order:
         values = {key: column[seat] for key, column in extra.items()}
         lines.append(
             f"{medal(result.ranks[seat])} "
-            + t(line_key, name=names[seat], score=result.scores[seat], **values)
+            + t(
+                line_key,
+                name=names[seat],
+                score=t.plural(points_key, result.scores[seat]),
+                **values,
+            )
         )
     return "\n".join(lines)

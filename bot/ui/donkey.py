@@ -2,9 +2,10 @@
 two-step choice (value, then how many cards and jokers) in private.
 
 Per-card messages would flood a group of up to 12 players, so the board carries the round
-(one line per player: cards in hand, what they played) and the last round's winner; the
-group only gets a message when someone takes the donkey, when a hand ends (the penalty
-table) and when a timed match's time is up.
+(one line per player: cards in hand, what they played) and the last few finished rounds of
+the hand (who played what, read from the public log); the group only gets a message when
+someone takes the donkey, when a hand ends (the penalty table) and when a timed match's
+time is up.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from games.donkey.engine import (
 DONKEY_ICON = "🫏"
 JOKER_ICON = "🃏"
 TURN_MARK = "👉 "
+HISTORY_ROUNDS = 3  # finished rounds of the hand kept on the board
+MOVE_EVENTS = ("play", "pass", "donkey_card", "donkey_led")
 
 
 def card_text(card: int) -> str:
@@ -82,7 +85,7 @@ def chunk(buttons: list[Button], width: int) -> list[list[Button]]:
 
 def row_width(buttons: list[Button]) -> int:
     longest = max((len(button.label) for button in buttons), default=0)
-    if longest <= 3:
+    if longest <= 5:  # "12 ×?", "6 6 🃏"
         return 5
     if longest <= 9:
         return 3
@@ -102,7 +105,7 @@ class DonkeyUI(GameUI[DonkeyView]):
         if view["over"]:
             return t.plural("donkey.board.over", view["hands_played"])
         if minutes:
-            line = t("donkey.board.timed", minutes=minutes, hand=view["hand_no"])
+            line = t.plural("donkey.board.timed", minutes, hand=view["hand_no"])
             if view["last_hand"]:
                 line += " · " + t("donkey.board.last_hand")
             return line
@@ -128,29 +131,71 @@ class DonkeyUI(GameUI[DonkeyView]):
             "donkey.board.round_follow",
             round=round_no,
             leader=leader,
-            count=t.plural("donkey.cards", view["count"]),
+            led=t.plural("donkey.cards", view["count"]),
             cards=cards_text(best["cards"]),
             name=names[best["seat"]],
         )
 
-    def _previous_round(self, t: Translator, view: DonkeyView, names: Names) -> str | None:
-        """The last finished round of this hand, from the public log."""
-        for event in reversed(view["log"]):
-            if event["type"] == "hand_started":
-                return None
-            if event["type"] == "round_won":
-                if event["donkey"]:
-                    return t(
-                        "donkey.board.previous_donkey",
-                        name=names[event["seat"]],
-                        count=t.plural("donkey.cards", len(event["cards"])),
-                    )
-                return t(
-                    "donkey.board.previous",
-                    name=names[event["seat"]],
-                    cards=group_text(event["value"], event["count"]),
-                )
-        return None
+    @staticmethod
+    def _finished_rounds(view: DonkeyView) -> list[tuple[list[dict], dict]]:
+        """The finished rounds of the current hand as (move events, ``round_won`` event),
+        oldest first."""
+        log = view["log"]
+        begin = 0
+        for index in range(len(log) - 1, -1, -1):
+            if log[index]["type"] == "hand_started":
+                begin = index + 1
+                break
+        rounds: list[tuple[list[dict], dict]] = []
+        moves: list[dict] = []
+        for event in log[begin:]:
+            if event["type"] in MOVE_EVENTS:
+                moves.append(event)
+            elif event["type"] == "round_won":
+                rounds.append((moves, event))
+                moves = []
+        return rounds
+
+    def _history_lines(self, t: Translator, view: DonkeyView, names: Names) -> list[str]:
+        """The last few finished rounds: who played what, the passes, who won."""
+        rounds = self._finished_rounds(view)[-HISTORY_ROUNDS:]
+        if not rounds:
+            return []
+        lines = [t("donkey.history.title")]
+        for moves, won in rounds:
+            lines.append("• " + self._history_round(t, moves, won, names))
+        return lines
+
+    def _history_round(self, t: Translator, moves: list[dict], won: dict, names: Names) -> str:
+        shown: list[str] = []
+        passed: list[int] = []
+        winner = won["seat"]
+        for event in moves:
+            seat = event["seat"]
+            if event["type"] == "pass":
+                passed.append(seat)
+                continue
+            if event["type"] == "play":
+                cards = cards_text(event["cards"])
+            elif event["type"] == "donkey_card":
+                cards = card_text(event["card"])
+            else:  # donkey_led
+                cards = DONKEY_ICON
+            if seat == winner and event["type"] != "donkey_led":
+                cards = f"<b>{cards}</b>"
+            shown.append(f"{names[seat]} {cards}")
+        if passed:
+            shown.append(t("donkey.history.passes", names=names.join(passed)))
+        plays = " · ".join(shown)
+        if won["donkey"]:
+            return t(
+                "donkey.history.donkey_round",
+                round=won["round"],
+                plays=plays,
+                name=names[winner],
+                cards=t.plural("donkey.cards", len(won["cards"])),
+            )
+        return t("donkey.history.round", round=won["round"], plays=plays)
 
     def _donkey_line(self, t: Translator, view: DonkeyView, names: Names) -> str:
         holder = view["donkey_holder"]
@@ -163,9 +208,7 @@ class DonkeyUI(GameUI[DonkeyView]):
         n = view["num_players"]
         lines = [self._header(t), self._match_line(t, view)]
         if not view["over"]:
-            previous = self._previous_round(t, view, names)
-            if previous:
-                lines.append(previous)
+            lines += self._history_lines(t, view, names)
             lines.append(self._donkey_line(t, view, names))
             lines.append(self._round_line(t, view, names))
         lines.append("")
@@ -309,7 +352,11 @@ class DonkeyUI(GameUI[DonkeyView]):
             lines.append(
                 t.plural("donkey.prompt.follow", view["count"], value=card_text(view["best_value"]))
             )
-        return Screen("\n".join(lines), self._value_rows(t, moves))
+        rows = self._value_rows(t, moves)
+        asking = [button for row in rows for button in row if button.draft]
+        if asking:  # say what the "×?" buttons do, with one of them as the example
+            lines.append(t("donkey.prompt.how_many_hint", example=asking[0].label))
+        return Screen("\n".join(lines), rows)
 
     @staticmethod
     def _options(moves: list[DonkeyAction], value: int) -> list[Play]:
@@ -323,8 +370,9 @@ class DonkeyUI(GameUI[DonkeyView]):
             options = self._options(moves, value)
             if len(options) == 1:
                 buttons.append(Button(play_text(options[0]), action=options[0]))
-            else:
-                buttons.append(Button(f"{card_text(value)} …", draft=f"v{value}"))
+            else:  # several ways to play this value: the next step asks how many
+                label = t("donkey.button.how_many", value=card_text(value))
+                buttons.append(Button(label, draft=f"v{value}"))
         rows = chunk(buttons, row_width(buttons)) if buttons else []
         extra = []
         if PASS in moves:

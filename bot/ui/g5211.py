@@ -45,13 +45,8 @@ class UI5211(GameUI[View5211]):
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["options"]["match_target"]:
-            lines.append(
-                t(
-                    "5211.board.match",
-                    game_no=view["game_no"],
-                    target=view["options"]["match_target"],
-                )
-            )
+            target = view["options"]["match_target"]
+            lines.append(t.plural("5211.board.match", target, game_no=view["game_no"]))
         if view["over"]:
             lines.append(t("5211.board.over"))
         else:
@@ -83,7 +78,7 @@ class UI5211(GameUI[View5211]):
                     "5211.board.table_summary",
                     roosters=rooster_count(table),
                     threshold=rooster_threshold(n),
-                    limit=colour_limit(n),
+                    max=colour_limit(n),
                     colours=colours,
                 ),
             ]
@@ -126,33 +121,34 @@ class UI5211(GameUI[View5211]):
         lines += [f"{names[seat]}: {cards_text(played[seat])}" for seat in range(n)]
         lines.append("")
         threshold = rooster_threshold(n)
+        roosters = event["roosters"]
         if event["mode"] == "roosters":
-            lines.append(t("5211.round.roosters", count=event["roosters"], threshold=threshold))
+            lines.append(t.plural("5211.round.roosters", roosters, threshold=threshold))
         else:
-            lines.append(t("5211.round.few_roosters", count=event["roosters"], threshold=threshold))
+            lines.append(t.plural("5211.round.few_roosters", roosters, threshold=threshold))
             for colour in event["over_limit"]:
                 lines.append(
-                    t(
+                    t.plural(
                         "5211.round.over_limit",
+                        counts[colour],
                         colour=colour_name(t, colour),
-                        count=counts[colour],
-                        limit=colour_limit(n),
+                        max=colour_limit(n),
                     )
                 )
             for group in event["tied"]:
                 lines.append(
-                    t(
+                    t.plural(
                         "5211.round.tied",
+                        counts[group[0]],
                         colours=", ".join(colour_name(t, colour) for colour in group),
-                        count=counts[group[0]],
                     )
                 )
             if event["mode"] == "colour":
                 lines.append(
-                    t(
+                    t.plural(
                         "5211.round.majority",
+                        counts[event["colour"]],
                         colour=colour_name(t, event["colour"]),
-                        count=counts[event["colour"]],
                     )
                 )
             else:
@@ -174,7 +170,8 @@ class UI5211(GameUI[View5211]):
     def final(self, t: Translator, view: View5211, result: Result, names: Names) -> str:
         key = "5211.final.match" if view["options"]["match_target"] else "5211.final.game"
         header = t(key, names=names.join(result.winners))
-        table = standings(t, result, names, "5211.final.line", cards=result.details["cards"])
+        cards = [t.plural("5211.cards", count) for count in result.details["cards"]]
+        table = standings(t, result, names, "5211.final.line", "5211.points", cards=cards)
         return f"{header}\n\n{table}\n\n{t('5211.final.tiebreak')}"
 
     # -- private ---------------------------------------------------------------------------

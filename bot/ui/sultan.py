@@ -1,13 +1,16 @@
 """Sultan screens: cushions and bids in the group, money cards and the screen in private.
 
 Group board: round and circle, the start player, the drawn gems (while the start player
-chooses the one going back) or the cushions with the names of who bid on each (never the
-values), each player's gem count behind the screen and cards in hand, whose move it is.
-One announcement per circle reveals every cushion's bids in play order and its winner.
+chooses the one going back) or the cushions with each gem's points and the names of who bid
+on each (never the values), each player's gem count behind the screen and cards in hand,
+whose move it is, and what every colour of gem is worth. One announcement per circle
+reveals every cushion's bids in play order and its winner; after a round's last circle it
+also says that the round is over and everyone's hand was refilled.
 
 Private prompt: the player's money cards, the gems behind their screen with the points so
 far, and their choice: the start player taps the gem that goes back to the bag (one press);
-a bidder taps a cushion and a card (in any order, both are ``draft`` steps), then confirms.
+a bidder taps a cushion (each shows its gem's points) and a card (in any order, both are
+``draft`` steps), then confirms.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from games.sultan.engine import (
     BID_ACTIONS,
     ENGINE,
     GEM_NAMES,
+    GEM_VALUES,
+    ROUNDS,
     SETUPS,
     Bid,
     Return,
@@ -38,6 +43,19 @@ GEM_EMOJI = ("⚪", "🔴", "🟡", "🟢", "🔵")
 def gem_name(t: Translator, colour: int) -> str:
     """The gem's icon and name: 🔵 blue gem."""
     return f"{GEM_EMOJI[colour]} {t('sultan.gem.' + GEM_NAMES[colour])}"
+
+
+def gem_worth(t: Translator, colour: int) -> str:
+    """The gem with its points, where it is bid on: "🔵 blue gem · 5 points"."""
+    points = t.plural("sultan.points", GEM_VALUES[colour])
+    return t("sultan.gem.worth", gem=gem_name(t, colour), points=points)
+
+
+def values_legend() -> str:
+    """What every colour is worth: "⚪ 1 · 🔴 2 · 🟡 3 · 🟢 4 · 🔵 5"."""
+    return " · ".join(
+        f"{emoji} {value}" for emoji, value in zip(GEM_EMOJI, GEM_VALUES, strict=True)
+    )
 
 
 def gems_row(colours: list[int]) -> str:
@@ -92,7 +110,7 @@ class UISultan(GameUI[SultanView]):
         lines = []
         for cushion, colour in enumerate(view["cushions"]):
             who = names.join(bidders[cushion]) if bidders[cushion] else t("sultan.board.no_bids")
-            lines.append(f"{cushion + 1}. {gem_name(t, colour)} — {who}")
+            lines.append(f"{cushion + 1}. {gem_worth(t, colour)} — {who}")
         return lines
 
     def _situation(self, t: Translator, view: SultanView, names: Names) -> list[str]:
@@ -125,7 +143,7 @@ class UISultan(GameUI[SultanView]):
                     t(
                         "sultan.board.final_line",
                         name=names[seat],
-                        score=view["scores"][seat],
+                        score=t.plural("sultan.points", view["scores"][seat]),
                         gems=screen_row(view["gems"][seat]) or "—",
                     )
                 )
@@ -142,6 +160,7 @@ class UISultan(GameUI[SultanView]):
             cards = t.plural("sultan.board.cards", view["hand_sizes"][seat])
             lines.append(f"{mark}<b>{names[seat]}</b> — {gems} · {cards}")
         lines.append("")
+        lines.append(t("sultan.board.values", values=values_legend()))
         lines.append(t.plural("sultan.board.bag", view["bag_size"]))
         if view["deck_size"]:
             lines.append(t.plural("sultan.board.deck", view["deck_size"]))
@@ -164,17 +183,26 @@ class UISultan(GameUI[SultanView]):
                     messages.append([title])
                 messages[-1].append(self._reveal_line(t, event, view, names))
             elif event["type"] == "round_start" and event["round"] > 1:
-                hand = SETUPS[view["num_players"]].hand_size
-                text = t.plural("sultan.reveal.new_round", hand, round=event["round"])
+                lines = self._round_change(t, view, event["round"])
                 if messages:
-                    messages[-1] += ["", text]
+                    messages[-1] += ["", *lines]
                 else:
-                    messages.append([text])
+                    messages.append(lines)
                 circle = None
         return ["\n".join(lines) for lines in messages]
 
+    @staticmethod
+    def _round_change(t: Translator, view: SultanView, new_round: int) -> list[str]:
+        """The end of a round and the refilled hands: every card in hand was played, so
+        everyone takes a new hand from their own deck."""
+        hand = SETUPS[view["num_players"]].hand_size
+        return [
+            t("sultan.reveal.round_over", round=new_round - 1, rounds=ROUNDS),
+            t.plural("sultan.reveal.new_round", hand, round=new_round, rounds=ROUNDS),
+        ]
+
     def _reveal_line(self, t: Translator, event: dict, view: SultanView, names: Names) -> str:
-        gem = f"{event['cushion'] + 1}. {gem_name(t, event['gem'])}"
+        gem = f"{event['cushion'] + 1}. {gem_worth(t, event['gem'])}"
         winner = event["winner"]
         if winner is None:
             return t("sultan.reveal.nobody", gem=gem)
@@ -199,8 +227,8 @@ class UISultan(GameUI[SultanView]):
                 + t(
                     "sultan.final.line",
                     name=names[seat],
-                    score=result.scores[seat],
-                    count=line["gem_count"],
+                    score=t.plural("sultan.points", result.scores[seat]),
+                    gems=t.plural("sultan.board.gems", line["gem_count"]),
                 )
             )
             parts = []
@@ -231,7 +259,7 @@ class UISultan(GameUI[SultanView]):
                 t(
                     "sultan.prompt.screen",
                     gems=screen_row(mine),
-                    total=score["total"],
+                    score=t.plural("sultan.points", score["total"]),
                     points=score["gem_points"],
                     bonus=score["bonus_points"],
                 )
@@ -271,12 +299,12 @@ class UISultan(GameUI[SultanView]):
         moves = [as_action(action) for action in legal]
         if view["phase"] == "return":
             keep = SETUPS[n].cushions
-            lines.append(t("sultan.prompt.return", gems=gems_row(view["drawn"]), keep=keep))
+            lines.append(t.plural("sultan.prompt.return", keep, gems=gems_row(view["drawn"])))
             lines.append("")
             lines += self._own_lines(t, view)
             lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
             rows = [
-                [Button(t("sultan.prompt.return_button", gem=gem_name(t, move.gem)), action=move)]
+                [Button(t("sultan.prompt.return_button", gem=gem_worth(t, move.gem)), action=move)]
                 for move in moves
                 if type(move) is Return
             ]
@@ -297,16 +325,17 @@ class UISultan(GameUI[SultanView]):
         bids = [move for move in moves if type(move) is Bid]
         cushions = sorted({bid.cushion for bid in bids})
         values = sorted({bid.value for bid in bids})
-        rows.append(
+        # one cushion per row: its gem's name and points must stay readable on a phone
+        rows += [
             [
                 Button(
                     ("✅ " if c == cushion else "")
-                    + f"{c + 1}. {gem_name(t, view['cushions'][c])}",
+                    + f"{c + 1}. {gem_worth(t, view['cushions'][c])}",
                     draft=f"c{c}",
                 )
-                for c in cushions
             ]
-        )
+            for c in cushions
+        ]
         card_buttons = [
             Button(("✅ " if v == value else "") + f"💰{v}", draft=f"v{v}") for v in values
         ]

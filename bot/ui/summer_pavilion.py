@@ -16,9 +16,13 @@ corners, the wild colour, and the choices when it is their move:
   colour where there is a choice, then the number of wild tiles where there is a choice
   (each step has a back button; a step with a single option is folded into the previous
   press); "Pass" is always there;
-* bonus tiles: one press per tile from the supply, the prompt says how many remain;
+* bonus tiles: one press per tile from the supply; the prompt says which structures the
+  placement surrounded (pillar, statue, window) and how many tiles remain;
 * after passing: one press per tile kept on a corner (up to 4), then "Done", which shows
   what goes to the tower and the points it costs.
+
+The first-player tile is 🎯 (as Sultan's start player): keycap digits are the costs of
+empty spaces in the private board, circled digits the printed numbers of covered spaces.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ KEYCAP = "\ufe0f\u20e3"
 CENTRE_ICON = "🌈"
 VARIANT1_CENTRE_ICON = "🌟"
 VARIANT1_STAR_ICON = "⭐"
-FIRST_TILE = "1" + KEYCAP
+FIRST_TILE = "🎯"
 STRUCTURE_EMOJI = ("🏛", "🗿", "🪟")  # pillar, statue, window
 TURN_MARK = "👉 "
 EMPTY_SPACE = "·"
@@ -111,7 +115,7 @@ def star_name(t: Translator, view: SummerPavilionView, star: int) -> str:
     if star == 0:
         return t("summer_pavilion.star.0")
     if variant1(view):
-        return t("summer_pavilion.star.numbered", n=star)
+        return t("summer_pavilion.star.numbered", number=star)
     return t(f"summer_pavilion.star.{star}")
 
 
@@ -220,7 +224,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
     def _source_name(self, t: Translator, source: int) -> str:
         if source == 0:
             return t("summer_pavilion.source.centre")
-        return t("summer_pavilion.source.factory", n=source)
+        return t("summer_pavilion.source.factory", number=source)
 
     def _table_lines(self, t: Translator, view: SummerPavilionView) -> list[str]:
         """Factories and the centre (phase 1 only), then the supply."""
@@ -255,7 +259,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             f"{mark}<b>{names[seat]}</b> — " + t.plural("summer_pavilion.points", player["score"])
         ]
         if not over and view["first_player_tile"] == seat:
-            parts.append(FIRST_TILE)
+            parts.append(t("summer_pavilion.board.first", first=FIRST_TILE))
         if any(player["hand"]):
             parts.append(t("summer_pavilion.board.hand", tiles=tiles_counts(player["hand"])))
         if any(player["corners"]):
@@ -449,7 +453,8 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
     # -- private ---------------------------------------------------------------------------
     def _own_lines(self, t: Translator, view: SummerPavilionView, seat: int) -> list[str]:
         player = view["players"][seat]
-        lines = [t("summer_pavilion.prompt.score", score=player["score"])]
+        score = t.plural("summer_pavilion.points", player["score"])
+        lines = [t("summer_pavilion.prompt.score", score=score)]
         lines.append(t("summer_pavilion.prompt.stars"))
         board = player["board"]
         for star in range(7):
@@ -639,7 +644,9 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                 rows.append([Button(label, action=ways[0])])
             else:
                 cost = view["numbers"][star][space - 1]
-                label = t("summer_pavilion.prompt.space_button", space=space, cost=cost, gain=gain)
+                label = t.plural(
+                    "summer_pavilion.prompt.space_button", cost, space=space, gain=gain
+                )
                 rows.append([Button(label, draft=f"p{space}")])
         rows.append([Button(t("summer_pavilion.prompt.back"), draft="b")])
         return rows
@@ -691,7 +698,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
     def _pass_hint(self, t: Translator, view: SummerPavilionView, seat: int) -> str:
         player = view["players"][seat]
         keep = keep_room(player["corners"], player["hand"])
-        return t("summer_pavilion.prompt.pass_hint", keep=keep)
+        return t.plural("summer_pavilion.prompt.pass_hint", keep)
 
     # bonus tiles ------------------------------------------------------------------------
     def _bonus_choices(
@@ -701,6 +708,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         moves: list[SummerPavilionAction],
         lines: list[str],
     ) -> list[list[Button]]:
+        lines.append(self._bonus_reason(t, view))
         lines.append(t.plural("summer_pavilion.prompt.bonus", view["bonus_due"]))
         lines.append(t("summer_pavilion.board.supply", tiles=tiles_row(view["supply"])))
         buttons = [
@@ -709,6 +717,14 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             if type(move) is Bonus
         ]
         return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+
+    @staticmethod
+    def _bonus_reason(t: Translator, view: SummerPavilionView) -> str:
+        """Which structures the placement just made surrounded: "🏛 pillar surrounded: +1"."""
+        placed = next(event for event in reversed(view["log"]) if event["type"] == "place")
+        # bonus tiles are owed only right after a placement that surrounded something
+        reasons = [t(f"summer_pavilion.structure.{kind}") for kind, _ in placed["structures"]]
+        return t("summer_pavilion.prompt.bonus_reason", structures=", ".join(reasons))
 
     # keeping tiles on the corners -------------------------------------------------------
     def _keep_choices(
@@ -720,15 +736,16 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         lines: list[str],
     ) -> list[list[Button]]:
         player = view["players"][seat]
-        kept = sum(player["corners"])
         held = sum(player["hand"])
         loss = score_loss(held, player["score"])
         left = keep_room(player["corners"], player["hand"])
-        lines.append(t("summer_pavilion.prompt.keep", kept=kept, left=left))
+        lines.append(t.plural("summer_pavilion.prompt.keep", left))
         if view["round"] == view["rounds"]:
             lines.append(t("summer_pavilion.prompt.keep_last"))
         lines.append(
-            t("summer_pavilion.prompt.discard", tiles=tiles_row(player["hand"]), points=loss)
+            t.plural(
+                "summer_pavilion.prompt.discard", held, tiles=tiles_row(player["hand"]), points=loss
+            )
         )
         buttons = [
             Button(

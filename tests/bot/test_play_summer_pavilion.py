@@ -90,8 +90,8 @@ def acting(state) -> int:
 async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
     lobby = api.last(GROUP)
-    assert "• Coloured stars (standard board side)" in lobby.text
-    assert "• Wild colours in the usual order" in lobby.text
+    assert "• Stars: coloured" in lobby.text
+    assert "• Wild order: standard" in lobby.text
     match = await start_match(driver, ALICE, PLAYERS)
     assert match.options == {"variant1": False, "variant2": False}
     first = board(driver).text
@@ -147,7 +147,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
         stars = ", ".join(f"{STAR_ICONS[star]} +{points}" for star, points in figures["stars"])
         numbers = ", ".join(f"{'⓪①②③④'[number]} +{points}" for number, points in figures["numbers"])
         detail = (
-            f"{figures['before']} after round 6 · stars {stars or '—'} · "
+            f"after round 6: {figures['before']} · stars {stars or '—'} · "
             f"numbers {numbers or '—'} · corners −{figures['corner_penalty']}"
         )
         assert detail in final.text
@@ -245,7 +245,9 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     message = fresh(driver, user, message)
     assert "Centre star: choose a space." in message.text
     label = button(message, "d", f"p{space}")["text"]
-    assert label.startswith(f"Space {space}: pay {space} · +")
+    assert label.startswith(
+        f"Space {space}: pay {space} tile" + ("s" if space > 1 else "") + " · +"
+    )
     assert find(message, "a", "2") and find(message, "d", "b")
     await press(driver, user, message, button(message, "d", "b"))
     message = fresh(driver, user, message)
@@ -288,6 +290,11 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     due = match.state["bonus_due"]
     message = prompt(driver, user)
     assert "Bonus!" in message.text and f"Take {due} more tile" in message.text
+    # the prompt names what the placement surrounded, with the tiles each one gives
+    placed = next(e for e in reversed(match.state["log"]) if e["type"] == "place")
+    kinds = {0: "🏛 pillar surrounded: +1 tile", 1: "🗿 statue surrounded: +2 tiles"}
+    kinds[2] = "🪟 window surrounded: +3 tiles"
+    assert ", ".join(kinds[kind] for kind, _star in placed["structures"]) in message.text
     supply = match.state["supply"]
     offered = {payload(b) for b in buttons(message, "a")}
     assert offered == {f"3.{c}" for c in range(6) if supply[c]}
@@ -310,9 +317,11 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     user = PLAYERS[seat]
     hand = list(match.state["hands"][seat])
     message = prompt(driver, user)
-    assert "You passed." in message.text and "(0 kept," in message.text
+    room = min(4 - sum(match.state["corners"][seat]), sum(hand))
+    assert "You passed." in message.text and f"(room for {room} more)" in message.text
     loss = min(sum(hand), match.state["scores"][seat])
-    assert "Done now: " in message.text and f"go to the tower, −{loss}." in message.text
+    verb = "goes" if sum(hand) == 1 else "go"
+    assert "Done now: " in message.text and f"{verb} to the tower, −{loss}." in message.text
     assert button(message, "a", "5")["text"] == f"✅ Done: discard {sum(hand)}, −{loss}"
     assert f"{user.first_name} passes and chooses the tiles to keep." in board(driver).text
     colour = next(c for c in range(6) if hand[c])
@@ -322,7 +331,7 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     match = await current_match(driver)
     assert match.state["phase"] == "keeping" and acting(match.state) == seat
     message = prompt(driver, user)
-    assert "(1 kept," in message.text
+    assert f"(room for {room - 1} more)" in message.text
     left = sum(match.state["hands"][seat])
     loss = min(left, match.state["scores"][seat])
     assert await play_by_buttons(driver, user, (5,)) == "Done: the other tiles went to the tower."
@@ -338,9 +347,9 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
 # -- variants ---------------------------------------------------------------------------------
 async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
-    popup = await driver.press_label(ALICE, GROUP, "Coloured stars")
-    assert popup == "Variant 1: you choose the colours of your stars"
-    assert "• Variant 1: you choose the colours of your stars" in api.last(GROUP).text
+    popup = await driver.press_label(ALICE, GROUP, "Stars: coloured")
+    assert popup == "Stars: you colour them (V1)"
+    assert "• Stars: you colour them (V1)" in api.last(GROUP).text
     for user in PLAYERS:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
@@ -374,8 +383,8 @@ async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api
 
 async def test_variant_2_uses_the_other_order_of_wild_colours(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
-    popup = await driver.press_label(ALICE, GROUP, "Wild colours in the usual order")
-    assert popup == "Variant 2: the other order of wild colours"
+    popup = await driver.press_label(ALICE, GROUP, "Wild order: standard")
+    assert popup == "Wild order: other (V2)"
     for user in PLAYERS:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
@@ -529,9 +538,10 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     assert "Етап 1: вибір плиток" in text and "Вітрини фабрик:" in text
     seat = acting(match.state)
     texts = {player: prompt(driver, player).text for player in players}
-    assert "Ваші зірки" in texts[OKSANA] and "Ваши звёзды" in texts[IVAN]
+    # the informal "you" in both languages
+    assert "Твої зірки" in texts[OKSANA] and "Твои звёзды" in texts[IVAN]
     starter = players[seat]
-    assert ("Ваш хід: візьміть плитки." if starter is OKSANA else "Ваш ход: возьмите плитки.") in (
+    assert ("Твій хід: візьми плитки." if starter is OKSANA else "Твой ход: возьми плитки.") in (
         texts[starter]
     )
     await play_until(driver, players, lambda s: False, seed=11, by_buttons=True)
@@ -540,8 +550,8 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     final = api.last(GROUP)
     assert final.text.startswith("🏆 Гру закінчено!")
     assert "після 6 раунду" in final.text
-    assert "Гру закінчено. Ваш планшет:" in prompt(driver, OKSANA).text
-    assert "Игра окончена. Ваш планшет:" in prompt(driver, IVAN).text
+    assert "Гру закінчено. Твій планшет:" in prompt(driver, OKSANA).text
+    assert "Игра окончена. Твой планшет:" in prompt(driver, IVAN).text
 
 
 async def test_four_players_fit_on_a_phone(driver, api, seeded):

@@ -95,7 +95,7 @@ async def test_after_two_timeouts_in_a_row_the_seat_is_on_autopilot_until_im_bac
         clock.now += 181
         await tick(driver, clock)
     texts = [m.text for m in api.visible(GROUP)]
-    assert any("Bob missed 2 moves in a row" in text for text in texts)
+    assert any("Moves Bob missed in a row: 2." in text for text in texts)
     assert (await load(driver)).seats[1].autopilot
     # from now on Bob's moves are made at once, right after Alice's
     await choose(driver, ALICE)
