@@ -225,7 +225,7 @@ class AzulUI(GameUI[AzulView]):
         text = t("azul.move.line", source=source, tiles=tiles, line=event["line"] + 1)
         over = event["to_floor"] + event["to_lid"]  # beyond the floor's spaces: to the lid
         if over:
-            text += " " + t("azul.move.overflow", count=over)
+            text += " " + t.plural("azul.move.overflow", over)
         return text
 
     def _last_move(self, t: Translator, view: AzulView, names: Names) -> str | None:
@@ -539,7 +539,8 @@ class AzulUI(GameUI[AzulView]):
                 over = outcome.to_floor + outcome.to_lid
                 if over:
                     penalty = outcome.tiles_penalty
-                    label += " · " + t("azul.prompt.overflow", count=over, penalty=penalty)
+                    key = "azul.prompt.overflow" if penalty else "azul.prompt.overflow_free"
+                    label += " · " + t.plural(key, over, penalty=penalty)
                 if grey and not grey_columns(view["walls"][seat], move.line, colour):
                     label += " ⚠️"
                     warned = True

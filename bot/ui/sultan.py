@@ -47,8 +47,7 @@ def gem_name(t: Translator, colour: int) -> str:
 
 def gem_worth(t: Translator, colour: int) -> str:
     """The gem with its points, where it is bid on: "🔵 blue gem · 5 points"."""
-    points = t.plural("sultan.points", GEM_VALUES[colour])
-    return t("sultan.gem.worth", gem=gem_name(t, colour), points=points)
+    return t.plural("sultan.gem.worth", GEM_VALUES[colour], gem=gem_name(t, colour))
 
 
 def values_legend() -> str:

@@ -238,13 +238,11 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             if factories:
                 lines.append(t("summer_pavilion.board.factories"))
                 lines += ["  ".join(factories[i : i + 3]) for i in range(0, len(factories), 3)]
-            centre = tiles_counts(view["centre"], "×") or "—"
+            parts = [tiles_counts(view["centre"], "×")]
             if view["first_player_tile"] < 0:
-                lines.append(
-                    t("summer_pavilion.board.centre_first", tiles=centre, first=FIRST_TILE)
-                )
-            else:
-                lines.append(t("summer_pavilion.board.centre", tiles=centre))
+                parts.append(t("summer_pavilion.board.first_tile", first=FIRST_TILE))
+            centre = " + ".join(part for part in parts if part) or "—"
+            lines.append(t("summer_pavilion.board.centre", tiles=centre))
         supply = tiles_row(view["supply"]) or "—"
         lines.append(t("summer_pavilion.board.supply", tiles=supply))
         return lines

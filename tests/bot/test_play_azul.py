@@ -82,6 +82,10 @@ def acting(state) -> int:
     return seat
 
 
+def tiles(count: int) -> str:
+    return f"{count} tile" + ("" if count == 1 else "s")
+
+
 def pairs(legal) -> set[str]:
     return {f"s{a[0]}c{a[1]}" for a in legal}
 
@@ -237,7 +241,7 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     assert offered == {encode_action(a) for a in legal if a[:2] == (source, colour)}
     labels = {payload(b): b["text"] for b in buttons(message, "a")}
     assert labels[f"{source}.{colour}.0"] == (
-        f"Line 1 · 1/1 ✅ · {count - 1} to floor (−{floor_penalty(count - 1)})"
+        f"Line 1 · 1/1 ✅ · {tiles(count - 1)} to floor (−{floor_penalty(count - 1)})"
     )
     assert labels[f"{source}.{colour}.4"] == f"Line 5 · {count}/5"
     assert labels[f"{source}.{colour}.{FLOOR_LINE}"] == (
@@ -253,7 +257,7 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     # the second press makes the move
     popup = await press(driver, user, message, button(message, "a", f"{source}.{colour}.1"))
     space = min(2, count)
-    extra = f" ({count - 2} to the floor)" if count > 2 else ""
+    extra = f" ({tiles(count - 2)} to the floor)" if count > 2 else ""
     assert popup == f"Taken: F{source + 1} {EMOJI[colour]}×{count} → line 2{extra}."
     after = await current_match(driver)
     assert after.version == match.version + 1
@@ -300,8 +304,8 @@ def two_choosing(state) -> bool:
 async def test_four_players_on_the_grey_wall_choose_columns_at_the_same_time(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new azul")
     popup = await driver.press_label(ALICE, GROUP, "Wall: coloured")
-    assert popup == "Wall: grey (you pick columns)"
-    assert "• Wall: grey (you pick columns)" in api.last(GROUP).text
+    assert popup == "Wall: grey (pick columns)"
+    assert "• Wall: grey (pick columns)" in api.last(GROUP).text
     for user in FOUR:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
@@ -650,7 +654,7 @@ def test_a_line_whose_colour_fits_no_column_of_the_grey_wall_is_flagged():
     view = ENGINE.view(state, seat)
     screen = UI.prompt(t, view, seat, legal, {"s": 0, "c": 0}, Names.of(["A", "B"]))
     labels = {button.action: button.label for row in screen.rows for button in row}
-    assert labels[(0, 0, 0)] == "Line 1 · 1/1 ✅ · 1 to floor (−1) ⚠️"
+    assert labels[(0, 0, 0)] == "Line 1 · 1/1 ✅ · 1 tile to floor (−1) ⚠️"
     assert all("⚠️" not in label for action, label in labels.items() if action != (0, 0, 0))
     assert "⚠️ No column of that row can take this colour any more" in screen.text
 

@@ -156,7 +156,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
         (str(r), str(c)) for r in (1, 2, 3) for c in range(1, 6)
     ]
     # the last circle of a round says so, and that everyone's hand was refilled
-    assert "🏁 Round 1 of 3 is over: every money card in hand has been played." in circles[4].text
+    assert "🏁 End of round 1 of 3: every money card in hand has been played." in circles[4].text
     assert (
         "🔄 Round 2 of 3: hands are refilled — everyone takes 5 new money cards from their deck."
         in circles[4].text
