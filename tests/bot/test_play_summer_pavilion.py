@@ -275,7 +275,7 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     message = fresh(driver, user, message)
     action = ways[-1]
     popup = await press(driver, user, message, button(message, "a", ".".join(map(str, action))))
-    assert popup.startswith(f"{COLOUR_LIST[colour]} on 🌈 Centre star, space {space}: paid ")
+    assert popup.startswith(f"🌈 Centre star, space {space}: placed {COLOUR_LIST[colour]}, paid ")
     after = await current_match(driver)
     assert after.state["boards"][seat][space - 1] == colour
     assert f"Last move: {user.first_name} {COLOUR_LIST[colour]}→🌈" in board(driver).text
