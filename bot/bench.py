@@ -4,6 +4,7 @@ Drives many concurrent matches of random legal moves through the real ``Applicat
 (handlers, SQLite on disk, the publisher and the rate limiter) against a zero-latency
 in-memory Bot API, and prints one JSON line:
 
+* ``seconds``, ``cpu_seconds`` — wall and CPU time (``time.process_time``) of the play;
 * ``updates_per_s``, ``p50_ms``, ``p99_ms`` — handling time of each move update;
 * ``answer_p99_ms``, ``answer_max_ms`` — from a press's arrival to its answer (Telegram
   gives up on a press after about 15 s);
@@ -173,8 +174,10 @@ class Bench:
         self.api.call_counts.clear()
         self.api.timeline.clear()
         started = time.perf_counter()
+        cpu_started = time.process_time()
         await asyncio.gather(*(self.worker(queue) for _ in range(self.args.concurrent)))
         play_seconds = time.perf_counter() - started
+        play_cpu_seconds = time.process_time() - cpu_started
         drain_started = time.perf_counter()
         await host.publisher.idle()
         drain_seconds = time.perf_counter() - drain_started
@@ -195,6 +198,7 @@ class Bench:
             "players": self.args.players,
             "updates": len(times),
             "seconds": round(play_seconds, 2),
+            "cpu_seconds": round(play_cpu_seconds, 2),
             "updates_per_s": round(full_updates / (full_until - started), 1),
             "updates_per_s_whole_run": round(len(times) / play_seconds, 1),
             "p50_ms": round(statistics.median(times) * 1000, 2),
