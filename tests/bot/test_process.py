@@ -118,26 +118,27 @@ def deadline_soon(db_path, seconds: float) -> None:
 
 
 def drawn_as_committed(api: FakeTelegram, db_path) -> bool:
-    """The group shows the committed version, and every player with a decision has, as their
-    latest private message, a prompt whose buttons carry their current token."""
+    """The group shows the committed version, and every player with a decision has a
+    private prompt whose buttons carry their current token."""
     with sqlite3.connect(db_path) as db:
         version, published, board_id, status = db.execute(
             "SELECT version, published, board_message_id, status FROM matches WHERE id = 1"
         ).fetchone()
         seats = db.execute(
-            "SELECT user_id, token, prompt_token, deadline FROM seats WHERE match_id = 1"
+            "SELECT user_id, token, prompt_token, prompt_message_id, deadline FROM seats "
+            "WHERE match_id = 1"
         ).fetchall()
     if published != version or board_id is None:
         return False
     if board_id not in api.messages[GROUP] or api.messages[GROUP][board_id].deleted:
         return False
-    for user_id, token, prompt_token, deadline in seats:
+    for user_id, token, prompt_token, prompt_id, deadline in seats:
         if status != "playing" or deadline is None:
             continue  # no decision waits for this seat
-        if prompt_token != token:
+        shown = api.messages[user_id].get(prompt_id)
+        if prompt_token != token or shown is None or shown.deleted:
             return False
-        latest = [m for m in api.visible(user_id) if m.from_bot]
-        data = [b.get("callback_data", "") for b in latest[-1].buttons()] if latest else []
+        data = [button.get("callback_data", "") for button in shown.buttons()]
         if not any(f":{token}:" in d or f":{token}." in d for d in data):
             return False
     return True
@@ -257,8 +258,11 @@ async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
         server.start()
         workdir = tmp_path / f"trial{number}"
         workdir.mkdir()
+        game = games[number % len(games)]
         try:
-            trials.append(await sigkill_trial(server, workdir, games[number % len(games)], number))
+            trials.append(await sigkill_trial(server, workdir, game, number))
+        except AssertionError as error:
+            raise AssertionError(f"trial {number} ({game}, seed {number}): {error}") from None
         finally:
             await server.stop()
     figures = {
