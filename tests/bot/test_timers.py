@@ -348,10 +348,14 @@ async def test_a_move_withdraws_the_offer_to_start_the_clock(driver, api):
     assert all(seat.deadline is None for seat in (await load(driver)).seats)
 
 
-async def test_a_game_with_a_time_limit_offers_no_clock(driver, api):
-    clock = use_clock(driver)
-    await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move
-    await choose(driver, ALICE)
-    clock.now += 170
-    await tick(driver, clock)
-    assert not [m for m in api.visible(GROUP) if "Start the clock" in m.text]
+async def test_a_game_with_a_time_limit_offers_no_clock(api, db_path):
+    async with running_bot(api, db_path, start_clock_after_minutes=1) as driver:
+        driver.group(GROUP, "Game Night")
+        clock = use_clock(driver)
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move
+        await choose(driver, ALICE)
+        clock.now += 170  # past the minute after which a game without limit offers it
+        await tick(driver, clock)
+        assert not [m for m in api.visible(GROUP) if "Start the clock" in m.text]
+        assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
+        assert "half of your time" in api.last(BOB.id).text  # the limit's own reminder
