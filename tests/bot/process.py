@@ -31,6 +31,18 @@ def last_calls(api: FakeTelegram, count: int = 15) -> str:
     return "\n".join(f"{method} {str(params)[:160]}" for method, params in api.calls[-count:])
 
 
+RUNNING: set[asyncio.subprocess.Process] = set()  # bot processes a test has not stopped yet
+
+
+async def stop_leftovers() -> None:
+    """Kill whatever bot process a failed test left running (a test's teardown)."""
+    for process in list(RUNNING):
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        RUNNING.discard(process)
+
+
 class BotProcess:
     def __init__(self, server: FakeTelegramServer, db_path: Path, **env: str) -> None:
         self.server = server
@@ -58,6 +70,7 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
             )
+        RUNNING.add(self.process)
         await until(
             lambda: any(m == ready for m, _ in self.server.api.calls[calls:]),
             what=f"the bot to call {ready}",
@@ -66,12 +79,14 @@ class BotProcess:
     async def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
+        RUNNING.discard(self.process)
 
     async def terminate(self) -> float:
         """SIGTERM, as a PaaS restart sends; returns how long the bot took to exit."""
         started = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(self.process.wait(), 30)
+        RUNNING.discard(self.process)
         return time.monotonic() - started
 
 
@@ -133,5 +148,10 @@ async def run_to_exit(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    _, stderr = await asyncio.wait_for(process.communicate(), timeout)
+    try:
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"python -m bot did not exit within {timeout} s") from None
     return process.returncode, stderr.decode()

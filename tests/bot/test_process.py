@@ -21,7 +21,13 @@ from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import ALICE, BOB, GROUP
 from tests.bot.play5211 import card_buttons, confirm_button, has_choice, prompt
-from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
+from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
+
+
+@pytest.fixture(autouse=True)
+async def no_bot_left_running():
+    yield
+    await stop_leftovers()
 
 
 @pytest.fixture

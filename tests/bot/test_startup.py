@@ -16,9 +16,15 @@ from bot.storage import MIGRATIONS, Storage
 from bot.testing.fake_server import FakeTelegramServer, free_port
 from bot.testing.fake_telegram import Driver, FakeTelegram, Fault
 from tests.bot.conftest import GROUP, MALLORY
-from tests.bot.process import BotProcess, run_to_exit, until, without_write_override
+from tests.bot.process import BotProcess, run_to_exit, stop_leftovers, until, without_write_override
 
 TOKEN = "123456:STARTUP-TEST"
+
+
+@pytest.fixture(autouse=True)
+async def no_bot_left_running():
+    yield
+    await stop_leftovers()
 
 
 @pytest.fixture
