@@ -8,6 +8,8 @@
   falls back from its picture to text.
 * 403 ``Forbidden`` (blocked, never started, kicked): raised as :class:`Unreachable` so the
   caller can tell the group; nothing about the match is lost.
+* 400 with ``migrate_to_chat_id`` (the group became a supergroup with a new id): raised as
+  :class:`ChatMoved` so the caller moves the chat's matches there.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -35,6 +44,15 @@ class Unreachable(Exception):
         super().__init__(f"chat {chat_id}: {reason}")
         self.chat_id = chat_id
         self.reason = reason
+
+
+class ChatMoved(Exception):
+    """The group was upgraded to a supergroup: it now lives at ``new_chat_id``."""
+
+    def __init__(self, chat_id: int, new_chat_id: int) -> None:
+        super().__init__(f"chat {chat_id} moved to {new_chat_id}")
+        self.chat_id = chat_id
+        self.new_chat_id = new_chat_id
 
 
 class MessageGone(Exception):
@@ -97,6 +115,8 @@ class Messenger:
                 await self.sleep(seconds)
             except Forbidden as error:
                 raise Unreachable(chat_id, error.message) from error
+            except ChatMigrated as error:
+                raise ChatMoved(chat_id, error.new_chat_id) from error
             except BadRequest:
                 raise
             except (TimedOut, NetworkError) as error:

@@ -101,6 +101,7 @@ class FakeTelegram(BaseRequest):
     started: set[int] = field(default_factory=set)  # users who opened the private chat
     blocked: set[int] = field(default_factory=set)  # users who blocked the bot
     kicked: set[int] = field(default_factory=set)  # groups the bot was removed from
+    migrated: dict[int, int] = field(default_factory=dict)  # old group id → supergroup id
     admins: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     faults: list[Fault] = field(default_factory=list)
     pending_updates: list[dict] = field(default_factory=list)  # served by getUpdates
@@ -108,6 +109,8 @@ class FakeTelegram(BaseRequest):
     # history of every call, so the fake's memory does not hide the bot's
     record: bool = True
     call_counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    # when each press was answered (time.perf_counter), by query id: for latency figures
+    answered_at: dict[str, float] = field(default_factory=dict)
     _ids: dict[int, itertools.count] = field(default_factory=dict)
     _updates_ready: asyncio.Event | None = None
 
@@ -156,6 +159,14 @@ class FakeTelegram(BaseRequest):
             self.calls.append((api_method, params))
         if self.record or (chat_id is not None and chat_id < 0):
             self.timeline.append((time.monotonic(), api_method, chat_id))
+        if chat_id in self.migrated:  # Telegram's answer for a group that became a supergroup
+            body = {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": self.migrated[chat_id]},
+            }
+            return 400, json.dumps(body).encode()
         fault = self._take_fault(api_method, params)
         if fault and fault.code == 0:
             return 0, b""
@@ -480,6 +491,7 @@ class FakeTelegram(BaseRequest):
         return True
 
     def _api_answerCallbackQuery(self, params: dict) -> bool:
+        self.answered_at[str(params.get("callback_query_id"))] = time.perf_counter()
         if self.record:
             self.answers.append(params)
         return True
@@ -522,20 +534,33 @@ class FakeTelegram(BaseRequest):
     def count(self, method: str) -> int:
         return self.call_counts[method]
 
-    def peak_group_calls_per_minute(self) -> int:
-        """The most calls any one group received within any 60-second window."""
+    def peak_group_calls_per_minute(self, window: float = 60.0) -> int:
+        """The most calls any one group received within any ``window`` seconds (Telegram's
+        minute), reads such as ``getChatMember`` aside: they send nothing to the group."""
         per_group: dict[int, list[float]] = defaultdict(list)
-        for when, _, chat_id in self.timeline:
-            if chat_id is not None and chat_id < 0:
+        for when, method, chat_id in self.timeline:
+            if chat_id is not None and chat_id < 0 and method not in READ_METHODS:
                 per_group[chat_id].append(when)
         peak = 0
         for times in per_group.values():
             start = 0
             for end, when in enumerate(times):
-                while when - times[start] >= 60:
+                while when - times[start] >= window:
                     start += 1
                 peak = max(peak, end - start + 1)
         return peak
+
+    # -- group changes -------------------------------------------------------------------
+    def migrate(self, old: int, new: int) -> None:
+        """Upgrade the group ``old`` to a supergroup ``new``, as Telegram does: calls to the
+        old id are refused with ``migrate_to_chat_id`` from now on."""
+        chat = self.chat(old)
+        self.chats[new] = {**chat, "id": new, "type": "supergroup"}
+        self.admins[new] = set(self.admins[old])
+        self.migrated[old] = new
+
+
+READ_METHODS = frozenset({"getChat", "getChatMember", "getChatAdministrators"})
 
 
 class ApiError(Exception):
@@ -582,6 +607,11 @@ def _check_markup(raw: Any) -> None:
             data = button.get("callback_data")
             if data is not None and not 1 <= len(data.encode()) <= 64:
                 raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+
+def _member_extras(status: str) -> dict:
+    """The fields Telegram adds to a ChatMember of this status."""
+    return {"until_date": 0} if status == "kicked" else {}
 
 
 # -- users ------------------------------------------------------------------------------------
@@ -662,6 +692,35 @@ class Driver:
             "message": message,
         }
         return {"update_id": next(self._update_ids), "callback_query": query}
+
+    def migration_updates(self, user: FakeUser, old: int, new: int) -> list[dict]:
+        """The two service messages Telegram sends when ``old`` becomes the supergroup
+        ``new`` (call :meth:`FakeTelegram.migrate` first)."""
+        updates = []
+        for chat_id, key, value in ((old, "migrate_to_chat_id", new),
+                                    (new, "migrate_from_chat_id", old)):  # fmt: skip
+            message = {
+                "message_id": self.api.next_message_id(chat_id),
+                "date": int(time.time()),
+                "chat": self.api.chats.get(chat_id) or self.api.chat(chat_id),
+                "from": user.as_dict(),
+                key: value,
+            }
+            updates.append({"update_id": next(self._update_ids), "message": message})
+        return updates
+
+    def membership_update(self, user: FakeUser, chat_id: int, old: str, new: str) -> dict:
+        """``my_chat_member``: ``user`` changed the bot's status in a chat (e.g. "member" →
+        "kicked" when removing it, "left" when it leaves)."""
+        bot = self.api.bot_user()
+        change = {
+            "chat": self.api.chat(chat_id),
+            "from": user.as_dict(),
+            "date": int(time.time()),
+            "old_chat_member": {"status": old, "user": bot},
+            "new_chat_member": {"status": new, "user": bot, **_member_extras(new)},
+        }
+        return {"update_id": next(self._update_ids), "my_chat_member": change}
 
     async def feed(self, update: dict) -> None:
         """Handle one update, then wait until the bot has finished drawing the chats."""

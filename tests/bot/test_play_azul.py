@@ -498,7 +498,8 @@ async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(dri
     for forged in ("s9c9", "s0", "x", "s99c1", "c9", "c") + ((f"c{missing}",) if missing else ()):
         assert await driver.press(user, user.id, message.message_id, f"{base}:{forged}") == STALE
     # a forged move that is not legal
-    illegal = base.replace("d:", "a:", 1) + ":0.0.9"
+    match_and_token = base.split(":", 1)[1].split(".")[0]  # without the selection step
+    illegal = f"a:{match_and_token}:0.0.9"
     assert await driver.press(user, user.id, message.message_id, illegal) == (
         "That move is not allowed now."
     )
