@@ -56,8 +56,8 @@ async def test_fast_play_with_timeouts_keeps_a_group_within_19_calls_a_minute(ap
         host = get_host(driver.app)
         host.clock = clock
         await driver.send(ALICE, GROUP, "/new 5211")
-        await driver.press_label(ALICE, GROUP, "One game")
-        await driver.press_label(ALICE, GROUP, "first to 50")  # a long match: to 100
+        await driver.press_label(ALICE, GROUP, "Length: one game")
+        await driver.press_label(ALICE, GROUP, "to 50 points")  # a long match: to 100
         for player in (ALICE, BOB, CAROL):
             await driver.press_label(player, GROUP, "Join")
         await driver.press_label(ALICE, GROUP, "Start")
@@ -78,7 +78,7 @@ async def test_fast_play_with_timeouts_keeps_a_group_within_19_calls_a_minute(ap
     calls = group_calls(api)
     assert len(calls) > 3 * 19  # the demand was well above one window's budget...
     assert api.peak_group_calls_per_minute(window=WINDOW) <= 19  # ...and never exceeded
-    assert any("Bob missed 2 moves in a row" in m.text for m in api.visible(GROUP))
+    assert any("Moves Bob missed in a row: 2." in m.text for m in api.visible(GROUP))
     # coalescing: the board shows the latest state, after fewer edits than moves
     assert shown.text == plain(expected.text) and match.published == match.version
     board_edits = sum(1 for _, method in calls if method == "editMessageText")

@@ -329,7 +329,7 @@ async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(driv
     await driver.press(ALICE, GROUP, board(driver, GROUP).message_id, button["callback_data"])
     clock.now += 121
     await tick(driver, clock)
-    assert any("Bob missed 2 moves in a row" in m.text for m in api.visible(GROUP))
+    assert any("Moves Bob missed in a row: 2." in m.text for m in api.visible(GROUP))
     assert (await load(driver)).seats[1].autopilot
 
 

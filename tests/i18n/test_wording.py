@@ -51,7 +51,7 @@ TEXT = {
     "move", "marker", "game", "colours", "bids", "where", "title", "games", "gain", "detail",
     "colour", "wall", "totals", "table", "stars", "scores", "players", "numbers", "group",
     "command", "bot", "limit", "leader", "score", "left", "led", "plays", "structures",
-    "example", "values",
+    "example", "values", "by", "waited",
 }  # fmt: skip
 # A language's plural form for each count the test renders (CLDR: Russian and Ukrainian
 # "one" 1, 21…; "few" 2–4, 22…; "many" 5–20, 11…; English and Italian: 1, then the rest).
