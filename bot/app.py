@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram import BotCommand, Update
@@ -18,7 +17,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot import callbacks
-from bot.database_check import check_database
+from bot.database_check import check_storage
 from bot.handlers import commands, lobby, membership, play
 from bot.handlers.errors import on_error
 from bot.host import HOST_KEY, Host, get_host
@@ -26,7 +25,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.messenger import Messenger
 from bot.rate_limit import TelegramLimits
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import storage_for
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +60,7 @@ def build_application(
     application = builder.build()
     application.bot_data[HOST_KEY] = Host(
         settings=settings,
-        storage=Storage(settings.database_path),
+        storage=storage_for(settings.postgres_url(), settings.database_path),
         messenger=Messenger(application.bot),
         job_queue=application.job_queue,
     )
@@ -105,7 +104,8 @@ def _add_handlers(application: Application) -> None:
 async def _on_startup(application: Application) -> None:
     host = get_host(application)
     # `python -m bot` checked this already; here for every other way of starting the bot
-    await asyncio.to_thread(check_database, host.storage.path)
+    await check_storage(host.storage)
+    # one instance at a time: during a deploy the new one waits here for the old one to stop
     await host.storage.open()
     for lang in LANGUAGES:
         t = translator(lang)

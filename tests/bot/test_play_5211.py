@@ -20,11 +20,8 @@ from tests.bot.play5211 import (
 
 
 async def current_match(driver, group=GROUP):
-    host = get_host(driver.app)
-    rows = await host.storage._fetchall(
-        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
-    )
-    return await host.storage.load(rows[0]["id"])
+    storage = get_host(driver.app).storage
+    return await storage.load(await storage.latest_match_id(group))
 
 
 def round_messages(api, group=GROUP):
