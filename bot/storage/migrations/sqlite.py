@@ -81,7 +81,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN waiting_since REAL;
     ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
     """,
-    # 3: the public log leaves the state row: one row per event, appended, never rewritten
+    # 3: the public log leaves the state row (which keeps its length): one row per event,
+    # appended, never rewritten
     """
     CREATE TABLE events (
         match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
@@ -93,7 +94,8 @@ MIGRATIONS: list[str] = [
         SELECT m.id, CAST(j.key AS INTEGER),
                CASE WHEN j.type IN ('object', 'array') THEN j.value ELSE json_quote(j.value) END
         FROM matches m, json_each(m.state, '$.log') j
-        WHERE m.state IS NOT NULL;
-    UPDATE matches SET state = json_remove(state, '$.log') WHERE state IS NOT NULL;
+        WHERE json_type(m.state, '$.log') = 'array';
+    UPDATE matches SET state = json_set(state, '$.log', json_array_length(state, '$.log'))
+        WHERE json_type(state, '$.log') = 'array';
     """,
 ]
