@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
@@ -41,7 +41,8 @@ CONNECT_TIMEOUT = 10.0
 def describe_url(url: str) -> str:
     """host:port/database of a PostgreSQL address, without user or password."""
     parts = urlsplit(url)
-    host = parts.hostname or "localhost"
+    socket = parse_qs(parts.query).get("host", [None])[0]  # a unix socket's folder
+    host = parts.hostname or socket or "localhost"
     port = f":{parts.port}" if parts.port else ""
     return f"PostgreSQL at {host}{port}{parts.path or '/'}"
 

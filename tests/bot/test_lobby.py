@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.i18n import translator
 from bot.testing.fake_telegram import FakeUser
 from bot.ui import get_ui, playable_games
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, prompt
+
+pytestmark = pytest.mark.both_backends
 
 EVE = FakeUser(105, "Eve")
 FRANK = FakeUser(106, "Frank")
@@ -150,12 +154,12 @@ async def test_cancel_closes_the_lobby(driver, api):
     assert api.last(GROUP).text == "Which game shall we play?"
 
 
-async def test_a_lobby_survives_a_restart(api, db_path):
-    async with running_bot(api, db_path) as driver:
+async def test_a_lobby_survives_a_restart(api, database):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await open_lobby(driver)
         await driver.press_label(ALICE, GROUP, "Join")
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         await driver.press_label(BOB, GROUP, "Join")
         assert "2. Bob" in api.last(GROUP).text
         assert await driver.press_label(ALICE, GROUP, "Start") == "Let's play!"

@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bot.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
+
+pytestmark = pytest.mark.both_backends
 
 
 class Clock:
@@ -137,16 +141,16 @@ async def test_no_limit_means_nobody_is_hurried(driver, api):
 
 
 async def test_deadlines_are_stored_and_one_that_passed_while_down_fires_after_start_up(
-    api, db_path
+    api, database
 ):
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
         await choose(driver, ALICE)
         await choose(driver, BOB)
         deadline = (await load(driver)).seats[2].deadline
     # the bot is down past Carol's deadline
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         host = get_host(driver.app)
         host.clock = lambda: deadline + 5
         await host.timers.arm_all()
@@ -240,8 +244,8 @@ async def test_the_sweep_plays_an_overdue_deadline_whose_job_was_lost(driver, ap
     assert sweeper.job.misfire_grace_time is None
 
 
-async def test_the_sweep_also_finds_reminders_offers_and_the_end_of_a_timed_match(api, db_path):
-    async with running_bot(api, db_path, start_clock_after_minutes=10) as driver:
+async def test_the_sweep_also_finds_reminders_offers_and_the_end_of_a_timed_match(api, database):
+    async with running_bot(api, database, start_clock_after_minutes=10) as driver:
         driver.group(GROUP, "Game Night")
         clock = use_clock(driver)
         host = get_host(driver.app)
@@ -348,8 +352,8 @@ async def test_a_move_withdraws_the_offer_to_start_the_clock(driver, api):
     assert all(seat.deadline is None for seat in (await load(driver)).seats)
 
 
-async def test_a_game_with_a_time_limit_offers_no_clock(api, db_path):
-    async with running_bot(api, db_path, start_clock_after_minutes=1) as driver:
+async def test_a_game_with_a_time_limit_offers_no_clock(api, database):
+    async with running_bot(api, database, start_clock_after_minutes=1) as driver:
         driver.group(GROUP, "Game Night")
         clock = use_clock(driver)
         await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move
