@@ -38,7 +38,7 @@ async def bot_removed(host: Host, chat_id: int) -> None:
                 continue
             was_playing = match.status == "playing"
             match.status = "cancelled"
-            await host.storage.save(match)
+            await host.storage.save(match, ended="abandoned")
             host.timers.arm(match)  # a stopped match has no timer
         log.info("match %s ended: the bot is no longer in chat %s", match_id, chat_id)
         if was_playing:

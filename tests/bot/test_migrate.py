@@ -24,8 +24,8 @@ TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices")
 
 
 def as_released_before(path: Path) -> None:
-    """Rewrite a database in the previous release's schema (2): every match's log back
-    inside its state row, no events table."""
+    """Rewrite a database in the schema of two releases before (2): every match's log back
+    inside its state row, no events table, no match records or ratings."""
     with sqlite3.connect(path) as db:
         for match_id, text in db.execute("SELECT id, state FROM matches").fetchall():
             if text is None:
@@ -37,6 +37,9 @@ def as_released_before(path: Path) -> None:
             state["log"] = [json.loads(event) for (event,) in events]
             db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(state), match_id))
         db.execute("DROP TABLE events")
+        for table in ("match_players", "match_records", "ratings", "usernames"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("ALTER TABLE chats DROP COLUMN leaderboard")
         db.execute("PRAGMA user_version = 2")
 
 
