@@ -18,7 +18,7 @@ from telegram.request import BaseRequest
 
 from bot import callbacks
 from bot.database_check import check_storage
-from bot.handlers import commands, lobby, membership, play
+from bot.handlers import commands, lobby, membership, play, records
 from bot.handlers.errors import on_error
 from bot.host import HOST_KEY, Host, get_host
 from bot.i18n import LANGUAGES, translator
@@ -29,7 +29,7 @@ from bot.storage import storage_for
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("new", "rules", "language", "cancel", "help")
+COMMANDS = ("new", "rules", "stats", "top", "history", "language", "cancel", "forget", "help")
 
 
 def build_application(
@@ -79,6 +79,10 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("language", commands.language_command))
     add(CommandHandler("cancel", commands.cancel_command))
+    add(CommandHandler("stats", records.stats_command))
+    add(CommandHandler("top", records.top_command))
+    add(CommandHandler("history", records.history_command))
+    add(CommandHandler("forget", records.forget_command))
     for kind, handler in {
         "a": play.press_action,
         "d": play.press_draft,
@@ -93,6 +97,9 @@ def _add_handlers(application: Application) -> None:
         "ab": commands.abort_button,
         "lg": commands.language_button,
         "rl": commands.rules_button,
+        "tp": records.top_button,
+        "hs": records.history_button,
+        "fg": records.forget_button,
     }.items():
         add(CallbackQueryHandler(handler, pattern=callbacks.pattern(kind)))
     add(CallbackQueryHandler(commands.bad_callback))

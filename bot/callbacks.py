@@ -26,6 +26,9 @@ KINDS = {
     "rl": "rules",  # payload = game id
     "bk": "back from autopilot",
     "ck": "start the clock",  # payload = the absent seat, token = its token
+    "tp": "leaderboard",  # /top: payload = game id
+    "hs": "past match",  # /history: match = the ended match
+    "fg": "forget me",  # /forget's confirmation: payload = yes or no
 }
 MAX_BYTES = 64
 

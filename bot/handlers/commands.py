@@ -89,6 +89,8 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     lines = [t("help.text")]
     for game in playable_games():
         lines.append(f"• <b>{html.escape(get_ui(game).title(t))}</b> — <code>/rules {game}</code>")
+    lines.append("")
+    lines.append(t("help.records"))
     await update.effective_message.reply_html("\n".join(lines))
 
 

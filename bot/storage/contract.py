@@ -47,6 +47,7 @@ from bot.storage.model import (
     copy_match,
 )
 from bot.storage.records import MatchRecord, build_record
+from bot.storage.standings import Standings
 
 log = logging.getLogger("bot.storage")
 
@@ -241,7 +242,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(abc.ABC):
+class Storage(Standings, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 

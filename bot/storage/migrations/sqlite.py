@@ -140,7 +140,7 @@ MIGRATIONS: list[str] = [
         games INTEGER NOT NULL,
         PRIMARY KEY (scope, game, user_id)
     );
-    CREATE INDEX ratings_board ON ratings (scope, game, ordinal);
+    CREATE INDEX ratings_board ON ratings (scope, game, ordinal, user_id);
     CREATE INDEX ratings_by_user ON ratings (user_id);
     CREATE TABLE usernames (
         username TEXT PRIMARY KEY,
