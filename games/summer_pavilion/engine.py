@@ -38,7 +38,7 @@ Log events (``state["log"]``, public, never changed once appended):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from games.core import (
@@ -49,7 +49,10 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
+    detach,
     draw_rng,
+    own,
+    own_item,
     parse_tagged,
     rank_by,
 )
@@ -92,6 +95,16 @@ STANDARD_NUMBERS = tuple((1, 2, 3, 4, 5, 6) for _ in range(NUM_STARS))
 VARIANT1_OUTER_NUMBERS = (3, 2, 1, 4, 5, 6)
 VARIANT1_CENTRE_NUMBER = 3
 VARIANT1_NUMBERS = ((VARIANT1_CENTRE_NUMBER,) * 6,) + (VARIANT1_OUTER_NUMBERS,) * 6
+
+# SPACES_COSTING_AT_MOST[variant1][star][tiles]: the spaces (0..5) of a star whose printed
+# number is at most that many tiles, in order.
+SPACES_COSTING_AT_MOST = tuple(
+    tuple(
+        tuple(tuple(o for o in range(6) if numbers[star][o] <= tiles) for tiles in range(7))
+        for star in range(NUM_STARS)
+    )
+    for numbers in (STANDARD_NUMBERS, VARIANT1_NUMBERS)
+)
 
 PILLAR, STATUE, WINDOW = range(3)
 STRUCTURE_KINDS = ("pillar", "statue", "window")
@@ -445,45 +458,51 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
                 "bonus_due": 0,
             }
         )
-        self._fill_supply(state, log=False)
-        self._start_round(state)
+        self._fill_supply(state, {}, log=False)
+        self._start_round(state, {})
 
-    def _draw(self, state: SummerPavilionState) -> int:
+    # The moves below change ``state``, a shallow copy of ``previous`` (the state the move was
+    # given, ``{}`` while dealing): each takes its own copy of a list before changing it
+    # (copy-on-write, :func:`games.core.own`), so a move copies only what it changes.
+    def _draw(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> int:
         """One tile from the bag (the tower is poured in when it is empty); -1 if none."""
-        bag = state["bag"]
+        bag = own(state, previous, "bag")
         if not bag:
             tower = state["tower"]
             if not any(tower):
                 return -1
             bag.extend(colour for colour in range(NUM_COLOURS) for _ in range(tower[colour]))
             draw_rng(state).shuffle(bag)
-            state["log"].append({"type": "bag_refilled", "tiles": len(bag)})
+            own(state, previous, "log").append({"type": "bag_refilled", "tiles": len(bag)})
             state["tower"] = [0] * NUM_COLOURS
         return bag.pop()
 
-    def _fill_supply(self, state: SummerPavilionState, log: bool = True) -> None:
-        supply = state["supply"]
+    def _fill_supply(
+        self, state: SummerPavilionState, previous: Mapping[str, Any], log: bool = True
+    ) -> None:
+        supply = own(state, previous, "supply")
         drawn = 0
         while sum(supply) < SUPPLY_SIZE:
-            colour = self._draw(state)
+            colour = self._draw(state, previous)
             if colour < 0:
                 break
             supply[colour] += 1
             drawn += 1
         if log and drawn:
-            state["log"].append({"type": "supply_refilled", "drawn": drawn})
+            own(state, previous, "log").append({"type": "supply_refilled", "drawn": drawn})
 
-    def _start_round(self, state: SummerPavilionState) -> None:
+    def _start_round(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> None:
         """Fill the factories and open phase 1 (or phase 2 straight away if none got a tile)."""
         drawn = 0
-        for factory in state["factories"]:
+        for index in range(len(state["factories"])):
+            factory = own_item(state, previous, "factories", index)
             for _ in range(FACTORY_SIZE):
-                colour = self._draw(state)
+                colour = self._draw(state, previous)
                 if colour < 0:
                     break
                 factory[colour] += 1
                 drawn += 1
-        state["log"].append(
+        own(state, previous, "log").append(
             {
                 "type": "round",
                 "round": state["round"],
@@ -496,7 +515,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             state["phase"] = "taking"
             state["current"] = state["start_player"]
         else:  # [decision] not a single tile for the factories: straight to phase 2
-            self._start_placing(state)
+            self._start_placing(state, previous)
 
     # -- queries -------------------------------------------------------------------------
     def wild(self, state: SummerPavilionState) -> int:
@@ -544,33 +563,39 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         options = state["options"]
         variant1 = options["variant1"]
         numbers = numbers_of(options)
+        affordable = SPACES_COSTING_AT_MOST[variant1]
         wild = self.wild(state)
         wilds = hand[wild]
+        held = [colour for colour in range(NUM_COLOURS) if hand[colour]]
         actions: list[SummerPavilionAction] = []
         for star in range(NUM_STARS):
-            base = star * 6
-            colours = [
-                colour
-                for colour in range(NUM_COLOURS)
-                if hand[colour] and star_accepts(board, star, colour, variant1)
-            ]
-            if not colours:
+            if variant1 or star == CENTRE:
+                colours = [c for c in held if star_accepts(board, star, c, variant1)]
+            elif hand[STAR_COLOURS[star]]:  # an outer star takes its own colour only
+                colours = [STAR_COLOURS[star]]
+            else:
                 continue
+            # the most each colour can pay: tiles of the wild colour pay on their own, the
+            # others with at least one real tile and wild tiles for the rest
+            reach = [hand[c] if c == wild else hand[c] + wilds for c in colours]
+            if not reach:
+                continue
+            base = star * 6
             printed = numbers[star]
             by_space = PLACES[star]
-            for offset in range(6):
+            for offset in affordable[star][min(max(reach), 6)]:
                 if board[base + offset] != EMPTY:
                     continue
                 cost = printed[offset]
                 by_colour = by_space[offset + 1]
-                for colour in colours:
-                    have = hand[colour]
-                    if colour == wild:  # tiles of the wild colour pay on their own
-                        if have >= cost:
-                            actions.append(by_colour[colour][0])
+                for colour, most in zip(colours, reach, strict=True):
+                    if cost > most:
                         continue
-                    for used in range(max(0, cost - have), min(cost - 1, wilds) + 1):
-                        actions.append(by_colour[colour][used])
+                    if colour == wild:
+                        actions.append(by_colour[colour][0])
+                    else:  # every split of the cost between real and wild tiles
+                        fewest_wilds = max(0, cost - hand[colour])
+                        actions += by_colour[colour][fewest_wilds : min(cost - 1, wilds) + 1]
         return actions
 
     def is_legal(self, state: SummerPavilionState, seat: int, action: Action) -> bool:
@@ -623,46 +648,62 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         )
 
     # -- play ----------------------------------------------------------------------------
-    def _apply(self, state: SummerPavilionState, seat: int, action: Action) -> None:
+    def _next_state(
+        self, state: SummerPavilionState, seat: int, action: Action
+    ) -> SummerPavilionState:
         move = as_action(action)
+        new = state.copy()
         if isinstance(move, Take):
-            self._take(state, seat, move.source, move.colour)
+            self._take(new, state, seat, move.source, move.colour)
         elif isinstance(move, Place):
-            self._place(state, seat, move)
+            self._place(new, state, seat, move)
         elif isinstance(move, Pass):
-            state["passed"][seat] = True
-            if any(state["hands"][seat]):
-                state["phase"] = "keeping"
+            own(new, state, "passed")[seat] = True
+            if any(new["hands"][seat]):
+                new["phase"] = "keeping"
             else:
-                self._finish_pass(state, seat)
+                self._finish_pass(new, state, seat)
         elif isinstance(move, Bonus):
             colour = move.colour
-            state["supply"][colour] -= 1
-            state["hands"][seat][colour] += 1
-            state["bonus_due"] -= 1
-            state["log"].append({"type": "bonus", "seat": seat, "colour": colour})
-            if not state["bonus_due"]:
-                self._end_turn(state, seat)
+            own(new, state, "supply")[colour] -= 1
+            own_item(new, state, "hands", seat)[colour] += 1
+            new["bonus_due"] -= 1
+            own(new, state, "log").append({"type": "bonus", "seat": seat, "colour": colour})
+            if not new["bonus_due"]:
+                self._end_turn(new, state, seat)
         elif isinstance(move, Keep):
             colour = move.colour
-            state["hands"][seat][colour] -= 1
-            state["corners"][seat][colour] += 1
-            if sum(state["corners"][seat]) >= CORNERS or not any(state["hands"][seat]):
-                self._finish_pass(state, seat)
+            hand = own_item(new, state, "hands", seat)
+            hand[colour] -= 1
+            corners = own_item(new, state, "corners", seat)
+            corners[colour] += 1
+            if sum(corners) >= CORNERS or not any(hand):
+                self._finish_pass(new, state, seat)
         else:  # Done
-            self._finish_pass(state, seat)
+            self._finish_pass(new, state, seat)
+        return new
 
-    def _take(self, state: SummerPavilionState, seat: int, source: int, colour: int) -> None:
-        tiles = self._source(state, source)
+    def _take(
+        self,
+        state: SummerPavilionState,
+        previous: Mapping[str, Any],
+        seat: int,
+        source: int,
+        colour: int,
+    ) -> None:
+        if source:
+            tiles = own_item(state, previous, "factories", source - 1)
+        else:
+            tiles = own(state, previous, "centre")
         wild = self.wild(state)
         count, extra = take_counts(tiles, colour, wild)
         tiles[colour] -= count
         tiles[wild] -= extra
-        hand = state["hands"][seat]
+        hand = own_item(state, previous, "hands", seat)
         hand[colour] += count
         hand[wild] += extra
         if source:  # the rest of a factory goes to the centre
-            centre = state["centre"]
+            centre = own(state, previous, "centre")
             for other in range(NUM_COLOURS):
                 centre[other] += tiles[other]
                 tiles[other] = 0
@@ -676,23 +717,26 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         }
         if source == 0 and state["first_player_tile"] < 0:
             state["first_player_tile"] = seat
-            lost = score_loss(count + extra, state["scores"][seat])
-            state["scores"][seat] -= lost
+            scores = own(state, previous, "scores")
+            lost = score_loss(count + extra, scores[seat])
+            scores[seat] -= lost
             event["first_player_tile"] = lost  # taken now; the points it cost
-        state["log"].append(event)
+        own(state, previous, "log").append(event)
         if any(state["centre"]) or any(any(factory) for factory in state["factories"]):
             state["current"] = (seat + 1) % state["num_players"]
         else:
-            self._start_placing(state)
+            self._start_placing(state, previous)
 
-    def _start_placing(self, state: SummerPavilionState) -> None:
+    def _start_placing(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> None:
         holder = state["first_player_tile"]
         first = holder if holder >= 0 else state["start_player"]
         state["phase"] = "placing"
-        state["log"].append({"type": "placing", "first": first})
-        self._seek_placer(state, first)
+        own(state, previous, "log").append({"type": "placing", "first": first})
+        self._seek_placer(state, previous, first)
 
-    def _seek_placer(self, state: SummerPavilionState, candidate: int) -> None:
+    def _seek_placer(
+        self, state: SummerPavilionState, previous: Mapping[str, Any], candidate: int
+    ) -> None:
         """Give the turn to the first seat from ``candidate`` on that has not passed; seats
         without tiles pass automatically. Everybody passed: the round ends."""
         n = state["num_players"]
@@ -704,26 +748,28 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
                 state["phase"] = "placing"
                 state["current"] = seat
                 return
-            state["passed"][seat] = True
-            self._log_pass(state, seat, [0] * NUM_COLOURS, 0, auto=True)
-        self._end_round(state)
+            own(state, previous, "passed")[seat] = True
+            self._log_pass(state, previous, seat, [0] * NUM_COLOURS, 0, auto=True)
+        self._end_round(state, previous)
 
-    def _place(self, state: SummerPavilionState, seat: int, place: Place) -> None:
+    def _place(
+        self, state: SummerPavilionState, previous: Mapping[str, Any], seat: int, place: Place
+    ) -> None:
         star, space, colour, used = place.star, place.space, place.colour, place.wilds
         index = space_index(star, space)
         cost = numbers_of(state["options"])[star][space - 1]
         wild = self.wild(state)
-        hand = state["hands"][seat]
+        hand = own_item(state, previous, "hands", seat)
         real = cost - used
         hand[colour] -= real
         hand[wild] -= used
-        tower = state["tower"]
+        tower = own(state, previous, "tower")
         tower[colour] += real - 1
         tower[wild] += used
-        board = state["boards"][seat]
+        board = own_item(state, previous, "boards", seat)
         board[index] = colour
         points = ring_points(board, index)
-        state["scores"][seat] += points
+        own(state, previous, "scores")[seat] += points
         done = completed_structures(board, index)
         bonus = structure_bonus(done)
         due = min(bonus, sum(state["supply"]))  # [decision] a short supply gives what it has
@@ -739,40 +785,50 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         if done:  # [kind, outer star] of each structure completed; bonus tiles owed, taken
             event["structures"] = [list(STRUCTURES[sid][:2]) for sid in done]
             event["bonus"] = [bonus, due]
-        state["log"].append(event)
+        own(state, previous, "log").append(event)
         if due:
             state["phase"] = "bonus"
             state["bonus_due"] = due
         else:
-            self._end_turn(state, seat)
+            self._end_turn(state, previous, seat)
 
-    def _end_turn(self, state: SummerPavilionState, seat: int) -> None:
+    def _end_turn(self, state: SummerPavilionState, previous: Mapping[str, Any], seat: int) -> None:
         """A phase 2 turn is over (a placement with its bonus tiles, or a pass): refill the
         supply before the next player acts ([decision] after every turn, passes included),
         then find the next player."""
         if sum(state["supply"]) < SUPPLY_SIZE:
-            self._fill_supply(state)
-        self._seek_placer(state, (seat + 1) % state["num_players"])
+            self._fill_supply(state, previous)
+        self._seek_placer(state, previous, (seat + 1) % state["num_players"])
 
-    def _finish_pass(self, state: SummerPavilionState, seat: int) -> None:
-        hand = state["hands"][seat]
+    def _finish_pass(
+        self, state: SummerPavilionState, previous: Mapping[str, Any], seat: int
+    ) -> None:
+        hand = own_item(state, previous, "hands", seat)
         discarded = list(hand)
-        tower = state["tower"]
+        tower = own(state, previous, "tower")
         for colour in range(NUM_COLOURS):
             tower[colour] += hand[colour]
             hand[colour] = 0
-        penalty = score_loss(sum(discarded), state["scores"][seat])
-        state["scores"][seat] -= penalty
-        self._log_pass(state, seat, discarded, penalty, auto=False)
-        self._end_turn(state, seat)
+        scores = own(state, previous, "scores")
+        penalty = score_loss(sum(discarded), scores[seat])
+        scores[seat] -= penalty
+        self._log_pass(state, previous, seat, discarded, penalty, auto=False)
+        self._end_turn(state, previous, seat)
 
     def _log_pass(
-        self, state: SummerPavilionState, seat: int, discarded: list[int], penalty: int, auto: bool
+        self,
+        state: SummerPavilionState,
+        previous: Mapping[str, Any],
+        seat: int,
+        discarded: list[int],
+        penalty: int,
+        auto: bool,
     ) -> None:
+        log = own(state, previous, "log")
         if auto:  # no tiles left: nothing kept, nothing discarded
-            state["log"].append({"type": "pass", "seat": seat, "auto": True})
+            log.append({"type": "pass", "seat": seat, "auto": True})
             return
-        state["log"].append(
+        log.append(
             {
                 "type": "pass",
                 "seat": seat,
@@ -782,7 +838,8 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             }
         )
 
-    def _end_round(self, state: SummerPavilionState) -> None:
+    def _end_round(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> None:
+        detach(state, previous)  # the round's end changes much: all of it in place
         n = state["num_players"]
         if state["round"] == ROUNDS:
             self._end_game(state)
@@ -799,7 +856,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         state["first_player_tile"] = -1
         state["passed"] = [False] * n
         state["round"] += 1
-        self._start_round(state)
+        self._start_round(state, previous)
 
     def _end_game(self, state: SummerPavilionState) -> None:
         breakdown = [self.final_breakdown(state, seat) for seat in range(state["num_players"])]
