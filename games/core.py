@@ -62,6 +62,11 @@ StateT = TypeVar("StateT", bound=Mapping[str, Any])
 ViewT = TypeVar("ViewT", bound=Mapping[str, Any])
 
 
+# ``to_act`` of a turn-based game: one seat (built once; frozensets never change).
+ONLY_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(16))
+NOBODY: frozenset[int] = frozenset()
+
+
 class IllegalAction(ValueError):
     """An action that the rules do not allow in this state, or from this seat."""
 
@@ -235,6 +240,31 @@ def draw_rng(state: BaseState) -> random.Random:
     rng = random.Random(f"{state['seed']}:{state['rng_counter']}")
     state["rng_counter"] += 1
     return rng
+
+
+# Engines draw thousands of numbers a second, and ``random.Random``'s Python-level methods
+# cost more than the draws: these two give exactly what ``randrange(n)`` and ``shuffle``
+# give (CPython's rejection sampling on ``getrandbits``, which tests/games checks), at about
+# half the cost, so games replay the same whichever is used.
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: a uniform draw from ``range(n)``."""
+    bits = n.bit_length()
+    draw = rng.getrandbits(bits)
+    while draw >= n:
+        draw = rng.getrandbits(bits)
+    return draw
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``: the same permutation, in place (Fisher-Yates from the end)."""
+    getrandbits = rng.getrandbits
+    for last in range(len(items) - 1, 0, -1):
+        size = last + 1
+        bits = size.bit_length()
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        items[last], items[pick] = items[pick], items[last]
 
 
 class Engine(abc.ABC, Generic[StateT, ViewT]):

@@ -23,6 +23,7 @@ from itertools import compress, permutations, product
 from typing import Any, Literal, NamedTuple, TypedDict, cast
 
 from games.core import (
+    ONLY_SEAT,
     Action,
     BaseState,
     Engine,
@@ -30,6 +31,7 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
+    below,
     detach,
     draw_rng,
     rank_by,
@@ -96,21 +98,25 @@ DRAFTS = tuple(
     for source in range(MAX_SOURCES)
 )
 COLUMNS = tuple(Column(column) for column in range(SIZE))
-FLOOR_BIT = 1 << FLOOR_LINE
+LINE_BITS = FLOOR_LINE + 1  # a set of lines (pattern lines and the floor): a bit each
+ALL_LINES = (1 << LINE_BITS) - 1
 # DRAFTS_ONTO[source * 5 + colour][lines]: the drafts of that colour from that source onto
-# each line of a set (a bit per line, FLOOR_BIT for the floor), in order.
+# each line of a set, in order.
 DRAFTS_ONTO = tuple(
     tuple(
-        tuple(DRAFTS[source][colour][line] for line in range(FLOOR_LINE + 1) if lines >> line & 1)
-        for lines in range(1 << (FLOOR_LINE + 1))
+        tuple(DRAFTS[source][colour][line] for line in range(LINE_BITS) if lines >> line & 1)
+        for lines in range(ALL_LINES + 1)
     )
     for source in range(MAX_SOURCES)
     for colour in range(5)
 )
-# ROW_LACKS[row]: the colours a wall row (a tuple of five cells, colours or EMPTY) lacks,
-# for every row a wall can have (each colour at most once).
+# Open lines by colour, packed LINE_BITS bits a colour (see AzulEngine._open_lines).
+FLOOR_OF_EVERY_COLOUR = sum(1 << (LINE_BITS * colour + FLOOR_LINE) for colour in range(5))
+# ROW_LACKS[row]: the colours a wall row (a tuple of five cells, colours or EMPTY) lacks, as
+# the bits of line 0 of each colour (shifted by the row number, its line), for every row a
+# wall can have (each colour at most once).
 ROW_LACKS = {
-    row: tuple(colour for colour in range(5) if colour not in row)
+    row: sum(1 << (LINE_BITS * colour) for colour in range(5) if colour not in row)
     for row in product(range(-1, 5), repeat=5)
     if len([cell for cell in row if cell >= 0]) == len({cell for cell in row if cell >= 0})
 }
@@ -255,11 +261,11 @@ def row_completable(wall: list[int], row: int) -> bool:
 
 
 def complete_rows(wall: list[int]) -> int:
-    return sum(min(wall[r * SIZE : r * SIZE + SIZE]) >= 0 for r in range(SIZE))
+    return sum(EMPTY not in wall[r * SIZE : r * SIZE + SIZE] for r in range(SIZE))
 
 
 def complete_columns(wall: list[int]) -> int:
-    return sum(min(wall[c : SIZE * SIZE : SIZE]) >= 0 for c in range(SIZE))
+    return sum(EMPTY not in wall[c : SIZE * SIZE : SIZE] for c in range(SIZE))
 
 
 def complete_colours(wall: list[int]) -> int:
@@ -334,7 +340,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
     # -- setup ---------------------------------------------------------------------------
     def _setup(self, state: AzulState, options: GameOptions) -> None:
         n = state["num_players"]
-        first = draw_rng(state).randrange(n)
+        first = below(draw_rng(state), n)
         state.update(
             {
                 "phase": "draft",  # draft | wall (grey-wall column choices) | over
@@ -364,7 +370,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
     def to_act(self, state: AzulState) -> frozenset[int]:
         phase = state["phase"]
         if phase == "draft":
-            return frozenset((state["turn"],))
+            return ONLY_SEAT[state["turn"]]
         if phase == "wall":
             return frozenset(seat for seat, row in enumerate(state["pending"]) if row >= 0)
         return frozenset()
@@ -388,29 +394,29 @@ class AzulEngine(Engine[AzulState, AzulView]):
         tiles = state["factories"] + state["centre"]
         actions: list[AzulAction] = []
         for index in compress(range(len(tiles)), tiles):  # the sources' colours with tiles
-            actions += DRAFTS_ONTO[index][open_lines[index % NUM_COLOURS]]
+            lines = open_lines >> LINE_BITS * (index % NUM_COLOURS) & ALL_LINES
+            actions += DRAFTS_ONTO[index][lines]
         return actions
 
-    def _open_lines(self, state: AzulState, seat: int) -> list[int]:
-        """For each colour, the set of lines (a bit per line, the floor's always set) that a
-        draft of that colour may go to: a line that is empty or holds that colour, is not
-        full, and whose wall row does not hold the colour yet (a line's own colour is never
-        on its row: see the invariants). On either wall a colour may go to a row exactly
-        when the row does not hold it: the coloured wall has its one space for it."""
+    def _open_lines(self, state: AzulState, seat: int) -> int:
+        """For each colour, the set of lines that a draft of that colour may go to, six bits
+        (:data:`LINE_BITS`) a colour, the floor's always set: a line that is empty or holds
+        that colour, is not full, and whose wall row does not hold the colour yet (a line's
+        own colour is never on its row: see the invariants). On either wall a colour may go
+        to a row exactly when the row does not hold it: the coloured wall has its space."""
         wall = state["walls"][seat]
         base = seat * SIZE
         colours = state["line_colours"]
         counts = state["line_counts"]
-        lines = [FLOOR_BIT] * NUM_COLOURS
+        lines = FLOOR_OF_EVERY_COLOUR
         for row in range(SIZE):
             count = counts[base + row]
             if count > row:  # full
                 continue
             if count:
-                lines[colours[base + row]] |= 1 << row
-                continue
-            for colour in ROW_LACKS[tuple(wall[row * SIZE : row * SIZE + SIZE])]:
-                lines[colour] |= 1 << row
+                lines |= 1 << (LINE_BITS * colours[base + row] + row)
+            else:
+                lines |= ROW_LACKS[tuple(wall[row * SIZE : row * SIZE + SIZE])] << row
         return lines
 
     def _line_open(self, state: AzulState, seat: int, row: int, colour: int) -> bool:
@@ -704,7 +710,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
                     state["log"].append(
                         {"type": "bag_refilled", "round": state["round"], "tiles": left}
                     )
-                pick = rng.randrange(left)
+                pick = below(rng, left)
                 colour = 0
                 while pick >= bag[colour]:
                     pick -= bag[colour]

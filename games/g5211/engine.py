@@ -24,6 +24,7 @@ from games.core import (
     Result,
     draw_rng,
     rank_by,
+    shuffle,
 )
 
 COLOURS = ("blue", "yellow", "orange", "green", "turquoise")
@@ -206,7 +207,7 @@ class Engine5211(Engine[State5211, View5211]):
     def _deal(self, state: State5211) -> None:
         n = state["num_players"]
         deck = list(FULL_DECK)
-        draw_rng(state).shuffle(deck)
+        shuffle(draw_rng(state), deck)
         removed = REMOVED_BY_PLAYERS[n]
         state["removed"] = sorted(deck[:removed])
         deck = deck[removed:]

@@ -37,6 +37,8 @@ from operator import sub
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
+    NOBODY,
+    ONLY_SEAT,
     Action,
     BaseState,
     Engine,
@@ -44,6 +46,7 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
+    below,
     draw_rng,
     parse_tagged,
     rank_by,
@@ -56,9 +59,6 @@ NUM_COLOURS = len(GEM_NAMES)
 ROUNDS = 3
 CARD_SLOTS = 16  # card values 1..15 index a seat's block of counts (slot 0 unused)
 ROLL_BITS = 30  # a gem roll r picks gem r * bag_size >> ROLL_BITS of the bag
-
-ONLY_SEAT = [frozenset((seat,)) for seat in range(5)]
-NOBODY: frozenset[int] = frozenset()
 
 
 # -- actions -------------------------------------------------------------------------------
@@ -322,7 +322,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
     def _setup(self, state: SultanState, options: GameOptions) -> None:
         n = state["num_players"]
         rng = draw_rng(state)
-        start = rng.randrange(n) if FIRST_START_PLAYER == "random" else 0
+        start = below(rng, n) if FIRST_START_PLAYER == "random" else 0
         state.update(
             {
                 "phase": "return",  # "return" | "bid" | "over"

@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from games.core import (
+    ONLY_SEAT,
     Action,
     BaseState,
     Engine,
@@ -49,12 +50,14 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
+    below,
     detach,
     draw_rng,
     own,
     own_item,
     parse_tagged,
     rank_by,
+    shuffle,
 )
 
 COLOURS = ("purple", "green", "orange", "yellow", "blue", "red")
@@ -435,8 +438,8 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         n = state["num_players"]
         rng = draw_rng(state)
         bag = [colour for colour in range(NUM_COLOURS) for _ in range(TILES_PER_COLOUR)]
-        rng.shuffle(bag)
-        start = rng.randrange(n)
+        shuffle(rng, bag)
+        start = below(rng, n)
         state.update(
             {
                 "log": [],
@@ -472,7 +475,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             if not any(tower):
                 return -1
             bag.extend(colour for colour in range(NUM_COLOURS) for _ in range(tower[colour]))
-            draw_rng(state).shuffle(bag)
+            shuffle(draw_rng(state), bag)
             own(state, previous, "log").append({"type": "bag_refilled", "tiles": len(bag)})
             state["tower"] = [0] * NUM_COLOURS
         return bag.pop()
@@ -524,7 +527,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     def to_act(self, state: SummerPavilionState) -> frozenset[int]:
         if state["phase"] == "over":
             return frozenset()
-        return frozenset((state["current"],))
+        return ONLY_SEAT[state["current"]]
 
     def _source(self, state: SummerPavilionState, source: int) -> list[int]:
         return state["centre"] if source == 0 else state["factories"][source - 1]
