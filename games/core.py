@@ -328,7 +328,7 @@ class Engine(abc.ABC, Generic[StateT, ViewT]):
     def _next_state(self, state: StateT, seat: int, action: Action) -> StateT:
         """The state after an action already known to be legal, leaving ``state`` as it is:
         either a whole :func:`clone_state` copy changed in place, or (cheaper) a shallow
-        copy in which the move replaces only what it changes (see :func:`detach`)."""
+        copy in which the move copies only what it changes (see :func:`own`)."""
 
     @abc.abstractmethod
     def is_over(self, state: StateT) -> bool: ...

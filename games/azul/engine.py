@@ -110,7 +110,9 @@ DRAFTS_ONTO = tuple(
     for source in range(MAX_SOURCES)
     for colour in range(5)
 )
-# Open lines by colour, packed LINE_BITS bits a colour (see AzulEngine._open_lines).
+# Open lines by colour, packed LINE_BITS bits a colour (see AzulEngine._open_lines), and
+# LINES_OF[source * 5 + colour]: where that colour's bits start.
+LINES_OF = tuple(LINE_BITS * colour for _ in range(MAX_SOURCES) for colour in range(5))
 FLOOR_OF_EVERY_COLOUR = sum(1 << (LINE_BITS * colour + FLOOR_LINE) for colour in range(5))
 # ROW_LACKS[row]: the colours a wall row (a tuple of five cells, colours or EMPTY) lacks, as
 # the bits of line 0 of each colour (shifted by the row number, its line), for every row a
@@ -394,8 +396,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
         tiles = state["factories"] + state["centre"]
         actions: list[AzulAction] = []
         for index in compress(range(len(tiles)), tiles):  # the sources' colours with tiles
-            lines = open_lines >> LINE_BITS * (index % NUM_COLOURS) & ALL_LINES
-            actions += DRAFTS_ONTO[index][lines]
+            actions += DRAFTS_ONTO[index][open_lines >> LINES_OF[index] & ALL_LINES]
         return actions
 
     def _open_lines(self, state: AzulState, seat: int) -> int:
@@ -483,8 +484,9 @@ class AzulEngine(Engine[AzulState, AzulView]):
         the drafting (phase ``wall``, tiling still to do) when nothing is left to take."""
         centre = state["centre"] = state["centre"][:]
         factories = state["factories"]
-        floors = state["floors"] = state["floors"][:]
-        floor = floors[seat] = floors[seat][:]
+        floor = state["floors"][seat]
+        room = FLOOR_SPACES - len(floor)
+        landing = []  # onto the floor: the marker first, then the tiles the line cannot take
         took_marker = False
         base = source * NUM_COLOURS
         from_centre = base == len(factories)
@@ -501,8 +503,9 @@ class AzulEngine(Engine[AzulState, AzulView]):
             if state["marker"] < 0:  # first from the centre: the marker, before the tiles
                 took_marker = True
                 state["marker"] = seat
-                if len(floor) < FLOOR_SPACES:
-                    floor.append(MARKER)
+                if room:
+                    landing.append(MARKER)
+                    room -= 1
         to_line = 0
         if line != FLOOR_LINE:
             index = seat * SIZE + line
@@ -512,8 +515,11 @@ class AzulEngine(Engine[AzulState, AzulView]):
             line_colours = state["line_colours"] = state["line_colours"][:]
             line_colours[index] = colour
         rest = count - to_line
-        to_floor = min(rest, FLOOR_SPACES - len(floor))
-        floor.extend([colour] * to_floor)
+        to_floor = min(rest, room)
+        landing += [colour] * to_floor
+        if landing:
+            floors = state["floors"] = state["floors"][:]
+            floors[seat] = floor + landing
         if rest > to_floor:
             lid = state["lid"] = state["lid"][:]
             lid[colour] += rest - to_floor

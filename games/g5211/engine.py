@@ -180,7 +180,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
         "over_limit": over_limit,
         "tied": tied,
         "scored": scoring,
-        "points": [sum(map(CARD_VALUES.__getitem__, cards)) for cards in scoring],
+        "points": [points_of(cards) for cards in scoring],
     }
 
 
