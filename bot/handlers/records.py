@@ -170,8 +170,8 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if group is not None and not await host.storage.leaderboard_on(group):
         await message.reply_text(t("top.off"))
         return
-    rated = set(await host.storage.rated_games(group))
-    games = [game for game in playable_games() if game in rated]
+    games = await host.storage.rated_games(playable_games(), group)
+    rated = set(games)
     if wanted and wanted not in playable_games():
         await message.reply_text(t("rules.unknown", games=", ".join(playable_games())))
         return
@@ -200,8 +200,7 @@ async def top_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: C
     if group is not None and not await host.storage.leaderboard_on(group):
         await popup(query, t("top.off"))
         return
-    rated = set(await host.storage.rated_games(group))
-    games = [game for game in playable_games() if game in rated]
+    games = await host.storage.rated_games(playable_games(), group)
     board = await host.storage.leaderboard(data.payload, group)
     await popup(query)
     with contextlib.suppress(MessageGone):

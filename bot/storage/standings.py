@@ -5,6 +5,7 @@ query is served by an index (see the migrations), so it stays fast with a long h
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,12 +101,18 @@ class Standings:
         )
         return [Standing(row[0], row[1], row[2], row[3]) for row in rows]
 
-    async def rated_games(self, chat_id: int | None = None) -> list[str]:
-        """The games that have a leaderboard in this scope."""
+    async def rated_games(self, games: Sequence[str], chat_id: int | None = None) -> list[str]:
+        """Those of ``games`` that have a leaderboard in this scope (one index probe each,
+        not a scan of the scope's ratings)."""
+        if not games:
+            return []
+        probe = "EXISTS (SELECT 1 FROM ratings WHERE scope = ? AND game = ?)"
+        scope = chat_id or GLOBAL
         rows = await self._rows(
-            "SELECT DISTINCT game FROM ratings WHERE scope = ?", (chat_id or GLOBAL,)
+            f"SELECT {', '.join([probe] * len(games))}",
+            [value for game in games for value in (scope, game)],
         )
-        return [row[0] for row in rows]
+        return [game for game, found in zip(games, rows[0], strict=True) if found]
 
     async def history(self, chat_id: int, limit: int = HISTORY) -> list[PastMatch]:
         """A group's last ended matches, the latest first."""
