@@ -250,12 +250,20 @@ async def test_matches_that_ended_before_records_are_recorded_at_start_up(databa
     lobby.status = "cancelled"
     await first.save(lobby)
     rated_then = ratings(look, GLOBAL)
+    version = await first.schema_version()
     await first.close()
-    for table in ("ratings", "match_players", "match_records"):
-        look.run(f"DELETE FROM {table}")
+    # the database as the previous schema had it: no records, no ratings
+    for table in ("ratings", "match_players", "match_records", "usernames"):
+        look.run(f"DROP TABLE {table}")
+    look.run("ALTER TABLE chats DROP COLUMN leaderboard")
+    if database.backend == "sqlite":
+        look.run("PRAGMA user_version = 3")
+    else:
+        look.run("UPDATE schema_version SET version = 1")
 
     second = storage_for(database.url, database.path)
-    await second.open()  # records what ended before
+    await second.open()  # migrates, then records what ended before
+    assert await second.schema_version() == version
     await second.close()
     rows = look.rows("SELECT match_id, outcome FROM match_records ORDER BY match_id")
     assert rows == [
