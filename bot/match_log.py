@@ -93,4 +93,9 @@ def readable_log(
 
 
 def replay_json(match: Match, moves: Sequence[tuple[int, int, str]]) -> str:
-    return json.dumps(replay_document(match, moves), ensure_ascii=False, indent=1)
+    """The replay document as JSON, one move per line."""
+    document = replay_document(match, moves)
+    head = [f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+            for key, value in document.items() if key != "moves"]  # fmt: skip
+    lines = [f"  {json.dumps(move)}" for move in document["moves"]]
+    return "{\n" + ",\n".join([*head, ' "moves": [\n' + ",\n".join(lines) + "\n ]"]) + "\n}\n"
