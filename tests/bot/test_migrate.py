@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from bot import migrate as migrate_module
 from bot.host import get_host
+from bot.storage.postgres import PostgresStorage
+from bot.storage.sqlite import SQLiteStorage
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, OTHER_GROUP, running_bot
 from tests.bot.databases import Database, Look
 from tests.bot.helpers import current_match
@@ -124,3 +127,37 @@ async def test_a_wrong_target_is_one_line(tmp_path, target, phrase):
     sqlite3.connect(source).close()
     status, _, err = await migrate(source, target)
     assert status == 1 and phrase in err and len(err.strip().splitlines()) == 1
+
+
+async def test_the_copy_knows_every_table_and_both_schemas_have_the_same_columns(
+    tmp_path, postgres_server
+):
+    """A table added to the schema later (ratings, say) must be added to the copy too, on
+    both backends, with the same columns: otherwise moving house would leave it behind."""
+    source = SQLiteStorage(tmp_path / "bot.sqlite3")
+    await source.open()
+    await source.close()
+    with sqlite3.connect(tmp_path / "bot.sqlite3") as db:
+        names = [
+            name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        sqlite_tables = {
+            name: {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+            for name in names
+            if name != "sqlite_sequence"  # SQLite's own bookkeeping of AUTOINCREMENT
+        }
+    target = Database("postgres", tmp_path / "pg", postgres_server.url_of(
+        await postgres_server.create_database()))  # fmt: skip
+    storage = PostgresStorage(target.url)
+    await storage.open()
+    await storage.close()
+    look = Look(target)
+    postgres_tables: dict[str, set[str]] = {}
+    for table, column in look.rows(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name <> 'schema_version'"
+    ):
+        postgres_tables.setdefault(table, set()).add(column)
+    look.close()
+    assert set(sqlite_tables) == set(TABLES) == set(migrate_module.TABLES)
+    assert postgres_tables == sqlite_tables
