@@ -23,7 +23,8 @@ from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
 
-TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices")
+TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
+          "match_players", "ratings", "usernames")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:
