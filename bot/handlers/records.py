@@ -63,7 +63,14 @@ async def _stats_target(
     """Whose stats: the replied-to user, a mentioned one, or the sender; None if the
     mentioned name is unknown."""
     replied = message.reply_to_message
-    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+    # in a forum topic every message "replies" to the topic's first message: not a choice
+    in_topic = replied is not None and replied.message_id == message.message_thread_id
+    if (
+        replied is not None
+        and not in_topic
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+    ):
         return replied.from_user.id, display_name(replied.from_user)
     for entity in message.entities or ():
         if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:

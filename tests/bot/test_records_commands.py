@@ -175,3 +175,15 @@ async def test_forget_deletes_stats_and_ratings_after_a_confirmation(driver):
     assert [p.name for p in past.players] == [FORGOTTEN, "Bob", "Carol"]
     await driver.send(BOB, GROUP, "/history")
     assert "Alice" not in last_text(driver, GROUP) and FORGOTTEN in last_text(driver, GROUP)
+
+
+async def test_stats_in_a_forum_topic_is_the_senders_own(driver):
+    """In a topic every message replies to the topic's first message: that is no choice of
+    whose stats to show."""
+    await finished_5211(driver)
+    update = reply_to(driver, ALICE, GROUP, "/stats", BOB)
+    message = update["message"]
+    message["message_thread_id"] = message["reply_to_message"]["message_id"]
+    message["is_topic_message"] = True
+    await driver.feed(update)
+    assert "Alice — games in this group" in last_text(driver, GROUP)
