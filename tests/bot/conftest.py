@@ -83,8 +83,8 @@ async def running_bot(
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
-    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+def postgres_server() -> Iterator[PostgresServer]:
+    server = PostgresServer()
     yield server
     server.stop()
 
