@@ -1,8 +1,7 @@
 """A real Application against the in-memory Bot API, with helpers to play through it.
 
-Storage backends: a test that asks for ``database`` (or ``driver``) runs on SQLite; in a
-module marked ``pytestmark = pytest.mark.both_backends`` it runs on SQLite and on
-PostgreSQL (an embedded server per test process, a fresh database per test).
+Storage backends: a test that asks for ``database`` (or ``driver``) runs twice, on SQLite and
+on PostgreSQL (an embedded server per test process, a fresh database per test).
 """
 
 from __future__ import annotations
@@ -34,8 +33,7 @@ GIULIA = FakeUser(203, "Giulia", "it")
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" in metafunc.fixturenames:
-        both = metafunc.definition.get_closest_marker("both_backends") is not None
-        metafunc.parametrize("backend", BACKENDS if both else BACKENDS[:1])
+        metafunc.parametrize("backend", BACKENDS)
 
 
 def settings_for(database: Database | Path, **overrides) -> Settings:

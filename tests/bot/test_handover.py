@@ -20,8 +20,6 @@ from tests.bot.databases import Look
 from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
 from tests.bot.test_process import REFUSALS, answered, read_match
 
-pytestmark = pytest.mark.both_backends
-
 WAITING = "another bot instance is running"
 TAKING_OVER = "taking over"
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.i18n import translator
 from bot.testing.fake_telegram import FakeUser
 from bot.ui import get_ui, playable_games
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, prompt
-
-pytestmark = pytest.mark.both_backends
 
 EVE = FakeUser(105, "Eve")
 FRANK = FakeUser(106, "Frank")

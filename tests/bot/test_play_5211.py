@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from bot.host import get_host
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, OTHER_GROUP, running_bot
@@ -19,8 +17,6 @@ from tests.bot.play5211 import (
     prompt,
     start_game,
 )
-
-pytestmark = pytest.mark.both_backends
 
 
 async def current_match(driver, group=GROUP):

@@ -41,8 +41,6 @@ from tests.bot.play_azul import (
     tiling_messages,
 )
 
-pytestmark = pytest.mark.both_backends
-
 SEED = 20240611
 PLAYERS = [ALICE, BOB]
 FOUR = [ALICE, BOB, CAROL, DAVE]

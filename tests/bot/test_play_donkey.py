@@ -39,8 +39,6 @@ from tests.bot.play_donkey import (
     tap,
 )
 
-pytestmark = pytest.mark.both_backends
-
 PLAYERS = [ALICE, BOB, CAROL, DAVE]
 # Seed 15 with four players: Alice (seat 0) holds the donkey, 6 6 6, 12 12 and a joker;
 # Bob, next, holds a joker.

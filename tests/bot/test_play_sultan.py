@@ -39,8 +39,6 @@ from tests.bot.play_sultan import (
     start_game,
 )
 
-pytestmark = pytest.mark.both_backends
-
 GEM_WORDS = ("white", "red", "yellow", "green", "blue")
 STALE = "This button is no longer valid. Use the latest message."
 STRANGER = "You are not playing in this game."

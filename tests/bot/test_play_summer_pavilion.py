@@ -37,8 +37,6 @@ from tests.bot.play_summer_pavilion import (
     start_match,
 )
 
-pytestmark = pytest.mark.both_backends
-
 SEED = 20240611
 PLAYERS = [ALICE, BOB]
 STALE = "This button is no longer valid. Use the latest message."

@@ -24,8 +24,6 @@ from tests.bot.databases import Database, Look
 from tests.bot.play5211 import card_buttons, confirm_button, has_choice, prompt
 from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
 
-pytestmark = pytest.mark.both_backends
-
 
 @pytest.fixture(autouse=True)
 async def no_bot_left_running():

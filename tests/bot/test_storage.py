@@ -22,8 +22,6 @@ from tests.bot.databases import Database, Look
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, start_game
 
-pytestmark = pytest.mark.both_backends
-
 
 def storage_of(database: Database) -> Storage:
     return storage_for(database.url, database.path)

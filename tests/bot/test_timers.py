@@ -5,13 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
 from bot.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
-
-pytestmark = pytest.mark.both_backends
 
 
 class Clock:
