@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import get_engine
+from games import GAME_MODULES, get_engine
 from games.core import InvariantViolation
 from games.simulate import main, play_random_game, replay, simulate
 
@@ -77,3 +77,8 @@ TOO_MANY = [  # game, a player count it refuses, the range the command line name
 def test_command_line_refuses_a_bad_player_count(capsys, game, players, allowed):
     assert main([game, "--players", str(players), "--games", "1"]) == 2
     assert f"{allowed} players" in capsys.readouterr().err
+
+
+def test_every_game_is_replayed_and_has_its_player_count_refused():
+    assert [row[0] for row in REPLAYED] == list(GAME_MODULES)
+    assert [row[0] for row in TOO_MANY] == list(GAME_MODULES)
