@@ -40,7 +40,11 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
     """The lobby's text and buttons; ``join_link`` opens the private chat to join."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
-    lines = [t("lobby.title", game=html.escape(ui.title(t)))]
+    if match.rematch_of is None:
+        title_key, hint_key = "lobby.title", "lobby.hint"
+    else:
+        title_key, hint_key = "lobby.rematch_title", "lobby.rematch_hint"
+    lines = [t(title_key, game=html.escape(ui.title(t)))]
     for name, value in match.options.items():
         lines.append("• " + ui.option_label(t, name, value))
     lines.append("• " + turn_label(t, match.turn_seconds))
@@ -51,7 +55,7 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
     for seat in match.seats:
         lines.append(f"{seat.seat + 1}. {html.escape(seat.name)}")
     lines.append("")
-    lines.append(t("lobby.hint", min=engine.min_players))
+    lines.append(t(hint_key, min=engine.min_players))
 
     def press(label: str, kind: Kind, payload: str = "") -> InlineKeyboardButton:
         return InlineKeyboardButton(

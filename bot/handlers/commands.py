@@ -17,6 +17,7 @@ from bot.handlers.common import (
     display_name,
     is_group,
     is_private,
+    managers_only,
     may_manage,
     on_menu,
     popup,
@@ -209,7 +210,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
         await message.reply_text(t("cancel.nothing"))
         return
     if not await may_manage(host, match, update.effective_user.id):
-        await message.reply_text(t("lobby.creator_only"))
+        await message.reply_text(t(managers_only(match)))
         return
     kind = Kind.CANCEL_LOBBY if match.status == "lobby" else Kind.ABORT
     markup = InlineKeyboardMarkup(
