@@ -36,6 +36,12 @@ def turn_label(t: Translator, seconds: int) -> str:
     return t("lobby.turn", limit=format_duration(t, seconds))
 
 
+def option_button(label: str, setting: bool = True) -> str:
+    """An option's button: "⚙️ Wall: coloured ▸" — the arrow says a press moves on to the
+    next value. The time limit's label has its own ⏱ instead of the cog."""
+    return f"⚙️ {label} ▸" if setting else f"{label} ▸"
+
+
 def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby's text and buttons; ``join_link`` opens the private chat to join."""
     engine = get_engine(match.game)
@@ -66,8 +72,9 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
         [InlineKeyboardButton(t("lobby.join"), url=join_link), press(t("lobby.leave"), Kind.LEAVE)]
     ]
     for name in option_choices(match.game):
-        label = "⚙️ " + ui.option_label(t, name, match.options[name])
+        label = option_button(ui.option_label(t, name, match.options[name]))
         rows.append([press(label, Kind.OPTION, name)])
-    rows.append([press(turn_label(t, match.turn_seconds), Kind.OPTION, TURN_OPTION)])
+    turn = option_button(turn_label(t, match.turn_seconds), setting=False)
+    rows.append([press(turn, Kind.OPTION, TURN_OPTION)])
     rows.append([press(t("lobby.start"), Kind.START), press(t("lobby.cancel"), Kind.CANCEL_LOBBY)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)

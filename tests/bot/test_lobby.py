@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from bot.i18n import translator
+import unicodedata
+
+import pytest
+
+from bot.i18n import LANGUAGES, translator
+from bot.lobby_view import lobby_screen, option_choices, turn_label
+from bot.settings import TURN_PRESETS
+from bot.storage import Match
 from bot.testing.fake_telegram import FakeUser
 from bot.ui import get_ui, playable_games
+from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, play_to_the_end, prompt
 
@@ -33,8 +41,8 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
     assert labels == [
         "✋ Join",
         "🚪 Leave",
-        "⚙️ Length: one game",
-        "⏱ 3 minutes per move",
+        "⚙️ Length: one game ▸",
+        "⏱ 3 minutes per move ▸",
         "▶️ Start",
         "✖️ Cancel",
     ]
@@ -243,3 +251,44 @@ async def test_a_rematch_lobby_keeps_its_players_rights_after_a_restart(api, db_
         await driver.press_label(ALICE, GROUP, "Rematch")
     async with running_bot(api, db_path) as driver:
         assert await driver.press_label(BOB, GROUP, "Start") == "Let's play!"
+
+
+# A full-width inline button in a group chat on a 360-dp phone shows about 32 characters
+# before Telegram cuts the label with "…" (an emoji takes the room of two); a row of two
+# buttons gives each half of that.
+PHONE_ROW_COLUMNS = 32
+
+
+def columns(label: str) -> int:
+    """The room a label takes on a button, in character widths: an emoji counts two, its
+    variation selector nothing."""
+    width = 0
+    for char in label:
+        if char in "\ufe0f\u200d":
+            continue
+        wide = unicodedata.category(char) == "So" and ord(char) >= 0x2300
+        width += 2 if wide and not 0x25A0 <= ord(char) <= 0x25FF else 1  # ▸ is narrow
+    return width
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", playable_games())
+def test_every_lobby_button_fits_a_phone_and_options_say_they_cycle(game, lang):
+    t = translator(lang)
+    ui = get_ui(game)
+    defaults = get_engine(game).options(None).model_dump()
+    lobbies = [({**defaults, name: value}, TURN_PRESETS[0]) for name, values in
+               option_choices(game).items() for value in values]  # fmt: skip
+    lobbies += [(defaults, seconds) for seconds in TURN_PRESETS]
+    for options, seconds in lobbies:
+        match = Match(1, GROUP, 0, game, options, "lobby", ALICE.id, turn_seconds=seconds)
+        _, markup = lobby_screen(match, t, "https://t.me/bot?start=j1")
+        for row in markup.inline_keyboard:
+            for button in row:
+                room = PHONE_ROW_COLUMNS // len(row)
+                assert columns(button.text) <= room, (lang, button.text, columns(button.text))
+        cycling = [b.text for row in markup.inline_keyboard for b in row if b.callback_data
+                   and b.callback_data.startswith("op:")]  # fmt: skip
+        assert cycling[-1] == turn_label(t, seconds) + " ▸"
+        for name, label in zip(option_choices(game), cycling, strict=False):
+            assert label == f"⚙️ {ui.option_label(t, name, options[name])} ▸"
