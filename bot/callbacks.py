@@ -28,7 +28,8 @@ class Kind(StrEnum):
     ABORT = "ab"  # /cancel of a running match, after confirmation
     LANGUAGE = "lg"  # payload = language code
     REMATCH = "rm"  # payload = game id, match = the finished match
-    RULES = "rl"  # payload = game id
+    RULES = "rl"  # /rules menu: payload = game id; shows the game's summary
+    FULL_RULES = "fr"  # under a summary: payload = game id; shows the full rules
     BACK = "bk"  # back from autopilot
     CLOCK = "ck"  # start the clock: payload = the absent seat, token = its token
 

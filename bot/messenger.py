@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_ATTEMPTS = 4
+MAX_TEXT = 4096  # Telegram's longest text message, in characters
 NETWORK_BACKOFF_S = (0.5, 1.0, 2.0)
 
 
@@ -66,6 +68,40 @@ class MessageKindDiffers(MessageGone):
 
 
 PHOTO_NAME = "board.png"  # the uploaded file's name: Telegram reads its type from it
+
+
+def message_parts(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """Split a long HTML text into messages of at most ``limit`` characters (tags counted,
+    so the visible text is shorter still): between paragraphs where possible, else between
+    lines, else between words. Tags must open and close on one line, as in the catalogues."""
+    parts: list[str] = []
+    current = ""
+    for piece in _pieces(text, limit):
+        joined = f"{current}{piece}"
+        if current.strip() and len(joined.rstrip("\n")) > limit:
+            parts.append(current.rstrip("\n"))
+            joined = piece
+        current = joined
+    if current.strip():
+        parts.append(current.rstrip("\n"))
+    return parts
+
+
+def _pieces(text: str, limit: int) -> list[str]:
+    """Paragraphs (with the line breaks after them); one longer than ``limit`` as lines,
+    and a line longer than ``limit`` as words."""
+    pieces = []
+    for paragraph in re.split(r"(?<=\n\n)", text):
+        if len(paragraph) <= limit:
+            pieces.append(paragraph)
+            continue
+        for line in paragraph.splitlines(keepends=True):
+            if len(line) <= limit:
+                pieces.append(line)
+                continue
+            for word in re.split(r"(?<= )", line):
+                pieces.extend(word[start : start + limit] for start in range(0, len(word), limit))
+    return pieces
 
 
 def _is_not_modified(error: BadRequest) -> bool:

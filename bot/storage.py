@@ -106,6 +106,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN waiting_since REAL;
     ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
     """,
+    """
+    ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
+    """,
 ]
 
 ACTIVE = ("lobby", "playing")
@@ -162,6 +165,7 @@ class Match:
     ends_at: float | None = None  # a timed match's end (the engine is told when it passes)
     last_mover: int | None = None  # the seat whose own press made the latest move
     title: str = ""  # the group's title, to tell matches apart in private chats
+    rematch_of: int | None = None  # a rematch lobby: the finished match whose players manage it
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -398,6 +402,7 @@ class Storage:
         creator_id: int,
         title: str = "",
         turn_seconds: int = 0,
+        rematch_of: int | None = None,
     ) -> Match | None:
         """A new lobby, or ``None`` if this chat (topic) already has an active match."""
         now = time.time()
@@ -409,10 +414,10 @@ class Storage:
                 return None
             async with db.execute(
                 "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
-                "status, creator_id, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                "status, creator_id, rematch_of, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
                 (chat_id, thread_id, title, game, json.dumps(options), turn_seconds,
-                 creator_id, now, now),
+                 creator_id, rematch_of, now, now),
             ) as cursor:  # fmt: skip
                 match_id = cursor.lastrowid
         match = Match(
@@ -425,6 +430,7 @@ class Storage:
             creator_id=creator_id,
             title=title,
             turn_seconds=turn_seconds,
+            rematch_of=rematch_of,
             created_at=now,
             updated_at=now,
         )
@@ -463,6 +469,7 @@ class Storage:
             ends_at=row["ends_at"],
             last_mover=row["last_mover"],
             title=row["title"],
+            rematch_of=row["rematch_of"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             lobby_message_id=row["lobby_message_id"],

@@ -112,7 +112,7 @@ async def test_a_four_player_match_of_two_hands_from_the_lobby_to_the_results(dr
         breakdown = " + ".join(str(row[seat]) for row in history)
         assert f"{player.first_name} — {result.scores[seat]} penalty point" in final.text
         assert f"({breakdown})" in final.text
-    assert any("New game" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
     # the board says it is over and keeps no buttons; nobody has a choice left
     assert not api.messages[GROUP][match.board_message_id].buttons()
     assert "The match is over after 2 hands." in api.messages[GROUP][match.board_message_id].text

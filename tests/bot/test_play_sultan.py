@@ -169,7 +169,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     result = ENGINE.result(match.state)
     final = api.last(GROUP)
     check_final(final.text, result, names)
-    assert any("New game" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
     over = board(driver, GROUP)
     assert "The game is over. The screens are down:" in over.text
     assert not api.messages[GROUP][match.board_message_id].buttons()
