@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -249,14 +250,32 @@ class Messenger:
             if not (_is_not_modified(error) or _is_gone(error)):
                 raise
 
-    async def delete(self, chat_id: int, message_id: int) -> None:
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message; returns False where Telegram no longer allows it (a message
+        older than 48 hours). A message already gone counts as deleted."""
         try:
             await self._call(
                 chat_id, lambda: self.bot.delete_message(chat_id=chat_id, message_id=message_id)
             )
         except BadRequest as error:
-            if not _is_gone(error) and "can't be deleted" not in error.message.lower():
+            if _is_gone(error):
+                return True
+            if "can't be deleted" not in error.message.lower():
                 raise
+            return False
+        return True
+
+    async def retire(self, chat_id: int, message_id: int, line: str) -> None:
+        """Take a message that has been superseded out of the chat: delete it, or where
+        that is no longer allowed, shrink it to ``line`` without buttons (the caption of a
+        photo), so no stale text or button stays behind."""
+        if await self.delete(chat_id, message_id):
+            return
+        with contextlib.suppress(MessageGone):
+            try:
+                await self.edit(chat_id, message_id, line)
+            except MessageKindDiffers:
+                await self.edit_caption(chat_id, message_id, line)
 
     # -- photos: the board pictures ----------------------------------------------------------
     async def send_photo(

@@ -148,6 +148,7 @@ PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline
                     "clock_offered")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
 DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
+PRIVATE_SEAT_FIELDS = DISPLAY_SEAT_FIELDS[1:]  # what the private chat's flusher writes
 
 
 @dataclass
@@ -712,22 +713,17 @@ class Storage:
             self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
-        """Record what a seat's private chat and the group's ping show for that seat."""
+        """Record what a seat's private chat shows. Not the group's ping: that field
+        belongs to the group's flusher (:meth:`save_seat_ping`), and this copy of it may be
+        older."""
         await self._execute(
-            "UPDATE seats SET pinged_token = ?, prompt_message_id = ?, prompt_text = ?, "
-            "prompt_token = ? WHERE match_id = ? AND seat = ?",
-            (
-                seat.pinged_token,
-                seat.prompt_message_id,
-                seat.prompt_text,
-                seat.prompt_token,
-                match_id,
-                seat.seat,
-            ),
+            "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
+            "WHERE match_id = ? AND seat = ?",
+            (seat.prompt_message_id, seat.prompt_text, seat.prompt_token, match_id, seat.seat),
         )
         cached = self._matches.get(match_id)
         if cached is not None and seat.seat < len(cached.seats):
-            for name in DISPLAY_SEAT_FIELDS:
+            for name in PRIVATE_SEAT_FIELDS:
                 setattr(cached.seats[seat.seat], name, getattr(seat, name))
 
     async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:

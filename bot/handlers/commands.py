@@ -1,5 +1,5 @@
 """Commands outside the lobby and the play loop: /start, /help, /rules, /language, /cancel,
-and a clear answer to anything the bot does not understand."""
+/board, and a clear answer to anything the bot does not understand."""
 
 from __future__ import annotations
 
@@ -283,6 +283,26 @@ async def abort_button(press: MatchPress) -> None:
                 await host.messenger.drop_keyboard(chat_id, message_id)
             except (Unreachable, ChatMoved, TelegramError):
                 log.info("could not clear the buttons of message %s", message_id)
+
+
+async def board_command(update: Update, context: BotContext) -> None:
+    """/board in a group: the running game's board again at the bottom of the chat, where
+    everyone sees it (the old board message goes: one board per match)."""
+    host = context.host
+    chat = update.effective_chat
+    message = update.effective_message
+    if not is_group(chat):
+        await message.reply_text(
+            (await host.languages.user_t(update.effective_user))("lobby.groups_only")
+        )
+        return
+    match_id = await host.storage.active_match_id(chat.id, thread_of(message))
+    match = await host.storage.load(match_id) if match_id else None
+    if match is None or match.status != "playing":
+        t = await host.languages.chat_t(chat.id, update.effective_user)
+        await message.reply_text(t("cancel.nothing"))
+        return
+    host.publisher.repost_board(match)
 
 
 async def unknown_command(update: Update, context: BotContext) -> None:

@@ -156,6 +156,17 @@ def latest(driver: Driver, group: int, starts_with: str) -> StoredMessage:
     raise AssertionError(f"no message starting with {starts_with!r} in the group")
 
 
+def news(driver: Driver, group: int = GROUP) -> list[str]:
+    """The group's news as a reader meets it, paragraph by paragraph: the news of one
+    drawing arrives in one message, its pieces separated by a blank line."""
+    return [
+        paragraph
+        for message in driver.api.visible(group)
+        if message.from_bot
+        for paragraph in message.text.split("\n\n")
+    ]
+
+
 async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:
     return await driver.press(user, user.id, message.message_id, data["callback_data"])
 
