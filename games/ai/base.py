@@ -87,11 +87,12 @@ class GameAI(abc.ABC):
     # -- searching ---------------------------------------------------------------------
     @abc.abstractmethod
     def horizon_reached(self, start: State, state: State) -> bool:
-        """Whether a playout begun at ``start`` has gone far enough to be evaluated (the
-        end of a round, a hand...). The game's end always stops it."""
+        """Whether a search from ``start`` (the imagined state before the seat's move) has
+        gone far enough to be evaluated: the end of a round, a hand... The game's end
+        always stops it."""
 
     @abc.abstractmethod
     def evaluate(self, start: State, state: State, seat: int) -> float:
-        """How good an imagined ``state``, reached by a playout from ``start``, is for
+        """How good an imagined ``state``, reached by a search from ``start``, is for
         ``seat``, in points: its lead over the others, counting what is already on its
         way (a fuller line, a stronger hand)."""

@@ -16,13 +16,13 @@ from games.ai.base import GameAI
 from games.core import Action, State, View
 
 
-def playout(ai: GameAI, state: State, rng: random.Random, to_horizon: bool, moves: int) -> State:
+def playout(ai: GameAI, state: State, rng: random.Random, start: State | None, moves: int) -> State:
     """Play ``state`` on with the normal player in every seat, each deciding from its own
-    view, until the horizon (if ``to_horizon``), the end of the game, or ``moves`` moves."""
+    view, until the horizon of a search begun at ``start`` (none: no horizon), the end of
+    the game, or ``moves`` moves."""
     engine = ai.engine
-    start = state
     while moves > 0 and not engine.is_over(state):
-        if to_horizon and ai.horizon_reached(start, state):
+        if start is not None and ai.horizon_reached(start, state):
             break
         # Simultaneous choices are all made before any is applied: none sees another.
         decisions = []
@@ -60,8 +60,8 @@ def hard_choice(
             after = engine.apply(world, seat, action)
             for other, move in others:
                 after = engine.apply(after, other, move)
-            end = playout(ai, after, random.Random(playout_seed), True, budget.rollout_moves)
-            totals[index] += ai.evaluate(after, end, seat)
+            end = playout(ai, after, random.Random(playout_seed), world, budget.rollout_moves)
+            totals[index] += ai.evaluate(world, end, seat)
     best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
     return candidates[best]
 
@@ -76,6 +76,6 @@ def expected_final_score(
     for _ in range(samples):
         world = ai.sample(view, seat, rng)
         state = engine.apply(world, seat, action)
-        end = playout(ai, state, rng, False, 100_000)
+        end = playout(ai, state, rng, None, 100_000)
         total += engine.result(end).scores[seat]
     return total / samples
