@@ -69,13 +69,6 @@ class GameAI(abc.ABC):
         best = max(range(len(legal)), key=values.__getitem__)
         return legal[best]
 
-    def playout_action(
-        self, view: View, seat: int, legal: list[Action], rng: random.Random
-    ) -> Action:
-        """A seat's move inside the search's playouts: the normal player's, unless a game
-        has a cheaper stand-in for it."""
-        return self.normal(view, seat, legal, rng)
-
     def candidates(
         self, view: View, seat: int, legal: list[Action], count: int, rng: random.Random
     ) -> list[Action]:

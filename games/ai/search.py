@@ -28,7 +28,7 @@ def playout(ai: GameAI, state: State, rng: random.Random, start: State | None, m
         decisions = []
         for seat in sorted(engine.to_act(state)):
             legal = engine.legal_actions(state, seat)
-            decisions.append((seat, ai.playout_action(engine.view(state, seat), seat, legal, rng)))
+            decisions.append((seat, ai.normal(engine.view(state, seat), seat, legal, rng)))
         for seat, action in decisions:
             state = engine.apply(state, seat, action)
         moves -= len(decisions)
@@ -54,7 +54,7 @@ def hard_choice(
         for other in sorted(engine.to_act(world) - {seat}):
             other_view = engine.view(world, other)
             other_legal = engine.legal_actions(world, other)
-            others.append((other, ai.playout_action(other_view, other, other_legal, playout_rng)))
+            others.append((other, ai.normal(other_view, other, other_legal, playout_rng)))
         playout_seed = playout_rng.getrandbits(64)
         for index, action in enumerate(candidates):
             after = engine.apply(world, seat, action)

@@ -1,10 +1,15 @@
 """5211 AI: a small Monte Carlo player for the normal level, playouts for hard.
 
-The normal player scores each choice of cards by imagining the rest of the round a few
-times: the others reveal cards drawn from those it has not seen, and it reveals the rest
-of its own share from what it keeps. It plays for its lead over the others this round,
-and keeps its high cards for a round they can win (cards played are spent whether they
-score or not).
+The normal player scores each choice of cards by imagining the rest of the round: the
+others reveal cards drawn from those it has not seen (16 draws, the same for every
+choice), and it reveals the rest of its own share from the cards it keeps (every way
+counted alike). It plays for its lead over the others this round, and keeps its high
+cards for a round they can win (cards played are spent whether they score or not).
+
+The hard level plays the normal player's six best choices in 16 imagined deals, where
+the others choose as the normal player would with their imagined hands and everyone
+plays on as the normal player to the end of the round: it sees what its choice leads to
+once the others answer and the refills come.
 """
 
 from __future__ import annotations
@@ -27,7 +32,6 @@ from games.g5211.engine import (
 from games.g5211.sampling import sample_state, unseen_cards
 
 SAMPLES = 16  # imagined rest-of-rounds per decision, shared by every choice
-PLAYOUT_SAMPLES = 4  # the same, for the seats inside the hard level's playouts
 # A card kept in hand may score in a later round: playing it gives up this share of it.
 KEEP_SHARE = 0.25
 
@@ -91,18 +95,10 @@ def lead(points: list[int], seat: int) -> float:
 
 class G5211AI(GameAI):
     engine = ENGINE
-    budget = Budget(candidates=10, samples=6)
-
-    def __init__(self, samples: int = SAMPLES):
-        self.samples = samples
+    budget = Budget(candidates=6, samples=16)
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
-
-    def playout_action(
-        self, view: View, seat: int, legal: list[Action], rng: random.Random
-    ) -> Action:
-        return PLAYOUT_PLAYER.normal(view, seat, legal, rng)
 
     def action_values(
         self, view: View, seat: int, legal: list[Action], rng: random.Random
@@ -112,11 +108,10 @@ class G5211AI(GameAI):
         later_mine = sum(PART_SIZES[view["part"] :])  # my cards to reveal after this part
         to_come = sum(PART_SIZES[view["part"] - 1 :])  # each other seat's cards to reveal
         others = n - 1
-        samples = self.samples
         unseen = unseen_cards(view)
         # The same imagined cards of the others for every choice: a fair comparison.
         worlds = []
-        for _ in range(samples):
+        for _ in range(SAMPLES):
             drawn = rng.sample(unseen, min(len(unseen), to_come * others))
             cards = drawn + [
                 card for other, on in enumerate(view["table"]) if other != seat for card in on
@@ -163,4 +158,3 @@ class G5211AI(GameAI):
 
 
 AI = G5211AI()
-PLAYOUT_PLAYER = G5211AI(PLAYOUT_SAMPLES)
