@@ -85,7 +85,13 @@ class GameAI(abc.ABC):
         always stops it."""
 
     @abc.abstractmethod
-    def evaluate(self, start: State, state: State, seat: int) -> float:
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
         """How good an imagined ``state``, reached by a search from ``start``, is for
         ``seat``, in points: its lead over the others, counting what is already on its
-        way (a fuller line, a stronger hand)."""
+        way (a fuller line, a stronger hand). ``rng`` is seeded alike for every candidate
+        move in one imagined state."""
+
+    def budget_for(self, view: View) -> Budget:
+        """The hard level's budget for this decision (games may spend more where a
+        playout is cheap)."""
+        return self.budget

@@ -39,7 +39,7 @@ def hard_choice(
     ai: GameAI, view: View, seat: int, legal: list[Action], rng: random.Random
 ) -> Action:
     """The candidate with the best mean evaluation over the budget's imagined states."""
-    budget = ai.budget
+    budget = ai.budget_for(view)
     candidates = ai.candidates(view, seat, legal, budget.candidates, rng)
     if len(candidates) == 1:
         return candidates[0]
@@ -61,7 +61,7 @@ def hard_choice(
             for other, move in others:
                 after = engine.apply(after, other, move)
             end = playout(ai, after, random.Random(playout_seed), world, budget.rollout_moves)
-            totals[index] += ai.evaluate(world, end, seat)
+            totals[index] += ai.evaluate(world, end, seat, random.Random(playout_seed))
     best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
     return candidates[best]
 

@@ -142,7 +142,7 @@ class AzulAI(GameAI):
     def horizon_reached(self, start: State, state: State) -> bool:
         return state["round"] != start["round"]
 
-    def evaluate(self, start: State, state: State, seat: int) -> float:
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
         mine = self.standing(state, seat)
         others = [self.standing(state, other) for other in range(state["num_players"])]
         del others[seat]

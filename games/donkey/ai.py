@@ -115,7 +115,7 @@ class DonkeyAI(GameAI):
     def horizon_reached(self, start: State, state: State) -> bool:
         return state["hand_no"] != start["hand_no"] or state["over"]
 
-    def evaluate(self, start: State, state: State, seat: int) -> float:
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
         """Minus the penalty of this hand (a finished hand's, or the cards still held),
         plus a share of the others' mean: a cheap hand for me, a dear one for them."""
         n = state["num_players"]

@@ -1,4 +1,4 @@
-"""5211 AI: a small Monte Carlo player for the normal level, playouts for hard.
+"""5211 AI: a small Monte Carlo player for the normal level, a one-step search for hard.
 
 The normal player scores each choice of cards by imagining the rest of the round: the
 others reveal cards drawn from those it has not seen (16 draws, the same for every
@@ -6,10 +6,12 @@ choice), and it reveals the rest of its own share from the cards it keeps (every
 counted alike). It plays for its lead over the others this round, and keeps its high
 cards for a round they can win (cards played are spent whether they score or not).
 
-The hard level plays the normal player's six best choices in 16 imagined deals, where
-the others choose as the normal player would with their imagined hands and everyone
-plays on as the normal player to the end of the round: it sees what its choice leads to
-once the others answer and the refills come.
+The hard level tries the normal player's best choices in imagined deals (the other
+hands and the draw pile dealt at random from the unseen cards): the others answer as the
+normal player would with their imagined hands, the cards are revealed and drawn, and the
+position is judged by the normal player's estimate of its best next choice (at the end
+of the round: by the points). It sees what its choice leads to once the others answer
+and the refills come, with little of the noise of playing every round out.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from games.g5211.engine import (
 from games.g5211.sampling import sample_state, unseen_cards
 
 SAMPLES = 16  # imagined rest-of-rounds per decision, shared by every choice
+# Hard: the normal player's best choices, each tried in imagined deals. The last part of
+# a round ends it, so a deal costs only the others' answers there: more deals.
+BUDGET = Budget(candidates=6, samples=32)
+LAST_PART_BUDGET = Budget(candidates=5, samples=64)
 # A card kept in hand may score in a later round: playing it gives up this share of it.
 KEEP_SHARE = 0.25
 
@@ -95,7 +101,7 @@ def lead(points: list[int], seat: int) -> float:
 
 class G5211AI(GameAI):
     engine = ENGINE
-    budget = Budget(candidates=6, samples=16)
+    budget = BUDGET
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
@@ -138,18 +144,42 @@ class G5211AI(GameAI):
             )
         return values
 
-    def horizon_reached(self, start: State, state: State) -> bool:
-        return state["round"] != start["round"] or state["game_no"] != start["game_no"]
+    def budget_for(self, view: View) -> Budget:
+        return LAST_PART_BUDGET if view["part"] == len(PART_SIZES) else self.budget
 
-    def evaluate(self, start: State, state: State, seat: int) -> float:
+    def horizon_reached(self, start: State, state: State) -> bool:
+        """Once the seat's choice and the others' are revealed: the next part, or the end
+        of the round."""
+        return state["over"] or (state["game_no"], state["round"], state["part"]) != (
+            start["game_no"],
+            start["round"],
+            start["part"],
+        )
+
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
+        """After a round: the lead in points, with a share of the cards kept in hand.
+        Within a round: the normal player's estimate of its best next choice, now that it
+        sees what the others revealed and which cards it drew (the cards it has spent since
+        ``start`` no longer wait in its hand)."""
+        same_round = (state["game_no"], state["round"]) == (start["game_no"], start["round"])
+        if state["over"] or not same_round:
+            return self.standing(state, seat)
+        keep = 0.0 if state["final_round"] else KEEP_SHARE
+        legal = ENGINE.legal_actions(state, seat)
+        best = max(self.action_values(ENGINE.view(state, seat), seat, legal, rng))
+        spent = state["table"][seat][len(start["table"][seat]) :]
+        return best - keep * sum(CARD_VALUE[card] for card in spent)
+
+    @staticmethod
+    def standing(state: State, seat: int) -> float:
         """The lead in points, counting a share of the cards in hand (kept for later)."""
         if state["over"]:
             return lead([float(score) for score in ENGINE.result(state).scores], seat)
         keep = 0.0 if state["final_round"] else KEEP_SHARE
         points = [
-            sum(RANK_VALUES[card % 6] for card in pile)
+            sum(CARD_VALUE[card] for card in pile)
             + total
-            + keep * sum(RANK_VALUES[card % 6] for card in hand)
+            + keep * sum(CARD_VALUE[card] for card in hand)
             for pile, total, hand in zip(
                 state["piles"], state["match_points"], state["hands"], strict=True
             )

@@ -121,7 +121,7 @@ class SultanAI(GameAI):
     def horizon_reached(self, start: State, state: State) -> bool:
         return state["round"] != start["round"] or state["phase"] == "over"
 
-    def evaluate(self, start: State, state: State, seat: int) -> float:
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
         n = state["num_players"]
         standings = [self.standing(state, other) for other in range(n)]
         mine = standings.pop(seat)

@@ -153,7 +153,7 @@ class SummerPavilionAI(GameAI):
             count, extra = 0, 1
         else:
             count, extra = tiles[colour], int(tiles[wild] > 0)
-        value = me.tiles_value(colour, count) + WILD_TILE * extra if count else WILD_TILE
+        value = (me.tiles_value(colour, count) + WILD_TILE * extra) if count else WILD_TILE
         if source == 0 and view["first_player_tile"] < 0:
             value -= min(count + extra, me.score) - MARKER_WORTH
         return value
@@ -198,7 +198,7 @@ class SummerPavilionAI(GameAI):
     def horizon_reached(self, start: State, state: State) -> bool:
         return state["round"] != start["round"]
 
-    def evaluate(self, start: State, state: State, seat: int) -> float:
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
         standings = [self.standing(state, other) for other in range(state["num_players"])]
         mine = standings.pop(seat)
         return mine - max(standings)
