@@ -17,6 +17,7 @@ and the refills come, with little of the noise of playing every round out.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import combinations
 
 from games.ai.base import Budget, GameAI
@@ -35,9 +36,9 @@ from games.g5211.sampling import sample_state, unseen_cards
 
 SAMPLES = 16  # imagined rest-of-rounds per decision, shared by every choice
 # Hard: the normal player's best choices, each tried in imagined deals. The last part of
-# a round ends it, so a deal costs only the others' answers there: more deals.
+# a round ends it, so a deal costs only the others' answers there: twice as many deals.
 BUDGET = Budget(candidates=6, samples=32)
-LAST_PART_BUDGET = Budget(candidates=5, samples=64)
+LAST_PART_DEALS = 2
 # A card kept in hand may score in a later round: playing it gives up this share of it.
 KEEP_SHARE = 0.25
 
@@ -145,7 +146,9 @@ class G5211AI(GameAI):
         return values
 
     def budget_for(self, view: View) -> Budget:
-        return LAST_PART_BUDGET if view["part"] == len(PART_SIZES) else self.budget
+        if view["part"] < len(PART_SIZES):
+            return self.budget
+        return replace(self.budget, samples=self.budget.samples * LAST_PART_DEALS)
 
     def horizon_reached(self, start: State, state: State) -> bool:
         """Once the seat's choice and the others' are revealed: the next part, or the end
