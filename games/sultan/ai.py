@@ -11,6 +11,7 @@ player it sends back the gem that helps the others most against itself.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games.ai.base import Budget, GameAI
 from games.core import Action, State, View
@@ -80,7 +81,7 @@ class SultanAI(GameAI):
         ]
 
     @staticmethod
-    def win_chances(view: View, seat: int, gems: list[list[int]]):
+    def win_chances(view: View, seat: int, gems: list[list[int]]) -> Callable[[int, int], float]:
         """A function (cushion, value) -> the chance that a bid there wins it."""
         n = view["num_players"]
         setup = SETUPS[n]
