@@ -1,36 +1,61 @@
-"""``python -m bot``: long polling, or a webhook server on $PORT when WEBHOOK_URL is set."""
+"""``python -m bot``: long polling, or a webhook server on $PORT when WEBHOOK_URL is set.
+
+Settings and the database are checked before anything starts: a problem ends the process
+with one line on stderr (what is wrong, where, what to do) and exit status 1.
+"""
 
 from __future__ import annotations
 
 import logging
+import sys
+
+from telegram.error import InvalidToken
 
 from bot.app import ALLOWED_UPDATES, build_application
-from bot.settings import Settings
+from bot.database_check import DatabaseProblem, check_database
+from bot.settings import SettingsError, load_settings
 
 
 def main() -> None:
-    settings = Settings()
+    try:
+        settings = load_settings()
+        check_database(settings.database_path)
+    except (SettingsError, DatabaseProblem) as problem:
+        sys.exit(f"tablebot: {problem}")
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per API call is noise
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_without_rejected_token)
     application = build_application(settings)
-    if settings.webhook_url:
-        token = settings.telegram_bot_token.get_secret_value()
-        path = token.split(":")[0]  # a path that only Telegram knows, without the secret half
-        application.run_webhook(
-            listen="0.0.0.0",
-            port=settings.port,
-            url_path=path,
-            webhook_url=f"{settings.webhook_url}/{path}",
-            secret_token=(
-                settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-            ),
-            allowed_updates=ALLOWED_UPDATES,
+    try:
+        if settings.webhook_url:
+            token = settings.telegram_bot_token.get_secret_value()
+            path = token.split(":")[0]  # the bot's id: public, so the secret below guards it
+            application.run_webhook(
+                listen="0.0.0.0",
+                port=settings.port,
+                url_path=path,
+                webhook_url=f"{settings.webhook_url}/{path}",
+                # always a secret: requests without it are refused with 403
+                secret_token=settings.webhook_secret_token(),
+                allowed_updates=ALLOWED_UPDATES,
+            )
+        else:
+            application.run_polling(allowed_updates=ALLOWED_UPDATES)
+    except InvalidToken:
+        sys.exit(
+            "tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from "
+            "@BotFather into .env (see .env.example) or the environment"
         )
-    else:
-        application.run_polling(allowed_updates=ALLOWED_UPDATES)
+
+
+def _without_rejected_token(record: logging.LogRecord) -> bool:
+    """PTB reports a rejected token with a traceback that prints the token itself; main()
+    says it in one line instead."""
+    return not (record.exc_info and isinstance(record.exc_info[1], InvalidToken))
 
 
 if __name__ == "__main__":

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import BotCommand, Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
+    BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     filters,
@@ -16,11 +18,13 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot import callbacks
-from bot.handlers import commands, lobby, play
+from bot.database_check import check_database
+from bot.handlers import commands, lobby, membership, play
 from bot.handlers.errors import on_error
 from bot.host import HOST_KEY, Host, get_host
 from bot.i18n import LANGUAGES, translator
 from bot.messenger import Messenger
+from bot.rate_limit import TelegramLimits
 from bot.settings import Settings
 from bot.storage import Storage
 
@@ -33,9 +37,12 @@ def build_application(
     settings: Settings,
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
+    rate_limiter: BaseRateLimiter | None = None,
 ) -> Application:
     """Build the bot. ``request`` replaces the HTTP layer — tests and evaluations plug a
-    fake Bot API in here and drive the real bot without a network."""
+    fake Bot API in here and drive the real bot without a network. With ``RATE_LIMIT`` on,
+    calls are paced to Telegram's limits (``rate_limiter``: tests pass a faster clock's
+    limits)."""
     builder = (
         Application.builder()
         .token(settings.telegram_bot_token.get_secret_value())
@@ -49,17 +56,8 @@ def build_application(
     else:
         api = settings.telegram_api_url.rstrip("/")
         builder = builder.base_url(f"{api}/bot").base_file_url(f"{api}/file/bot")
-    if settings.rate_limit:
-        builder = builder.rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=30,  # Telegram: about 30 messages a second per bot
-                overall_time_period=1,
-                # about 20 a minute per group: one every 3 s never bursts past it
-                group_max_rate=1,
-                group_time_period=3,
-                max_retries=0,  # 429s are retried by the Messenger
-            )
-        )
+    if settings.rate_limit:  # 429s are retried by the Messenger, not by the limiter
+        builder = builder.rate_limiter(rate_limiter or TelegramLimits())
     application = builder.build()
     application.bot_data[HOST_KEY] = Host(
         settings=settings,
@@ -74,6 +72,8 @@ def build_application(
 def _add_handlers(application: Application) -> None:
     private = filters.ChatType.PRIVATE
     add = application.add_handler
+    add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.chat_migrated))
+    add(ChatMemberHandler(membership.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     add(CommandHandler("start", commands.start_command))
     add(CommandHandler("new", lobby.new_command))
     add(CommandHandler("help", commands.help_command))
@@ -84,6 +84,7 @@ def _add_handlers(application: Application) -> None:
         "a": play.press_action,
         "d": play.press_draft,
         "bk": play.press_back,
+        "ck": play.press_clock,
         "ng": lobby.choose_game,
         "op": lobby.cycle_option,
         "lv": lobby.leave,
@@ -103,6 +104,8 @@ def _add_handlers(application: Application) -> None:
 
 async def _on_startup(application: Application) -> None:
     host = get_host(application)
+    # `python -m bot` checked this already; here for every other way of starting the bot
+    await asyncio.to_thread(check_database, host.storage.path)
     await host.storage.open()
     for lang in LANGUAGES:
         t = translator(lang)
@@ -123,6 +126,7 @@ async def restore_matches(host: Host) -> None:
             if match is not None and (status == "playing" or match.published < match.version):
                 host.publisher.request(match)
     await host.timers.arm_all()
+    host.timers.start_sweeper()
     host.timers.start_lobby_sweeper()
 
 
@@ -135,4 +139,6 @@ async def _on_shutdown(application: Application) -> None:
     await get_host(application).storage.close()
 
 
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# messages (with the service messages of a supergroup upgrade), presses, and the bot's own
+# membership (removed from a group)
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]

@@ -1,10 +1,13 @@
 """``python -m bot.bench``: the whole bot under load, with figures.
 
 Drives many concurrent matches of random legal moves through the real ``Application``
-(handlers, SQLite on disk, the publisher and PTB's rate limiter) against a zero-latency
+(handlers, SQLite on disk, the publisher and the rate limiter) against a zero-latency
 in-memory Bot API, and prints one JSON line:
 
+* ``seconds``, ``cpu_seconds`` — wall and CPU time (``time.process_time``) of the play;
 * ``updates_per_s``, ``p50_ms``, ``p99_ms`` — handling time of each move update;
+* ``answer_p99_ms``, ``answer_max_ms`` — from a press's arrival to its answer (Telegram
+  gives up on a press after about 15 s);
 * ``api_calls_per_move`` — every Telegram call (answers, edits, messages) per move;
 * ``peak_group_msgs_per_min`` — the most calls any group received in any minute;
 * ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — memory as matches finish.
@@ -53,6 +56,7 @@ def rss_mb() -> float:
 @dataclass
 class Figures:
     handling_s: list[float] = field(default_factory=list)
+    pressed_at: dict[str, float] = field(default_factory=dict)  # by callback query id
     moves: int = 0
     finished: int = 0
     rss_at: list[float] = field(default_factory=list)
@@ -126,6 +130,7 @@ class Bench:
             action = self.rng.choice(engine.legal_actions(match.state, seat))
             data = Callback("a", match.id, match.seats[seat].token, encode_action(action))
             update = self.driver.press_update(users[seat], users[seat].id, 1, data.encode())
+            self.figures.pressed_at[update["callback_query"]["id"]] = time.perf_counter()
             self.figures.handling_s.append(await self.feed(update))
             self.figures.moves += 1
             # mirror the committed move to know the next tokens without reading the database
@@ -169,14 +174,21 @@ class Bench:
         self.api.call_counts.clear()
         self.api.timeline.clear()
         started = time.perf_counter()
+        cpu_started = time.process_time()
         await asyncio.gather(*(self.worker(queue) for _ in range(self.args.concurrent)))
         play_seconds = time.perf_counter() - started
+        play_cpu_seconds = time.process_time() - cpu_started
         drain_started = time.perf_counter()
         await host.publisher.idle()
         drain_seconds = time.perf_counter() - drain_started
         await self.stop()
         times = sorted(self.figures.handling_s)
         moves = self.figures.moves
+        answers = sorted(
+            self.api.answered_at[query] - pressed
+            for query, pressed in self.figures.pressed_at.items()
+            if query in self.api.answered_at
+        )
         full_until, full_updates = self.full_load_until or (time.perf_counter(), len(times))
         return {
             "matches": self.figures.finished,
@@ -186,10 +198,14 @@ class Bench:
             "players": self.args.players,
             "updates": len(times),
             "seconds": round(play_seconds, 2),
+            "cpu_seconds": round(play_cpu_seconds, 2),
             "updates_per_s": round(full_updates / (full_until - started), 1),
             "updates_per_s_whole_run": round(len(times) / play_seconds, 1),
             "p50_ms": round(statistics.median(times) * 1000, 2),
             "p99_ms": round(times[int(len(times) * 0.99) - 1] * 1000, 2),
+            "answer_p99_ms": round(answers[int(len(answers) * 0.99) - 1] * 1000, 2),
+            "answer_max_ms": round(answers[-1] * 1000, 2),
+            "unanswered": len(self.figures.pressed_at) - len(answers),
             "api_calls": sum(self.api.call_counts.values()),
             "api_calls_per_move": round(sum(self.api.call_counts.values()) / moves, 2),
             "peak_group_msgs_per_min": self.api.peak_group_calls_per_minute(),

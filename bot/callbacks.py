@@ -1,8 +1,10 @@
 """Callback data: ``kind:match:token:payload`` — at most 64 bytes, parsed strictly.
 
 The match id and token bind a button to one match and to the moment it was drawn: a press
-whose token is no longer current is stale and changes nothing. Who pressed is always taken
-from the update, never from the data.
+whose token is no longer current is stale and changes nothing. A selection step (``d``) also
+carries the seat's step counter (``token.step``), so a step button from an older version of
+the same prompt is stale too. Who pressed is always taken from the update, never from the
+data.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ KINDS = {
     "rm": "rematch",  # payload = game id, match = the finished match
     "rl": "rules",  # payload = game id
     "bk": "back from autopilot",
+    "ck": "start the clock",  # payload = the absent seat, token = its token
 }
 MAX_BYTES = 64
 
@@ -37,9 +40,11 @@ class Callback:
     match_id: int = 0
     token: int = 0
     payload: str = ""
+    step: int | None = None  # selection steps only: the seat's draft step when drawn
 
     def encode(self) -> str:
-        data = f"{self.kind}:{self.match_id}:{self.token}:{self.payload}"
+        token = str(self.token) if self.step is None else f"{self.token}.{self.step}"
+        data = f"{self.kind}:{self.match_id}:{token}:{self.payload}"
         if len(data.encode()) > MAX_BYTES:
             raise ValueError(f"callback data too long: {data!r}")
         return data
@@ -52,11 +57,14 @@ def parse(data: str | None) -> Callback:
     if len(parts) != 4 or parts[0] not in KINDS:
         raise BadCallback(data)
     kind, match_id, token, payload = parts
+    token, dot, step = token.partition(".")
     if not (_MATCH_ID.fullmatch(match_id) and _TOKEN.fullmatch(token)):
+        raise BadCallback(data)
+    if dot and (kind != "d" or not _TOKEN.fullmatch(step)):
         raise BadCallback(data)
     if not _PAYLOAD.fullmatch(payload):
         raise BadCallback(data)
-    return Callback(kind, int(match_id), int(token), payload)
+    return Callback(kind, int(match_id), int(token), payload, int(step) if dot else None)
 
 
 # ASCII digits only ("³".isdigit() is True, but int("³") fails)

@@ -6,7 +6,8 @@ simultaneous phase one player's move does not change another's choices, so the o
 players' buttons stay valid while everyone chooses at their own pace.
 
 Deadlines: when a seat gets a new decision and the match has a move time limit, its
-deadline is set (an absolute time, stored with the match); on autopilot it is "now".
+deadline is set (an absolute time, stored with the match); on autopilot it is "now". Without
+a limit the decision's start is kept, so the others can be offered to start its clock.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def refresh_tokens(match: Match, next_version: int, now: float, mover: int | Non
             seat.token = next_version
             seat.draft = None
             seat.reminded = False
+            seat.clock_offered = False
+            seat.waiting_since = now if actions else None
             if not actions:
                 seat.deadline = None
             elif seat.autopilot:

@@ -3,9 +3,13 @@
 * 429 ``RetryAfter``: wait as long as Telegram asks, then try again.
 * Time-outs and network errors: a few quick retries.
 * 400 "message is not modified": harmless (the screen is already right).
-* 400 "message to edit not found" / "can't be edited": the caller sends a new message.
+* 400 "message to edit not found" / "can't be edited": the caller sends a new message;
+  so does a text edit of a photo message (:class:`MessageKindDiffers`), e.g. a board that
+  falls back from its picture to text.
 * 403 ``Forbidden`` (blocked, never started, kicked): raised as :class:`Unreachable` so the
   caller can tell the group; nothing about the match is lost.
+* 400 with ``migrate_to_chat_id`` (the group became a supergroup with a new id): raised as
+  :class:`ChatMoved` so the caller moves the chat's matches there.
 """
 
 from __future__ import annotations
@@ -15,9 +19,16 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -35,8 +46,25 @@ class Unreachable(Exception):
         self.reason = reason
 
 
+class ChatMoved(Exception):
+    """The group was upgraded to a supergroup: it now lives at ``new_chat_id``."""
+
+    def __init__(self, chat_id: int, new_chat_id: int) -> None:
+        super().__init__(f"chat {chat_id} moved to {new_chat_id}")
+        self.chat_id = chat_id
+        self.new_chat_id = new_chat_id
+
+
 class MessageGone(Exception):
     """The message to edit no longer exists or can no longer be edited."""
+
+
+class MessageKindDiffers(MessageGone):
+    """The message cannot take this edit: a text edit of a photo, a caption edit of a text.
+    Like a vanished message, the caller sends a new one (and may delete the old)."""
+
+
+PHOTO_NAME = "board.png"  # the uploaded file's name: Telegram reads its type from it
 
 
 def _is_not_modified(error: BadRequest) -> bool:
@@ -53,6 +81,18 @@ def _is_gone(error: BadRequest) -> bool:
             "message to delete not found",
             "message not found",
             "message_id_invalid",
+        )
+    )
+
+
+def _is_other_kind(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return any(
+        phrase in text
+        for phrase in (
+            "there is no text in the message to edit",
+            "there is no caption in the message to edit",
+            "there is no media in the message to edit",
         )
     )
 
@@ -75,6 +115,8 @@ class Messenger:
                 await self.sleep(seconds)
             except Forbidden as error:
                 raise Unreachable(chat_id, error.message) from error
+            except ChatMigrated as error:
+                raise ChatMoved(chat_id, error.new_chat_id) from error
             except BadRequest:
                 raise
             except (TimedOut, NetworkError) as error:
@@ -126,11 +168,7 @@ class Messenger:
                 ),
             )
         except BadRequest as error:
-            if _is_not_modified(error):
-                return
-            if _is_gone(error):
-                raise MessageGone(message_id) from error
-            raise
+            _raise_edit_error(error, message_id)
 
     async def edit_or_send(
         self,
@@ -170,3 +208,110 @@ class Messenger:
         except BadRequest as error:
             if not _is_gone(error) and "can't be deleted" not in error.message.lower():
                 raise
+
+    # -- photos: the board pictures ----------------------------------------------------------
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int = 0,
+        notify: bool = True,
+    ) -> Message:
+        """Send a picture (PNG or JPEG bytes) with an HTML caption (at most 1,024
+        characters) and buttons."""
+        return await self._call(
+            chat_id,
+            lambda: self.bot.send_photo(
+                chat_id,
+                InputFile(photo, filename=PHOTO_NAME),
+                caption=caption,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=thread_id or None,
+                disable_notification=not notify,
+            ),
+        )
+
+    async def edit_photo(
+        self,
+        chat_id: int,
+        message_id: int,
+        photo: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """Replace a message's picture, caption and buttons at once (a text message becomes
+        a photo); raises :class:`MessageGone` if it cannot be edited."""
+        media = InputMediaPhoto(
+            InputFile(photo, filename=PHOTO_NAME, attach=True),
+            caption=caption,
+            parse_mode=ParseMode.HTML,
+        )
+        try:
+            await self._call(
+                chat_id,
+                lambda: self.bot.edit_message_media(
+                    media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                ),
+            )
+        except BadRequest as error:
+            _raise_edit_error(error, message_id)
+
+    async def edit_caption(
+        self,
+        chat_id: int,
+        message_id: int,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """Change only the caption and buttons of a photo (no upload: the picture is the
+        same); raises :class:`MessageGone` if it cannot be edited."""
+        try:
+            await self._call(
+                chat_id,
+                lambda: self.bot.edit_message_caption(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                ),
+            )
+        except BadRequest as error:
+            _raise_edit_error(error, message_id)
+
+    async def edit_photo_or_send(
+        self,
+        chat_id: int,
+        message_id: int | None,
+        photo: bytes,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int = 0,
+    ) -> int:
+        """Edit the photo if the message still exists, else send a new one (silently, like
+        :meth:`edit_or_send`); returns the message id."""
+        if message_id is not None:
+            try:
+                await self.edit_photo(chat_id, message_id, photo, caption, markup)
+                return message_id
+            except MessageGone:
+                log.info("message %s in chat %s is gone; sending anew", message_id, chat_id)
+        message = await self.send_photo(
+            chat_id, photo, caption, markup, thread_id=thread_id, notify=False
+        )
+        return message.message_id
+
+
+def _raise_edit_error(error: BadRequest, message_id: int) -> None:
+    """An edit's 400: "not modified" is success; a message gone or of the other kind raises
+    :class:`MessageGone`; anything else is re-raised."""
+    if _is_not_modified(error):
+        return
+    if _is_other_kind(error):
+        raise MessageKindDiffers(message_id) from error
+    if _is_gone(error):
+        raise MessageGone(message_id) from error
+    raise error

@@ -21,10 +21,13 @@ from collections.abc import Iterable
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Callback
+from bot.chat_lifecycle import bot_removed, move_chat
 from bot.host import Host
+from bot.i18n import Translator
 from bot.lobby_view import lobby_screen
-from bot.messenger import MessageGone, Unreachable
+from bot.messenger import ChatMoved, MessageGone, Unreachable
 from bot.storage import Match, Notice
+from bot.timers import format_duration
 from bot.ui import get_ui
 from bot.ui.base import Button, Names
 from games import get_engine
@@ -57,7 +60,10 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
                 payload = ".".join(str(part) for part in button.action)
                 data = Callback("a", match.id, token, payload).encode()
             else:
-                data = Callback("d", match.id, token, button.draft or "").encode()
+                # a selection step also carries the step it was drawn at: a step button
+                # from an older version of the prompt is stale
+                step = match.seats[seat].draft_step if seat is not None else 0
+                data = Callback("d", match.id, token, button.draft or "", step=step).encode()
             buttons.append(InlineKeyboardButton(button.label, callback_data=data))
         if buttons:
             markup.append(buttons)
@@ -111,6 +117,11 @@ class Publisher:
                             await self._draw_group(match_id)
                         else:
                             await self._draw_private(match_id, key[1])
+                    except ChatMoved as moved:  # the group became a supergroup
+                        await move_chat(self.host, moved.chat_id, moved.new_chat_id)
+                    except Unreachable as error:  # 403 from a group: the bot is not in it
+                        log.info("match %s: the bot left chat %s", match_id, error.chat_id)
+                        await bot_removed(self.host, error.chat_id)
                     except Exception:
                         log.exception("could not draw match %s in %s", match_id, key)
         finally:
@@ -162,6 +173,7 @@ class Publisher:
 
         board = ui.board(t, public, names)
         rows = keyboard(match, board.rows, None)
+        rows += self._clock_buttons(match, t)
         if not over:
             label = ui.private_button_label(t)
             rows.append([InlineKeyboardButton(label, url=host.deep_link(f"m{match.id}"))])
@@ -189,6 +201,16 @@ class Publisher:
         match.published = match.version
         await host.storage.save_display(match)
 
+    def _clock_buttons(self, match: Match, t: Translator) -> list[list[InlineKeyboardButton]]:
+        """ "Start the clock" for each player the others have waited for too long."""
+        rows = []
+        for seat in match.seats:
+            if self.host.timers.may_start_clock(match, seat):
+                data = Callback("ck", match.id, seat.token, str(seat.seat)).encode()
+                label = t("clock.button", name=seat.name)
+                rows.append([InlineKeyboardButton(label, callback_data=data)])
+        return rows
+
     async def _draw_lobby(self, match: Match) -> None:
         t = await self.host.chat_t(match.chat_id)
         text, markup = lobby_screen(self.host, match, t)
@@ -210,6 +232,9 @@ class Publisher:
         params = dict(notice.params)
         if "user_id" in params:
             params["name"] = mention(params.pop("user_id"), params["name"])
+        for name, key in (("seconds", "left"), ("waited", "waited")):
+            if name in params:  # a duration, in the group's language
+                params[key] = format_duration(t, params.pop(name))
         markup = None
         if notice.key == "play.unreachable":
             params["bot"] = self.host.bot.username
@@ -246,14 +271,10 @@ class Publisher:
 
     async def _send(
         self, match: Match, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> int | None:
-        try:
-            message = await self.host.messenger.send(
-                match.chat_id, text, markup, thread_id=match.thread_id
-            )
-        except Unreachable as error:
-            log.warning("match %s: cannot write to the group (%s)", match.id, error.reason)
-            return None
+    ) -> int:
+        message = await self.host.messenger.send(
+            match.chat_id, text, markup, thread_id=match.thread_id
+        )
         return message.message_id
 
     # -- private chats -------------------------------------------------------------------

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Language = Literal["en", "ru", "uk", "it"]
+
+# A token from @BotFather: the bot's numeric id, a colon, then letters, digits, _ and -.
+TOKEN_SHAPE = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{1,200}")
+EXAMPLE_TOKEN = "123456789:replace-with-your-token"  # the placeholder in .env.example
+# What Telegram accepts as a webhook's secret_token.
+SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+WHERE = "put it in .env (see .env.example) or in the environment"
 
 
 class Settings(BaseSettings):
@@ -25,7 +35,9 @@ class Settings(BaseSettings):
         None, description="Public HTTPS base URL; when set, serve a webhook instead of polling."
     )
     webhook_secret: SecretStr | None = Field(
-        None, description="Secret token Telegram sends with each webhook request."
+        None,
+        description="Secret token Telegram sends with each webhook request; empty: one is "
+        "derived from the bot token.",
     )
     port: int = Field(8080, description="Port of the webhook server (PaaS platforms set PORT).")
     telegram_api_url: str = Field(
@@ -42,7 +54,47 @@ class Settings(BaseSettings):
     lobby_ttl_minutes: int = Field(
         120, ge=1, description="A lobby nobody touches for this long is closed."
     )
+    start_clock_after_minutes: int = Field(
+        10,
+        ge=0,
+        description="In a match without a move time limit, after this many minutes without "
+        "a move the other players may start the absent player's clock (0 = never).",
+    )
+    start_clock_seconds: int = Field(
+        120, ge=10, description="The time a started clock gives the absent player."
+    )
     log_level: str = Field("INFO")
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _a_token(cls, token: SecretStr) -> SecretStr:
+        value = token.get_secret_value().strip()
+        if value == EXAMPLE_TOKEN:
+            raise ValueError("is still the example value: put the token from @BotFather there")
+        if not TOKEN_SHAPE.fullmatch(value):
+            raise ValueError(
+                "does not look like a bot token (digits, a colon, then letters, digits, _ "
+                "and -): copy it again from @BotFather"
+            )
+        return SecretStr(value)
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _a_secret(cls, secret: SecretStr | None) -> SecretStr | None:
+        if secret is None or not secret.get_secret_value():
+            return None  # derived from the token: see webhook_secret_token()
+        if not SECRET_SHAPE.fullmatch(secret.get_secret_value()):
+            raise ValueError("must be 1 to 256 characters: letters A-Z a-z, digits, _ and -")
+        return secret
+
+    def webhook_secret_token(self) -> str:
+        """The secret Telegram must send with every webhook request: WEBHOOK_SECRET, or one
+        derived from the bot token (stable across restarts, unknown to anyone without the
+        token), so a webhook never accepts unsigned updates."""
+        if self.webhook_secret is not None:
+            return self.webhook_secret.get_secret_value()
+        token = self.telegram_bot_token.get_secret_value().encode()
+        return hmac.new(token, b"tablebot webhook secret", hashlib.sha256).hexdigest()
 
     @field_validator("default_turn_seconds")
     @classmethod
@@ -61,3 +113,30 @@ class Settings(BaseSettings):
         if not url.startswith("https://"):
             raise ValueError("WEBHOOK_URL must start with https://")
         return url.rstrip("/")
+
+
+class SettingsError(Exception):
+    """Settings that cannot work, explained in one line for the person deploying the bot."""
+
+
+def load_settings(**overrides) -> Settings:
+    """Settings from the environment and ``.env``; a problem becomes one clear line."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        raise SettingsError("; ".join(_explain(problem) for problem in error.errors())) from None
+
+
+def _explain(problem: dict) -> str:
+    name = str(problem["loc"][0]).upper() if problem["loc"] else "settings"
+    if problem["type"] == "missing":
+        if name == "TELEGRAM_BOT_TOKEN":
+            return (
+                "TELEGRAM_BOT_TOKEN is not set: put TELEGRAM_BOT_TOKEN=<the token from "
+                "@BotFather> in .env (see .env.example) or in the environment"
+            )
+        return f"{name} is not set: {WHERE}"
+    message = problem["msg"].removeprefix("Value error, ")
+    if not message.startswith(name):
+        message = f"{name}: {message}"
+    return f"{message} ({WHERE})"

@@ -101,6 +101,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX unsent_notices ON notices (match_id) WHERE sent = 0;
     """,
+    """
+    ALTER TABLE seats ADD COLUMN draft_step INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN waiting_since REAL;
+    ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 ACTIVE = ("lobby", "playing")
@@ -125,6 +130,9 @@ class Seat:
     reminded: bool = False  # the half-time reminder for the current deadline was sent
     timeouts: int = 0  # timeouts in a row; at AUTOPILOT_AFTER the seat goes on autopilot
     autopilot: bool = False
+    draft_step: int = 0  # counts selection steps: a step button from an older prompt is stale
+    waiting_since: float | None = None  # when the current decision began (None: no decision)
+    clock_offered: bool = False  # the others were offered to start this decision's clock
     # -- display (saved by the publisher) --
     pinged_token: int = 0  # token of the decision the group was last pinged about
     prompt_message_id: int | None = None  # the private message holding this seat's prompt
@@ -133,7 +141,9 @@ class Seat:
 
 
 PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline", "reminded",
-                    "timeouts", "autopilot")  # fmt: skip
+                    "timeouts", "autopilot", "draft_step", "waiting_since",
+                    "clock_offered")  # fmt: skip
+BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
 DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
 
 
@@ -165,6 +175,19 @@ class Match:
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+
+def _play_values(seat: Seat) -> tuple:
+    """A seat's play fields as stored, in the order of ``PLAY_SEAT_FIELDS``."""
+    values = []
+    for name in PLAY_SEAT_FIELDS:
+        value = getattr(seat, name)
+        if name == "draft":
+            value = json.dumps(value) if value is not None else None
+        elif name in BOOLEAN_SEAT_FIELDS:
+            value = int(value)
+        values.append(value)
+    return tuple(values)
 
 
 def copy_match(match: Match) -> Match:
@@ -454,8 +477,8 @@ class Storage:
             for name in PLAY_SEAT_FIELDS[2:] + DISPLAY_SEAT_FIELDS:
                 setattr(seat, name, r[name])
             seat.draft = json.loads(r["draft"]) if r["draft"] else None
-            seat.reminded = bool(r["reminded"])
-            seat.autopilot = bool(r["autopilot"])
+            for name in BOOLEAN_SEAT_FIELDS:
+                setattr(seat, name, bool(r[name]))
             match.seats.append(seat)
         return match
 
@@ -533,22 +556,7 @@ class Storage:
                 f"INSERT INTO seats (match_id, seat, {columns}) "
                 f"VALUES (?, ?, {', '.join('?' * len(PLAY_SEAT_FIELDS))}) "
                 f"ON CONFLICT (match_id, seat) DO UPDATE SET {updates}",
-                [
-                    (
-                        match.id,
-                        seat.seat,
-                        seat.user_id,
-                        seat.name,
-                        seat.token,
-                        seat.prompt_sig,
-                        json.dumps(seat.draft) if seat.draft is not None else None,
-                        seat.deadline,
-                        int(seat.reminded),
-                        seat.timeouts,
-                        int(seat.autopilot),
-                    )
-                    for seat in match.seats
-                ],
+                [(match.id, seat.seat, *_play_values(seat)) for seat in match.seats],
             )
             if move:
                 await db.execute(
@@ -567,6 +575,88 @@ class Storage:
         match.updated_at = now
         self._remember(match, display=False)
 
+    async def move_chat(self, old: int, new: int) -> list[int]:
+        """A group became a supergroup with a new id: move its matches (and its language) to
+        the new id in one transaction; returns the unfinished matches now there. Message ids
+        of the old chat mean nothing in the new one, so boards, lobbies and pings are posted
+        anew. Where the new chat already has an unfinished match in the same topic, a
+        running game wins over a lobby; otherwise the one already there stays."""
+        async with self.transaction() as db:
+            moving = await db.execute_fetchall(
+                "SELECT id, thread_id, status FROM matches WHERE chat_id = ? AND status IN (?, ?)",
+                (old, *ACTIVE),
+            )
+            for row in moving:
+                there = await db.execute_fetchall(
+                    "SELECT id, status FROM matches "
+                    "WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
+                    (new, row["thread_id"], *ACTIVE),
+                )
+                if there:
+                    loser = there[0]["id"]
+                    if not (row["status"] == "playing" and there[0]["status"] == "lobby"):
+                        loser = row["id"]
+                    # a new version: a handler holding the old copy can no longer save it
+                    await db.execute(
+                        "UPDATE matches SET status = 'cancelled', version = version + 1 "
+                        "WHERE id = ?",
+                        (loser,),
+                    )
+                    self._matches.pop(loser, None)
+            await db.execute(
+                "UPDATE seats SET pinged_token = 0 WHERE match_id IN "
+                "(SELECT id FROM matches WHERE chat_id = ? AND status = 'playing')",
+                (old,),
+            )
+            await db.execute(
+                "UPDATE matches SET chat_id = ?, lobby_message_id = NULL, "
+                "board_message_id = NULL, board_print = NULL, ping_message_id = NULL "
+                "WHERE chat_id = ?",
+                (new, old),
+            )
+            await db.execute(
+                "INSERT INTO chats (chat_id, lang) SELECT ?, lang FROM chats "
+                "WHERE chat_id = ? AND lang IS NOT NULL "
+                "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+                (new, old),
+            )
+            await db.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
+            moved = await db.execute_fetchall(
+                "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",
+                (new, *ACTIVE),
+            )
+        for match_id, cached in list(self._matches.items()):
+            if cached.chat_id in (old, new):
+                del self._matches[match_id]  # read afresh, with the new chat
+        self._chat_langs.pop(old, None)
+        self._chat_langs.pop(new, None)
+        return [row["id"] for row in moved]
+
+    async def active_in_chat(self, chat_id: int) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",
+            (chat_id, *ACTIVE),
+        )
+        return [row["id"] for row in rows]
+
+    async def due_matches(self, now: float, offer_after: float) -> list[int]:
+        """Running matches with something overdue at ``now`` — a move deadline, a half-time
+        reminder, the end of a timed match, an offer to start an absent player's clock —
+        whatever their timer jobs did: the safety net of the periodic sweep. Mirrors
+        :meth:`bot.timers.Timers.next_event`."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE m.status = 'playing' AND ("
+            " s.deadline <= :now"
+            " OR (m.turn_seconds > 0 AND s.deadline IS NOT NULL AND s.reminded = 0"
+            "     AND s.autopilot = 0 AND s.deadline - m.turn_seconds / 2.0 <= :now)"
+            " OR (:offer > 0 AND m.turn_seconds = 0 AND s.deadline IS NULL"
+            "     AND s.clock_offered = 0 AND s.waiting_since + :offer <= :now)"
+            ") UNION SELECT id FROM matches WHERE status = 'playing' AND ends_at <= :now",
+            {"now": now, "offer": offer_after},
+        )
+        return sorted(row[0] for row in rows)
+
     def _remember(self, match: Match, display: bool) -> None:
         """Write a saved match through to the cache: its play fields, or its display fields
         (the publisher's), each owned by one writer."""
@@ -583,6 +673,7 @@ class Storage:
             return
         for name in DISPLAY_MATCH_FIELDS:
             setattr(saved, name, getattr(cached, name))
+        saved.chat_id = cached.chat_id  # only move_chat changes it; a play save never does
         by_number = {seat.seat: seat for seat in cached.seats}
         for seat in saved.seats:
             old = by_number.get(seat.seat)
@@ -592,21 +683,26 @@ class Storage:
         self._matches.put(match.id, saved)
 
     async def save_display(self, match: Match) -> None:
-        """Record what the group has been shown. Never touches the play state."""
-        await self._execute(
-            "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
-            "ping_message_id = ?, announced = ?, published = ? WHERE id = ?",
-            (
-                match.lobby_message_id,
-                match.board_message_id,
-                match.board_print,
-                match.ping_message_id,
-                match.announced,
-                match.published,
-                match.id,
-            ),
-        )
-        self._remember(match, display=True)
+        """Record what the group has been shown. Never touches the play state. Ignored if
+        the match has moved to another chat meanwhile (its message ids are of the old one)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
+                "ping_message_id = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
+                (
+                    match.lobby_message_id,
+                    match.board_message_id,
+                    match.board_print,
+                    match.ping_message_id,
+                    match.announced,
+                    match.published,
+                    match.id,
+                    match.chat_id,
+                ),
+            )
+            saved = cursor.rowcount == 1
+        if saved:
+            self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
         """Record what a seat's private chat and the group's ping show for that seat."""

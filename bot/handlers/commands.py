@@ -3,22 +3,35 @@ and a clear answer to anything the bot does not understand."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
+import re
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.callbacks import Callback
-from bot.handlers.common import button_handler, display_name, is_group, is_private, popup, thread_of
+from bot.handlers.common import (
+    button_handler,
+    display_name,
+    is_group,
+    is_private,
+    on_menu,
+    popup,
+    thread_of,
+)
 from bot.handlers.lobby import join_by_link, managed_match, may_manage
-from bot.host import get_host
+from bot.host import Host, get_host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
-from bot.messenger import Unreachable
+from bot.messenger import ChatMoved, MessageGone, Unreachable
 from bot.ui import get_ui, playable_games
 
 log = logging.getLogger(__name__)
+
+MATCH_ID = re.compile(r"[0-9]{1,12}")  # as in callback data: fits SQLite's integers
+ECHOED_COMMAND = 64  # characters of an unknown command quoted in the answer
 
 
 async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -35,7 +48,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     )
     t = await host.user_t(user)
     payload = context.args[0] if context.args else ""
-    if payload[:1] in ("j", "m") and payload[1:].isascii() and payload[1:].isdigit():
+    if payload[:1] in ("j", "m") and MATCH_ID.fullmatch(payload[1:]):
         match_id = int(payload[1:])
         if payload[0] == "j":
             await join_by_link(update, context, match_id)
@@ -113,14 +126,13 @@ async def rules_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
     query = update.callback_query
     chat = update.effective_chat
     t = await (host.chat_t(chat.id) if is_group(chat) else host.user_t(query.from_user))
-    if data.payload not in playable_games():
+    # the choice replaces the menu with the rules: only on the menu itself
+    if data.payload not in playable_games() or not on_menu(query, "rl"):
         await popup(query, t("error.bad_button"))
         return
     ui = get_ui(data.payload)
     await popup(query)
-    await query.edit_message_text(
-        f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}", parse_mode="HTML"
-    )
+    await replace_menu(host, query, f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}")
 
 
 async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -151,7 +163,7 @@ async def language_button(
     query = update.callback_query
     chat = update.effective_chat
     user = query.from_user
-    if data.payload not in LANGUAGES:
+    if data.payload not in LANGUAGES or not on_menu(query, "lg"):
         await popup(query, (await host.user_t(user))("error.bad_button"))
         return
     t = translator(data.payload)
@@ -165,7 +177,15 @@ async def language_button(
         await host.storage.set_user_lang(user.id, display_name(user), data.payload)
         text = t("language.private_set")
     await popup(query, text)
-    await query.edit_message_text(text)
+    await replace_menu(host, query, html.escape(text))
+
+
+async def replace_menu(host: Host, query: CallbackQuery, text: str) -> None:
+    """Show a menu's outcome in place of the menu. Pressed twice before the first edit
+    arrived, the second edit changes nothing, and that is no error."""
+    message = query.message
+    with contextlib.suppress(MessageGone):
+        await host.messenger.edit(message.chat.id, message.message_id, text)
 
 
 async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -203,6 +223,9 @@ async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
     host = get_host(context.application)
     query = update.callback_query
     t = await host.chat_t(update.effective_chat.id)
+    if not on_menu(query, "ab"):  # the confirmation under /cancel, nothing else
+        await popup(query, t("error.bad_button"))
+        return
     async with host.lock(data.match_id):
         match = await managed_match(host, query, data.match_id, t, status="playing")
         if match is None:
@@ -212,7 +235,7 @@ async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
         host.timers.arm(match)  # a stopped match has no timer
         await popup(query, t("cancel.done"))
         text = t("cancel.stopped", name=html.escape(display_name(query.from_user)))
-        await query.edit_message_text(text)
+        await replace_menu(host, query, text)
         # a stopped match leaves no live buttons (where the bot can still reach them)
         screens = [(match.chat_id, match.board_message_id)] + [
             (seat.user_id, seat.prompt_message_id) for seat in match.seats
@@ -221,7 +244,7 @@ async def abort_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
             if message_id is not None:
                 try:
                     await host.messenger.drop_keyboard(chat_id, message_id)
-                except (Unreachable, TelegramError):
+                except (Unreachable, ChatMoved, TelegramError):
                     log.info("could not clear the buttons of message %s", message_id)
 
 
@@ -234,6 +257,8 @@ async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if is_group(chat) and not command.lower().endswith("@" + (host.bot.username or "").lower()):
         return  # in groups, only commands addressed to this bot deserve an answer
     t = await (host.chat_t(chat.id) if is_group(chat) else host.user_t(update.effective_user))
+    if len(command) > ECHOED_COMMAND:  # echoed back, it must fit in a message
+        command = command[: ECHOED_COMMAND - 1] + "…"
     await message.reply_text(t("error.unknown_command", command=command))
 
 

@@ -45,14 +45,34 @@ async def popup(query: CallbackQuery, text: str | None = None, alert: bool = Fal
             raise
 
 
+def on_menu(query: CallbackQuery, kind: str) -> bool:
+    """Whether the pressed message is a menu of ``kind`` buttons (every button on it is one).
+    Telegram sends the real message with a press, so forged data pressed on another message
+    (a board, a lobby) is told apart from a press on the menu itself."""
+    message = query.message
+    markup = message.reply_markup if isinstance(message, Message) else None
+    if markup is None:
+        return False
+    kinds = {
+        (button.callback_data or "").split(":", 1)[0]
+        for row in markup.inline_keyboard
+        for button in row
+        if button.callback_data is not None
+    }
+    return kinds == {kind}
+
+
 def button_handler(handler: CallbackHandler):
-    """Parse the press's callback data for ``handler``; malformed data gets a popup."""
+    """Parse the press's callback data for ``handler``; malformed data, or a press without a
+    chat (an inline message), gets a popup."""
 
     @wraps(handler)
     async def wrapper(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         try:
             data = parse(query.data)
+            if update.effective_chat is None:
+                raise BadCallback(query.data)
         except BadCallback:
             t = await get_host(context.application).user_t(query.from_user)
             await popup(query, t("error.bad_button"))

@@ -11,11 +11,19 @@ from telegram.ext import ContextTypes
 
 from bot import flow
 from bot.callbacks import Callback
-from bot.handlers.common import button_handler, display_name, is_group, popup, thread_of
+from bot.chat_lifecycle import move_chat
+from bot.handlers.common import (
+    button_handler,
+    display_name,
+    is_group,
+    on_menu,
+    popup,
+    thread_of,
+)
 from bot.host import Host, get_host
 from bot.i18n import Translator
 from bot.lobby_view import TURN_OPTION, option_choices
-from bot.messenger import MessageGone, Unreachable
+from bot.messenger import ChatMoved, MessageGone, Unreachable
 from bot.storage import Match, Seat
 from bot.timers import TURN_PRESETS, turn_label
 from bot.ui import get_ui, playable_games
@@ -61,8 +69,12 @@ async def choose_game(update: Update, context: ContextTypes.DEFAULT_TYPE, data: 
     host = get_host(context.application)
     query = update.callback_query
     chat = update.effective_chat
+    if not is_group(chat):  # lobbies live in groups only
+        await popup(query, (await host.user_t(query.from_user))("lobby.groups_only"))
+        return
     t = await host.chat_t(chat.id, query.from_user)
-    if data.payload not in playable_games():
+    # the menu message becomes the lobby: it must be the menu, not a board or a result
+    if data.payload not in playable_games() or not on_menu(query, "ng"):
         await popup(query, t("error.bad_button"))
         return
     match = await create_lobby(
@@ -150,6 +162,9 @@ async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callba
         if match is None or match.status != "lobby":
             await popup(query, t("lobby.closed"))
             return
+        if update.effective_chat.id != match.chat_id:  # a lobby's buttons live in its group
+            await popup(query, t("error.bad_button"))
+            return
         seat = match.seat_of(query.from_user.id)
         if seat is None:
             await popup(query, t("lobby.not_joined"))
@@ -172,12 +187,16 @@ async def may_manage(host: Host, match: Match, user_id: int) -> bool:
 async def managed_match(
     host: Host, query: CallbackQuery, match_id: int, t: Translator, status: str = "lobby"
 ) -> Match | None:
-    """The match a creator's button refers to, if it is still in ``status`` and the presser
-    may manage it (its creator or a group admin); otherwise the press is answered."""
+    """The match a creator's button refers to, if it is still in ``status``, the press comes
+    from the match's group and the presser may manage it (its creator or a group admin);
+    otherwise the press is answered."""
     match = await host.storage.load(match_id)
     if match is None or match.status != status:
         gone = "lobby.closed" if status == "lobby" else "play.match_over"
         await popup(query, t(gone))
+        return None
+    if query.message is None or query.message.chat.id != match.chat_id:
+        await popup(query, t("error.bad_button"))
         return None
     if not await may_manage(host, match, query.from_user.id):
         await popup(query, t("lobby.creator_only"))
@@ -229,8 +248,8 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callba
             await popup(query, t("lobby.need_players", min=engine.min_players), alert=True)
             return
         await flow.start_match(host.storage, match, host.clock())
-        await host.timers.settle(match)
         await popup(query, t("lobby.started"))
+        await host.timers.settle(match)
     host.publisher.request(match)  # closes the lobby message, draws the board, deals
 
 
@@ -255,8 +274,11 @@ async def close_lobby_message(host: Host, match: Match, text: str) -> None:
     if match.lobby_message_id is None:
         return
     # the lobby message is cosmetic: if it is gone or the group unreachable, so be it
-    with contextlib.suppress(MessageGone, Unreachable, BadRequest):
-        await host.messenger.edit(match.chat_id, match.lobby_message_id, text)
+    try:
+        with contextlib.suppress(MessageGone, Unreachable, BadRequest):
+            await host.messenger.edit(match.chat_id, match.lobby_message_id, text)
+    except ChatMoved as moved:  # the group became a supergroup: its other matches follow
+        await move_chat(host, moved.chat_id, moved.new_chat_id)
 
 
 @button_handler

@@ -1,7 +1,9 @@
-"""Button presses during a match: moves (``a``) and selection steps (``d``).
+"""Button presses during a match: moves (``a``), selection steps (``d``), "I'm back" (``bk``)
+and "Start the clock" (``ck``).
 
-Order of work for a press: check it (match, seat, token, legality) → commit → answer the
-press → publish. A press that fails a check gets a short popup and changes nothing.
+Order of work for a press: check it (match, chat, seat, token, legality) → commit → answer
+the press → everything slower (autopilot moves that follow, drawing, other chats). A press
+that fails a check gets a short popup and changes nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ async def _checked_seat(
     if seat.token != data.token:
         await popup(query, t("play.stale"))
         return None
+    if query.message.chat.id not in (match.chat_id, query.from_user.id):
+        await popup(query, t("error.bad_button"))  # moves belong to the group or the prompt
+        return None
     return match, seat
 
 
@@ -70,6 +75,9 @@ async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: 
         if checked is None:
             return
         match, seat = checked
+        if data.step != seat.draft_step:  # drawn for an older version of this prompt
+            await popup(query, t("play.stale"))
+            return
         engine = get_engine(match.game)
         view = engine.view(match.state, seat.seat)
         legal = engine.legal_actions(match.state, seat.seat)
@@ -82,6 +90,7 @@ async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: 
             await _play(host, query, match, seat, step.action, t)
             return
         seat.draft = step.draft
+        seat.draft_step += 1
         await host.storage.save(match)
         await popup(query)
     host.publisher.request(match, [("user", seat.user_id)])
@@ -97,8 +106,9 @@ async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, acti
         return
     view_before = engine.view(match.state, seat.seat)
     await flow.commit_move(host.storage, match, seat.seat, tuple(action), host.clock())
-    await host.timers.settle(match)
+    # committed: answer now, before the moves of seats on autopilot and any drawing
     await popup(query, get_ui(match.game).move_label(t, view_before, tuple(action), seat.seat))
+    await host.timers.settle(match)
     host.publisher.request(match)
 
 
@@ -114,9 +124,45 @@ async def press_back(update: Update, context: ContextTypes.DEFAULT_TYPE, data: C
         if match is None or match.status != "playing" or seat is None:
             await popup(query, t("play.match_over"))
             return
+        if query.message.chat.id != query.from_user.id:  # it lives in the private chat only
+            await popup(query, t("error.bad_button"))
+            return
         if not seat.autopilot:
             await popup(query, t("timer.not_on_autopilot"))
             return
         await host.timers.come_back(match, seat)
         await popup(query, t("timer.welcome_back"))
     host.publisher.request(match)
+
+
+@button_handler
+async def press_clock(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
+    """ "Start the clock" on the group board: another player of the match gives the absent
+    player a short deadline."""
+    host = get_host(context.application)
+    query = update.callback_query
+    t = await host.user_t(query.from_user)
+    async with host.lock(data.match_id):
+        match = await host.storage.load(data.match_id)
+        if match is None or match.status != "playing":
+            await popup(query, t("play.match_over"))
+            return
+        number = int(data.payload) if data.payload.isdigit() else -1
+        if query.message.chat.id != match.chat_id or not 0 <= number < len(match.seats):
+            await popup(query, t("error.bad_button"))
+            return
+        absent = match.seats[number]
+        presser = match.seat_of(query.from_user.id)
+        if presser is None:
+            await popup(query, t("play.not_your_match"))
+            return
+        if presser is absent:
+            await popup(query, t("clock.not_yourself"))
+            return
+        if absent.token != data.token or not host.timers.may_start_clock(match, absent):
+            await popup(query, t("play.stale"))
+            return
+        await host.timers.start_clock(match, absent, by=presser)
+        await popup(query, t("clock.started_popup"))
+    host.publisher.request(match)
+    await host.timers.tell_clock_started(match, absent)

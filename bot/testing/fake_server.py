@@ -23,7 +23,8 @@ class _BotApiHandler(RequestHandler):
         params = {key: values[0].decode() for key, values in self.request.body_arguments.items()}
         if not params and self.request.body:
             params = dict(_json_body(self.request.body))
-        status, body = await self.api.handle(method, params)
+        files = {name: parts[0].body for name, parts in self.request.files.items()}  # photos
+        status, body = await self.api.handle(method, params, files)
         self.set_status(status)
         self.set_header("Content-Type", "application/json")
         self.finish(body)

@@ -3,7 +3,9 @@
 It keeps chats and messages the way Telegram does (ids per chat, edits, deletions, inline
 keyboards), answers with Telegram's real error texts (403 for a user who never started the
 bot or blocked it, 400 "message is not modified" / "message to edit not found"), and lets
-tests inject faults such as 429 with ``retry_after``. :class:`Driver` plays the users: it
+tests inject faults such as 429 with ``retry_after``. Photos (``sendPhoto``,
+``editMessageMedia``, ``editMessageCaption``) are checked against Telegram's limits for
+photos and captions and kept with their message. :class:`Driver` plays the users: it
 sends commands and presses buttons through ``Application.process_update``.
 
 Used by the test suite, the benchmark, and anyone who wants to evaluate the bot offline.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import html
+import io
 import itertools
 import json
 import re
@@ -22,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from PIL import Image, UnidentifiedImageError
 from telegram import Update
 from telegram.error import TimedOut
 from telegram.ext import Application
@@ -30,6 +34,11 @@ from telegram.request import BaseRequest, RequestData
 BOT_ID = 777000111
 BOT_USERNAME = "tablebot_test_bot"
 TAG = re.compile(r"<[^>]+>")
+# Telegram's limits for an uploaded photo, and for a caption
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_PHOTO_SIDES = 10_000  # width + height
+MAX_PHOTO_RATIO = 20
+MAX_CAPTION = 1024
 
 
 def plain(text_html: str) -> str:
@@ -52,6 +61,8 @@ class Fault:
 
 @dataclass
 class StoredMessage:
+    """A message: its text, or for a photo its caption (``html``), and its buttons."""
+
     message_id: int
     chat_id: int
     html: str
@@ -60,10 +71,17 @@ class StoredMessage:
     from_bot: bool = True
     deleted: bool = False
     edits: int = 0
+    photo: bytes | None = None  # the picture's bytes (only while recording)
+    photo_digest: str | None = None  # set for every photo message
+    photo_size: tuple[int, int] = (0, 0)  # width, height
 
     @property
     def text(self) -> str:
         return plain(self.html)
+
+    @property
+    def is_photo(self) -> bool:
+        return self.photo_digest is not None
 
     def buttons(self) -> list[dict]:
         if not self.markup:
@@ -83,6 +101,7 @@ class FakeTelegram(BaseRequest):
     started: set[int] = field(default_factory=set)  # users who opened the private chat
     blocked: set[int] = field(default_factory=set)  # users who blocked the bot
     kicked: set[int] = field(default_factory=set)  # groups the bot was removed from
+    migrated: dict[int, int] = field(default_factory=dict)  # old group id → supergroup id
     admins: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     faults: list[Fault] = field(default_factory=list)
     pending_updates: list[dict] = field(default_factory=list)  # served by getUpdates
@@ -90,6 +109,8 @@ class FakeTelegram(BaseRequest):
     # history of every call, so the fake's memory does not hide the bot's
     record: bool = True
     call_counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    # when each press was answered (time.perf_counter), by query id: for latency figures
+    answered_at: dict[str, float] = field(default_factory=dict)
     _ids: dict[int, itertools.count] = field(default_factory=dict)
     _updates_ready: asyncio.Event | None = None
 
@@ -119,19 +140,33 @@ class FakeTelegram(BaseRequest):
     ) -> tuple[int, bytes]:
         api_method = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data else {}
-        status, body = await self.handle(api_method, params)
+        files = _uploads(request_data) if request_data and request_data.contains_files else {}
+        status, body = await self.handle(api_method, params, files)
         if status == 0:
             raise TimedOut(f"{api_method} timed out")
         return status, body
 
-    async def handle(self, api_method: str, params: dict) -> tuple[int, bytes]:
-        """Answer one Bot API call: (HTTP status, JSON body)."""
+    async def handle(
+        self, api_method: str, params: dict, files: dict[str, bytes] | None = None
+    ) -> tuple[int, bytes]:
+        """Answer one Bot API call: (HTTP status, JSON body). ``files``: the uploaded files
+        of a multipart request, by part name."""
+        if files:
+            params = {**params, "_files": files}
         self.call_counts[api_method] += 1
         chat_id = _int(params.get("chat_id"))
         if self.record:
             self.calls.append((api_method, params))
         if self.record or (chat_id is not None and chat_id < 0):
             self.timeline.append((time.monotonic(), api_method, chat_id))
+        if chat_id in self.migrated:  # Telegram's answer for a group that became a supergroup
+            body = {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": self.migrated[chat_id]},
+            }
+            return 400, json.dumps(body).encode()
         fault = self._take_fault(api_method, params)
         if fault and fault.code == 0:
             return 0, b""
@@ -201,8 +236,21 @@ class FakeTelegram(BaseRequest):
             "message_id": message.message_id,
             "date": int(time.time()),
             "chat": self.chat(message.chat_id),
-            "text": message.text,
         }
+        if message.is_photo:
+            width, height = message.photo_size
+            data["photo"] = [
+                {
+                    "file_id": f"photo-{message.photo_digest}",
+                    "file_unique_id": f"u{message.photo_digest}",
+                    "width": width,
+                    "height": height,
+                }
+            ]
+            if message.html:
+                data["caption"] = message.text
+        else:
+            data["text"] = message.text
         if message.from_bot:
             data["from"] = self.bot_user()
         if message.markup and "inline_keyboard" in message.markup:
@@ -306,6 +354,8 @@ class FakeTelegram(BaseRequest):
     def _api_editMessageText(self, params: dict) -> dict:
         message = self._stored(params)
         self._check_can_write(message.chat_id)
+        if message.is_photo:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         markup = self._kept_markup(params.get("reply_markup"))
         _check_markup(params.get("reply_markup"))
         text = self._kept_text(params["text"])
@@ -320,6 +370,108 @@ class FakeTelegram(BaseRequest):
         message.markup = markup
         message.edits += 1
         return self.message_dict(message)
+
+    def _api_sendPhoto(self, params: dict) -> dict:
+        chat_id = _int(params["chat_id"])
+        self._check_can_write(chat_id)
+        picture = self._upload(params, params.get("photo"))
+        caption = self._caption(params)
+        _check_markup(params.get("reply_markup"))
+        message = StoredMessage(
+            message_id=self.next_message_id(chat_id),
+            chat_id=chat_id,
+            html=caption,
+            markup=self._kept_markup(params.get("reply_markup")),
+            thread_id=_int(params.get("message_thread_id")) or None,
+        )
+        self._keep_photo(message, picture)
+        self.messages[chat_id][message.message_id] = message
+        return self.message_dict(message)
+
+    def _api_editMessageMedia(self, params: dict) -> dict:
+        """Replace the media (a text message may become a photo, as Telegram allows), its
+        caption and the buttons."""
+        message = self._stored(params)
+        self._check_can_write(message.chat_id)
+        media = params.get("media")
+        media = json.loads(media) if isinstance(media, str) else media
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: can't parse input media JSON object")
+        picture = self._upload(params, media.get("media"))
+        caption = self._caption(media)
+        markup = self._kept_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"))
+        digest = _digest(picture)
+        if (
+            digest == message.photo_digest
+            and plain(caption) == message.text
+            and markup == message.markup
+        ):
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and "
+                "reply markup are exactly the same as a current content and reply markup "
+                "of the message",
+            )
+        self._keep_photo(message, picture)
+        message.html = caption
+        message.markup = markup
+        message.edits += 1
+        return self.message_dict(message)
+
+    def _api_editMessageCaption(self, params: dict) -> dict:
+        message = self._stored(params)
+        self._check_can_write(message.chat_id)
+        if not message.is_photo:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        caption = self._caption(params)
+        markup = self._kept_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"))
+        if plain(caption) == message.text and markup == message.markup:
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and "
+                "reply markup are exactly the same as a current content and reply markup "
+                "of the message",
+            )
+        message.html = caption
+        message.markup = markup
+        message.edits += 1
+        return self.message_dict(message)
+
+    def _upload(self, params: dict, reference: Any) -> bytes:
+        """The uploaded picture a parameter refers to (``attach://<name>`` or its own
+        part), checked as Telegram checks a photo."""
+        files = params.get("_files") or {}
+        if isinstance(reference, str) and reference.startswith("attach://"):
+            picture = files.get(reference.removeprefix("attach://"))
+        else:  # sendPhoto: the file is its own part
+            picture = files.get("photo")
+        if picture is None:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        if len(picture) > MAX_PHOTO_BYTES:
+            raise ApiError(400, "Bad Request: PHOTO_SAVE_FILE_INVALID")
+        try:
+            with Image.open(io.BytesIO(picture)) as image:
+                width, height = image.size
+        except (UnidentifiedImageError, OSError):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
+        long_side, short_side = max(width, height), max(1, min(width, height))
+        if width + height > MAX_PHOTO_SIDES or long_side / short_side > MAX_PHOTO_RATIO:
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        return picture
+
+    def _caption(self, params: dict) -> str:
+        caption = params.get("caption") or ""
+        if len(plain(caption)) > MAX_CAPTION:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return self._kept_text(caption) if caption else ""
+
+    def _keep_photo(self, message: StoredMessage, picture: bytes) -> None:
+        with Image.open(io.BytesIO(picture)) as image:
+            message.photo_size = image.size
+        message.photo_digest = _digest(picture)
+        message.photo = picture if self.record else None
 
     def _api_editMessageReplyMarkup(self, params: dict) -> dict:
         message = self._stored(params)
@@ -339,6 +491,7 @@ class FakeTelegram(BaseRequest):
         return True
 
     def _api_answerCallbackQuery(self, params: dict) -> bool:
+        self.answered_at[str(params.get("callback_query_id"))] = time.perf_counter()
         if self.record:
             self.answers.append(params)
         return True
@@ -381,20 +534,33 @@ class FakeTelegram(BaseRequest):
     def count(self, method: str) -> int:
         return self.call_counts[method]
 
-    def peak_group_calls_per_minute(self) -> int:
-        """The most calls any one group received within any 60-second window."""
+    def peak_group_calls_per_minute(self, window: float = 60.0) -> int:
+        """The most calls any one group received within any ``window`` seconds (Telegram's
+        minute), reads such as ``getChatMember`` aside: they send nothing to the group."""
         per_group: dict[int, list[float]] = defaultdict(list)
-        for when, _, chat_id in self.timeline:
-            if chat_id is not None and chat_id < 0:
+        for when, method, chat_id in self.timeline:
+            if chat_id is not None and chat_id < 0 and method not in READ_METHODS:
                 per_group[chat_id].append(when)
         peak = 0
         for times in per_group.values():
             start = 0
             for end, when in enumerate(times):
-                while when - times[start] >= 60:
+                while when - times[start] >= window:
                     start += 1
                 peak = max(peak, end - start + 1)
         return peak
+
+    # -- group changes -------------------------------------------------------------------
+    def migrate(self, old: int, new: int) -> None:
+        """Upgrade the group ``old`` to a supergroup ``new``, as Telegram does: calls to the
+        old id are refused with ``migrate_to_chat_id`` from now on."""
+        chat = self.chat(old)
+        self.chats[new] = {**chat, "id": new, "type": "supergroup"}
+        self.admins[new] = set(self.admins[old])
+        self.migrated[old] = new
+
+
+READ_METHODS = frozenset({"getChat", "getChatMember", "getChatAdministrators"})
 
 
 class ApiError(Exception):
@@ -402,6 +568,19 @@ class ApiError(Exception):
         super().__init__(description)
         self.code = code
         self.description = description
+
+
+def _digest(picture: bytes) -> str:
+    return hashlib.blake2s(picture, digest_size=8).hexdigest()
+
+
+def _uploads(request_data: RequestData) -> dict[str, bytes]:
+    """The files of a multipart request by part name (PTB gives bytes or a file handle)."""
+    files = {}
+    for name, part in request_data.multipart_data.items():
+        content = part[1] if isinstance(part, tuple) else part
+        files[name] = content if isinstance(content, bytes) else content.read()
+    return files
 
 
 def _int(value: Any) -> int | None:
@@ -428,6 +607,11 @@ def _check_markup(raw: Any) -> None:
             data = button.get("callback_data")
             if data is not None and not 1 <= len(data.encode()) <= 64:
                 raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+
+
+def _member_extras(status: str) -> dict:
+    """The fields Telegram adds to a ChatMember of this status."""
+    return {"until_date": 0} if status == "kicked" else {}
 
 
 # -- users ------------------------------------------------------------------------------------
@@ -508,6 +692,35 @@ class Driver:
             "message": message,
         }
         return {"update_id": next(self._update_ids), "callback_query": query}
+
+    def migration_updates(self, user: FakeUser, old: int, new: int) -> list[dict]:
+        """The two service messages Telegram sends when ``old`` becomes the supergroup
+        ``new`` (call :meth:`FakeTelegram.migrate` first)."""
+        updates = []
+        for chat_id, key, value in ((old, "migrate_to_chat_id", new),
+                                    (new, "migrate_from_chat_id", old)):  # fmt: skip
+            message = {
+                "message_id": self.api.next_message_id(chat_id),
+                "date": int(time.time()),
+                "chat": self.api.chats.get(chat_id) or self.api.chat(chat_id),
+                "from": user.as_dict(),
+                key: value,
+            }
+            updates.append({"update_id": next(self._update_ids), "message": message})
+        return updates
+
+    def membership_update(self, user: FakeUser, chat_id: int, old: str, new: str) -> dict:
+        """``my_chat_member``: ``user`` changed the bot's status in a chat (e.g. "member" →
+        "kicked" when removing it, "left" when it leaves)."""
+        bot = self.api.bot_user()
+        change = {
+            "chat": self.api.chat(chat_id),
+            "from": user.as_dict(),
+            "date": int(time.time()),
+            "old_chat_member": {"status": old, "user": bot},
+            "new_chat_member": {"status": new, "user": bot, **_member_extras(new)},
+        }
+        return {"update_id": next(self._update_ids), "my_chat_member": change}
 
     async def feed(self, update: dict) -> None:
         """Handle one update, then wait until the bot has finished drawing the chats."""

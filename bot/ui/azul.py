@@ -1,23 +1,26 @@
 """Azul screens.
 
 Group board: the round, the kind of wall, the bag and the lid, whose move it is, the
-factories and the centre (with the first-player marker 1️⃣ while it lies there), and for
+factories and the centre (with the first-player marker 🎯 while it lies there), and for
 every player a header (score, floor line with its penalty) and five rows that read like the
 real board: the pattern line right-aligned (▪️ where the line has no space, ▫️ for an empty
-space), a bar, then the wall row (a placed tile in its colour, an empty space as ▫️). The
-last draft of the round closes the board. Announcements: one message per wall tiling
-(per player: tiles placed with their points, tiles that had to go to the floor, the floor
-penalty, the new score), with the end trigger appended when the game ends there; the final
-summary lists every player's bonuses (rows, columns, colours).
+space), a bar, then the wall row (a placed tile as its coloured square; on the coloured
+wall an empty space as a circle of the colour printed there, so the wall's pattern shows
+where each tile will land; on the grey wall an empty space as ▫️). The last draft of the
+round closes the board. Announcements: one message per wall tiling (per player: tiles
+placed with their points, tiles that had to go to the floor, the floor penalty, the new
+score), with the end trigger appended when the game ends there; the final summary lists
+every player's bonuses (rows, columns, colours).
 
 Private prompt: the same rows for the player's own board, the floor as its seven spaces,
 the factories and the centre, and the choices:
 
-* drafting: tap one of the (source, colour) pairs ("F3 🟦×2", "Centre 🟥×3 1️⃣") — a
-  selection step — then the pattern line ("Line 3 · 3/3 ✅ · 1 to floor (−1)") or the
-  floor: that press makes the move; "Back" returns to the tiles;
+* drafting, in short keyboards even with nine factories: tap a colour (one row), then where
+  to take it from ("F3 🟦×2", "Centre 🟥×3 🎯"; skipped when only one place has that
+  colour) — both selection steps — then the pattern line ("Line 3 · 3/3 ✅ · 1 to floor
+  (−1)") or the floor: that press makes the move; "Back" returns one step;
 * grey wall: the full line being tiled, its legal columns numbered on the wall row, one
-  button per column with the points the tile would score there.
+  row of buttons, one per column, with the points the tile would score there.
 """
 
 from __future__ import annotations
@@ -39,22 +42,34 @@ from games.azul.engine import (
     MAX_ROUNDS,
     ROW_BONUS,
     SIZE,
+    AzulAction,
+    AzulView,
+    Column,
+    Draft,
+    DraftOutcome,
+    as_action,
+    draft_outcome,
     floor_penalty,
     grey_columns,
-    placement_points,
+    points_if_placed,
+    wall_colour,
 )
-from games.core import Action, Result, View
+from games.core import Action, Result
 
 COLOUR_EMOJI = ("🟦", "🟨", "🟥", "⬛", "⬜")  # blue, yellow, red, black, white
-KEYCAP = "\ufe0f\u20e3"
-MARKER_EMOJI = "1" + KEYCAP
-EMPTY_SPACE = "▫️"  # an empty space of a pattern line, the wall or the floor
+# An empty space of the coloured wall: the colour printed there, as a circle so that it
+# never looks like a placed tile.
+PRINTED_EMOJI = ("🔵", "🟡", "🔴", "⚫", "⚪")
+KEYCAP = "\ufe0f\u20e3"  # keycap digits number the grey wall's columns, nothing else
+MARKER_EMOJI = "🎯"  # the first-player marker (as Sultan's start player)
+EMPTY_SPACE = "▫️"  # an empty space of a pattern line, the grey wall or the floor
 NO_SPACE = "▪️"  # left of a pattern line: no space there (keeps the lines right-aligned)
 BAR = "│"
 TURN_MARK = "👉 "
 WAIT_MARK = "⏳ "
 POINTING = " 👈"
-STEP = re.compile(r"s([0-9]{1,2})c([0-9])")
+STEP = re.compile(r"s([0-9]{1,2})c([0-9])")  # the tiles: a source and a colour
+COLOUR_STEP = re.compile(r"c([0-9])")  # a colour, its source still to choose
 
 
 # -- small renderings --------------------------------------------------------------------------
@@ -80,7 +95,7 @@ def keycap(number: int) -> str:
     return f"{number}{KEYCAP}"
 
 
-def pattern_line(view: View, seat: int, row: int) -> str:
+def pattern_line(view: AzulView, seat: int, row: int) -> str:
     """ "▪️▪️▫️🟨🟨": no space, empty spaces, then the tiles next to the wall."""
     count = view["line_counts"][seat][row]
     colour = view["line_colours"][seat][row]
@@ -88,16 +103,25 @@ def pattern_line(view: View, seat: int, row: int) -> str:
     return NO_SPACE * (SIZE - 1 - row) + EMPTY_SPACE * (row + 1 - count) + tiles
 
 
-def wall_row(view: View, seat: int, row: int, marks: dict[int, str] | None = None) -> str:
+def empty_wall_space(view: AzulView, row: int, column: int) -> str:
+    """What an empty wall space shows: the printed colour, or nothing on the grey wall."""
+    if view["options"]["wall"] == "grey":
+        return EMPTY_SPACE
+    return PRINTED_EMOJI[wall_colour(row, column)]
+
+
+def wall_row(view: AzulView, seat: int, row: int, marks: dict[int, str] | None = None) -> str:
     cells = view["walls"][seat][row * SIZE : row * SIZE + SIZE]
     marks = marks or {}
     return "".join(
-        marks.get(column, tile(cell) if cell >= 0 else EMPTY_SPACE)
+        marks.get(column, tile(cell) if cell >= 0 else empty_wall_space(view, row, column))
         for column, cell in enumerate(cells)
     )
 
 
-def board_rows(view: View, seat: int, pending: int = -1, columns: Sequence[int] = ()) -> list[str]:
+def board_rows(
+    view: AzulView, seat: int, pending: int = -1, columns: Sequence[int] = ()
+) -> list[str]:
     """The five rows of a board; on the grey wall, the row being tiled shows its legal
     columns as numbers and a pointer."""
     rows = []
@@ -108,38 +132,44 @@ def board_rows(view: View, seat: int, pending: int = -1, columns: Sequence[int] 
     return rows
 
 
-def marker_in_centre(view: View) -> bool:
+def marker_in_centre(view: AzulView) -> bool:
     return view["phase"] == "draft" and view["marker"] < 0
 
 
-def source_tiles(view: View, source: int) -> list[int]:
+def source_tiles(view: AzulView, source: int) -> list[int]:
     if source == view["centre_source"]:
         return view["centre"]
     return view["factories"][source]
 
 
-def column_points(view: View, seat: int, row: int, column: int) -> int:
+def column_points(view: AzulView, seat: int, row: int, column: int) -> int:
     """Points of the pending row's tile placed in ``column`` (grey wall)."""
-    trial = list(view["walls"][seat])
-    trial[row * SIZE + column] = view["line_colours"][seat][row]
-    return placement_points(trial, row, column)[0]
+    return points_if_placed(view["walls"][seat], row, column, view["line_colours"][seat][row])
 
 
-class AzulUI(GameUI):
+def draft_preview(view: AzulView, seat: int, draft: Draft) -> DraftOutcome:
+    """Where the tiles of ``draft`` would go, and what the floor would cost."""
+    count = source_tiles(view, draft.source)[draft.colour]
+    line_count = 0 if draft.line == FLOOR_LINE else view["line_counts"][seat][draft.line]
+    marker = draft.source == view["centre_source"] and marker_in_centre(view)
+    return draft_outcome(count, draft.line, line_count, len(view["floors"][seat]), marker)
+
+
+class AzulUI(GameUI[AzulView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _source_short(self, t: Translator, view: View, source: int) -> str:
+    def _source_short(self, t: Translator, view: AzulView, source: int) -> str:
         if source == view["centre_source"]:
             return t("azul.centre_short")
-        return t("azul.factory_short", n=source + 1)
+        return t("azul.factory_short", number=source + 1)
 
-    def _source_name(self, t: Translator, view: View, source: int) -> str:
+    def _source_name(self, t: Translator, view: AzulView, source: int) -> str:
         if source == view["centre_source"]:
             return t("azul.source.centre")
-        return t("azul.source.factory", n=source + 1)
+        return t("azul.source.factory", number=source + 1)
 
-    def _round_line(self, t: Translator, view: View) -> str:
+    def _round_line(self, t: Translator, view: AzulView) -> str:
         return t(
             "azul.board.round",
             round=view["round"],
@@ -148,26 +178,29 @@ class AzulUI(GameUI):
             lid=sum(view["lid"]),
         )
 
-    def _turn_line(self, t: Translator, view: View, names: Names) -> str:
+    def _turn_line(self, t: Translator, view: AzulView, names: Names) -> str:
         if view["phase"] == "draft":
             return t("azul.board.turn", name=names[view["turn"]])
         choosing = view["to_act"]
         return t.plural("azul.board.choosing", len(choosing), names=names.join(choosing))
 
-    def _table_lines(self, t: Translator, view: View) -> list[str]:
+    def _table_lines(self, t: Translator, view: AzulView) -> list[str]:
         """The factories (two per line, empty ones left out) and the centre."""
         factories = [
-            f"{t('azul.factory_short', n=k + 1)} {tiles_row(tiles)}"
+            f"{t('azul.factory_short', number=k + 1)} {tiles_row(tiles)}"
             for k, tiles in enumerate(view["factories"])
             if any(tiles)
         ]
         lines = ["   ".join(factories[i : i + 2]) for i in range(0, len(factories), 2)]
-        parts = [MARKER_EMOJI] if marker_in_centre(view) else []
-        parts += [f"{tile(c)}×{count}" for c, count in enumerate(view["centre"]) if count]
-        lines.append(t("azul.board.centre", tiles=" ".join(parts) or "—"))
+        parts = [" ".join(f"{tile(c)}×{n}" for c, n in enumerate(view["centre"]) if n)]
+        if marker_in_centre(view):
+            parts.append(t("azul.board.marker", marker=MARKER_EMOJI))
+        lines.append(
+            t("azul.board.centre", tiles=" + ".join(part for part in parts if part) or "—")
+        )
         return lines
 
-    def _player_header(self, t: Translator, view: View, names: Names, seat: int) -> str:
+    def _player_header(self, t: Translator, view: AzulView, names: Names, seat: int) -> str:
         mark = ""
         if view["phase"] == "draft" and view["turn"] == seat:
             mark = TURN_MARK
@@ -181,7 +214,7 @@ class AzulUI(GameUI):
             )
         return text
 
-    def _move_text(self, t: Translator, view: View, event: dict) -> str:
+    def _move_text(self, t: Translator, view: AzulView, event: dict) -> str:
         """ "F3 🟦×2 → line 3 (1 to floor)" for a draft event."""
         tiles = f"{tile(event['colour'])}×{event['count']}"
         if event["marker"]:
@@ -192,10 +225,10 @@ class AzulUI(GameUI):
         text = t("azul.move.line", source=source, tiles=tiles, line=event["line"] + 1)
         over = event["to_floor"] + event["to_lid"]  # beyond the floor's spaces: to the lid
         if over:
-            text += " " + t("azul.move.overflow", count=over)
+            text += " " + t.plural("azul.move.overflow", over)
         return text
 
-    def _last_move(self, t: Translator, view: View, names: Names) -> str | None:
+    def _last_move(self, t: Translator, view: AzulView, names: Names) -> str | None:
         for event in reversed(view["log"]):
             if event["type"] == "draft":
                 move = self._move_text(t, view, event)
@@ -205,7 +238,7 @@ class AzulUI(GameUI):
         return None
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: AzulView, names: Names) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
             lines.append(t("azul.board.over"))
@@ -228,14 +261,16 @@ class AzulUI(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("azul.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: AzulView, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             if event["type"] == "round_end":
                 messages.append(self._tiling_message(t, view, names, event))
         return messages
 
-    def _tiling_message(self, t: Translator, view: View, names: Names, end: dict) -> str:
+    def _tiling_message(self, t: Translator, view: AzulView, names: Names, end: dict) -> str:
         round_no = end["round"]
         n = view["num_players"]
         placed: list[list[str]] = [[] for _ in range(n)]
@@ -298,10 +333,10 @@ class AzulUI(GameUI):
             seats = trigger["seats"]
             return t.plural("azul.end.row", len(seats), names=names.join(seats))
         if reason == "round_limit":
-            return t("azul.end.round_limit", round=trigger["round"], limit=MAX_ROUNDS)
+            return t("azul.end.round_limit", round=trigger["round"], max=MAX_ROUNDS)
         return t(f"azul.end.{reason}")
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: AzulView, result: Result, names: Names) -> str:
         details = result.details
         winners = result.winners
         key = "azul.final.winner" if len(winners) == 1 else "azul.final.winners"
@@ -320,7 +355,7 @@ class AzulUI(GameUI):
                     row_points=rows * ROW_BONUS,
                     columns=columns,
                     column_points=columns * COLUMN_BONUS,
-                    colours=colours,
+                    full_colours=colours,
                     colour_points=colours * COLOUR_BONUS,
                 )
             )
@@ -331,10 +366,10 @@ class AzulUI(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View, seat: int) -> list[str]:
+    def _own_lines(self, t: Translator, view: AzulView, seat: int) -> list[str]:
         pending = view["pending_rows"][seat] if view["phase"] == "wall" else -1
         columns = view["pending_columns"][seat] if pending >= 0 else []
-        lines = [t("azul.prompt.board", points=t.plural("azul.points", view["scores"][seat]))]
+        lines = [t("azul.prompt.board", score=t.plural("azul.points", view["scores"][seat]))]
         lines += board_rows(view, seat, pending, columns)
         floor = view["floors"][seat]
         spaces = floor_tiles(floor) + EMPTY_SPACE * (FLOOR_SPACES - len(floor))
@@ -343,7 +378,13 @@ class AzulUI(GameUI):
         return lines
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: AzulView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -364,22 +405,38 @@ class AzulUI(GameUI):
             else:
                 lines.append(self._turn_line(t, view, names))
             return Screen("\n".join(lines))
+        moves = [as_action(action) for action in legal]
         if view["phase"] == "draft":
-            rows = self._draft_choices(t, view, seat, legal, draft, lines)
+            rows = self._draft_choices(t, view, seat, moves, draft, lines)
         else:
-            rows = self._column_choices(t, view, seat, legal, lines)
+            rows = self._column_choices(t, view, seat, moves, lines)
         return Screen("\n".join(lines), rows)
 
-    # drafting ------------------------------------------------------------------------------
+    # drafting: a colour, then its source, then the line ----------------------------------
     @staticmethod
-    def _selection(draft: Any, legal: list[Action]) -> tuple[int, int] | None:
+    def _selection(draft: Any, drafts: list[Draft]) -> tuple[int, int] | None:
+        """The (source, colour) selected in the draft while it is still there to take."""
         if isinstance(draft, dict):
             source, colour = draft.get("s"), draft.get("c")
-            if any(a[0] == source and a[1] == colour for a in legal if len(a) == 3):
-                return source, colour
+            for move in drafts:
+                if move.source == source and move.colour == colour:
+                    return move.source, move.colour
         return None
 
-    def _take_label(self, t: Translator, view: View, source: int, colour: int) -> str:
+    @staticmethod
+    def _sources_of(drafts: list[Draft], colour: int) -> list[int]:
+        """Where tiles of ``colour`` can be taken: the factories, then the centre."""
+        return sorted({move.source for move in drafts if move.colour == colour})
+
+    def _colour_selection(self, draft: Any, drafts: list[Draft]) -> int | None:
+        """The colour chosen before its source, while several sources still hold it."""
+        if isinstance(draft, dict) and "s" not in draft:
+            colour = draft.get("c")
+            if isinstance(colour, int) and len(self._sources_of(drafts, colour)) > 1:
+                return colour
+        return None
+
+    def _take_label(self, t: Translator, view: AzulView, source: int, colour: int) -> str:
         count = source_tiles(view, source)[colour]
         label = f"{self._source_short(t, view, source)} {tile(colour)}×{count}"
         if source == view["centre_source"] and marker_in_centre(view):
@@ -389,136 +446,179 @@ class AzulUI(GameUI):
     def _draft_choices(
         self,
         t: Translator,
-        view: View,
+        view: AzulView,
         seat: int,
-        legal: list[Action],
+        moves: list[AzulAction],
         draft: Any,
         lines: list[str],
     ) -> list[list[Button]]:
-        selection = self._selection(draft, legal)
-        centre = view["centre_source"]
-        if selection is None:
-            lines.append(t("azul.prompt.take"))
-            if marker_in_centre(view) and any(view["centre"]):
-                lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
-            pairs = sorted({(a[0], a[1]) for a in legal})
-            rows: list[list[Button]] = []
-            for source in sorted({s for s, _ in pairs}):
-                buttons = [
-                    Button(self._take_label(t, view, s, c), draft=f"s{s}c{c}")
-                    for s, c in pairs
-                    if s == source
-                ]
-                size = 4 if source != centre else 3
-                rows += [buttons[i : i + size] for i in range(0, len(buttons), size)]
-            return rows
-        source, colour = selection
+        drafts = [move for move in moves if type(move) is Draft]
+        selection = self._selection(draft, drafts)
+        if selection is not None:
+            source, colour = selection
+            return self._line_choices(t, view, seat, drafts, source, colour, lines)
+        colour = self._colour_selection(draft, drafts)
+        if colour is not None:
+            return self._source_choices(t, view, drafts, colour, lines)
+        return self._colour_choices(t, view, drafts, lines)
+
+    def _colour_choices(
+        self, t: Translator, view: AzulView, drafts: list[Draft], lines: list[str]
+    ) -> list[list[Button]]:
+        """One row: a button per colour there is to take. A colour found in one place only
+        selects that place at once."""
+        lines.append(t("azul.prompt.take"))
+        if marker_in_centre(view) and any(view["centre"]):
+            lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
+        buttons = []
+        for colour in sorted({move.colour for move in drafts}):
+            sources = self._sources_of(drafts, colour)
+            step = f"s{sources[0]}c{colour}" if len(sources) == 1 else f"c{colour}"
+            buttons.append(Button(tile(colour), draft=step))
+        return [buttons]
+
+    def _source_choices(
+        self, t: Translator, view: AzulView, drafts: list[Draft], colour: int, lines: list[str]
+    ) -> list[list[Button]]:
+        """Where to take the chosen colour from, with how many tiles each place gives."""
+        lines.append(t("azul.prompt.take_from", tile=colour_name(t, colour)))
+        if marker_in_centre(view) and view["centre"][colour]:
+            lines.append(t("azul.prompt.marker_hint", marker=MARKER_EMOJI))
+        buttons = [
+            Button(self._take_label(t, view, source, colour), draft=f"s{source}c{colour}")
+            for source in self._sources_of(drafts, colour)
+        ]
+        rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+        rows.append([Button(t("azul.prompt.back"), draft="b")])
+        return rows
+
+    def _line_choices(
+        self,
+        t: Translator,
+        view: AzulView,
+        seat: int,
+        drafts: list[Draft],
+        source: int,
+        colour: int,
+        lines: list[str],
+    ) -> list[list[Button]]:
+        """The chosen tiles, then one button per pattern line (and the floor) they may go
+        to, each showing how full the line gets and what the floor costs."""
         tiles = source_tiles(view, source)
-        count = tiles[colour]
-        took = f"{tile(colour)}×{count}"
+        took = f"{tile(colour)}×{tiles[colour]}"
         lines.append(t("azul.prompt.taking", tiles=took, source=self._source_name(t, view, source)))
-        if source != centre:
+        if source != view["centre_source"]:
             rest = [tile(c) * n for c, n in enumerate(tiles) if n and c != colour]
             if rest:
                 lines.append(t("azul.prompt.rest", tiles="".join(rest)))
-        floor = view["floors"][seat]
-        base = len(floor)
-        if source == centre and marker_in_centre(view):
-            if base < FLOOR_SPACES:
-                base += 1
-                penalty = floor_penalty(base) - floor_penalty(len(floor))
-                lines.append(t("azul.prompt.marker_taken", marker=MARKER_EMOJI, penalty=penalty))
-            else:
-                lines.append(t("azul.prompt.marker_free", marker=MARKER_EMOJI))
+        choices = [move for move in drafts if move.source == source and move.colour == colour]
+        outcome = draft_preview(view, seat, choices[0])
+        if outcome.marker and outcome.marker_penalty:  # onto the floor
+            penalty = outcome.marker_penalty
+            lines.append(t("azul.prompt.marker_taken", marker=MARKER_EMOJI, penalty=penalty))
+        elif outcome.marker:  # the floor is full: the marker costs nothing
+            lines.append(t("azul.prompt.marker_free", marker=MARKER_EMOJI))
         lines.append(t("azul.prompt.line_choice"))
         counts = view["line_counts"][seat]
         grey = view["options"]["wall"] == "grey"
         warned = False
         rows = []
-        for action in legal:
-            if action[0] != source or action[1] != colour:
-                continue
-            line = action[2]
-            if line == FLOOR_LINE:
-                penalty = floor_penalty(min(FLOOR_SPACES, base + count)) - floor_penalty(base)
-                label = t("azul.prompt.floor_button", tiles=took, penalty=penalty)
+        for move in choices:
+            outcome = draft_preview(view, seat, move)
+            if move.line == FLOOR_LINE:
+                label = self._floor_label(t, took, outcome.tiles_penalty)
             else:
-                space = line + 1 - counts[line]
-                to_line = min(space, count)
-                over = count - to_line
                 label = t(
                     "azul.prompt.line_button",
-                    line=line + 1,
-                    filled=counts[line] + to_line,
-                    size=line + 1,
+                    line=move.line + 1,
+                    filled=counts[move.line] + outcome.to_line,
+                    size=move.line + 1,
                 )
-                if to_line == space:
+                if outcome.line_full:
                     label += " ✅"
+                over = outcome.to_floor + outcome.to_lid
                 if over:
-                    penalty = floor_penalty(min(FLOOR_SPACES, base + over)) - floor_penalty(base)
-                    label += " · " + t("azul.prompt.overflow", count=over, penalty=penalty)
-                if grey and not grey_columns(view["walls"][seat], line, colour):
+                    penalty = outcome.tiles_penalty
+                    key = "azul.prompt.overflow" if penalty else "azul.prompt.overflow_free"
+                    label += " · " + t.plural(key, over, penalty=penalty)
+                if grey and not grey_columns(view["walls"][seat], move.line, colour):
                     label += " ⚠️"
                     warned = True
-            rows.append([Button(label, action=action)])
+            rows.append([Button(label, action=move)])
         if warned:
             lines.append(t("azul.prompt.no_column_warning"))
         rows.append([Button(t("azul.prompt.back"), draft="b")])
         return rows
 
+    @staticmethod
+    def _floor_label(t: Translator, tiles: str, penalty: int) -> str:
+        """ "All to the floor: 🟦×2 · −2 points"; beyond a full floor, no penalty."""
+        if penalty:
+            return t.plural("azul.prompt.floor_button", penalty, tiles=tiles)
+        return t("azul.prompt.floor_button_free", tiles=tiles)
+
     # grey wall -----------------------------------------------------------------------------
     def _column_choices(
-        self, t: Translator, view: View, seat: int, legal: list[Action], lines: list[str]
+        self, t: Translator, view: AzulView, seat: int, moves: list[AzulAction], lines: list[str]
     ) -> list[list[Button]]:
         row = view["pending_rows"][seat]
         colour = view["line_colours"][seat][row]
         lines.append(t("azul.prompt.column", line=row + 1, tile=colour_name(t, colour)))
-        rows = []
-        for action in legal:
-            column = action[0]
-            points = column_points(view, seat, row, column)
-            label = t("azul.prompt.column_button", column=column + 1, points=points)
-            rows.append([Button(label, action=action)])
-        return rows
+        buttons = []
+        for move in moves:
+            if type(move) is not Column:
+                continue
+            points = column_points(view, seat, row, move.column)
+            label = t("azul.prompt.column_button", column=keycap(move.column + 1), points=points)
+            buttons.append(Button(label, action=move))
+        return [buttons]  # at most five columns: one row, numbered like the wall row
 
     # selection steps -----------------------------------------------------------------------
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: AzulView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or view["phase"] != "draft":
             raise BadDraft(step)
-        if step == "b":
+        drafts = [move for move in map(as_action, legal) if type(move) is Draft]
+        if step == "b":  # one step back: from the line to the source (if there was a choice)
+            selection = self._selection(draft, drafts)
+            if selection is not None and len(self._sources_of(drafts, selection[1])) > 1:
+                return DraftStep({"c": selection[1]})
             return DraftStep(None)
+        found = COLOUR_STEP.fullmatch(step)
+        if found:
+            colour = int(found.group(1))
+            if not self._sources_of(drafts, colour):
+                raise BadDraft(step)
+            return DraftStep({"c": colour})
         found = STEP.fullmatch(step)
         if not found:
             raise BadDraft(step)
         source, colour = int(found.group(1)), int(found.group(2))
-        if not any(a[0] == source and a[1] == colour for a in legal):
+        if not any(move.source == source and move.colour == colour for move in drafts):
             raise BadDraft(step)
         return DraftStep({"s": source, "c": colour})
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        if len(action) == 1:
-            column = action[0]
+    def move_label(self, t: Translator, view: AzulView, action: Action, seat: int) -> str:
+        move = as_action(action)
+        if isinstance(move, Column):
             row = view["pending_rows"][seat]
             colour = view["line_colours"][seat][row]
             return t(
                 "azul.played.column",
                 tile=tile(colour),
-                column=column + 1,
-                points=column_points(view, seat, row, column),
+                column=move.column + 1,
+                points=column_points(view, seat, row, move.column),
             )
-        source, colour, line = action
-        count = source_tiles(view, source)[colour]
-        over = count
-        if line != FLOOR_LINE:
-            over = max(0, count - (line + 1 - view["line_counts"][seat][line]))
+        outcome = draft_preview(view, seat, move)
         event = {
-            "source": source,
-            "colour": colour,
-            "count": count,
-            "marker": source == view["centre_source"] and marker_in_centre(view),
-            "line": line,
-            "to_floor": over,
-            "to_lid": 0,
+            "source": move.source,
+            "colour": move.colour,
+            "count": source_tiles(view, move.source)[move.colour],
+            "marker": outcome.marker,
+            "line": move.line,
+            "to_floor": outcome.to_floor,
+            "to_lid": outcome.to_lid,
         }
         return t("azul.played.take", move=self._move_text(t, view, event))
 

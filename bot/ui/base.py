@@ -12,10 +12,10 @@ import abc
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from bot.i18n import Translator
-from games.core import Action, Engine, Result, View
+from games.core import Action, Engine, Result, ViewT
 
 
 class BadDraft(ValueError):
@@ -67,10 +67,13 @@ class Names:
         return ", ".join(self.names[seat] for seat in seats)
 
 
-class GameUI(abc.ABC):
-    """One game's screens. ``t`` is a translator in the reader's language."""
+class GameUI(abc.ABC, Generic[ViewT]):
+    """One game's screens over its engine's view type ``ViewT``. ``t`` is a translator in the
+    reader's language. ``legal`` holds the engine's named actions: an adapter reads their
+    fields by name and asks the engine (its view, its helper functions) for anything the
+    rules decide; it formats, it never decides."""
 
-    engine: Engine
+    engine: Engine[Any, ViewT]
 
     @property
     def game_id(self) -> str:
@@ -80,27 +83,35 @@ class GameUI(abc.ABC):
         return t(f"{self.game_id}.title")
 
     @abc.abstractmethod
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: ViewT, names: Names) -> Screen:
         """The group board: everything public. Buttons, if any, must name their ``seat``."""
 
     @abc.abstractmethod
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: ViewT,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         """A seat's private message: its secrets, and its choices when ``legal`` is not empty."""
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: ViewT, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         """Apply a selection step pressed on a ``Button(draft=...)``. Adapters whose moves are
         single presses need not override this."""
         raise BadDraft(step)
 
     @abc.abstractmethod
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(self, t: Translator, events: list[dict], view: ViewT, names: Names) -> list[str]:
         """Group messages for new public events (empty strings and events not worth a
         message are left out)."""
 
     @abc.abstractmethod
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: ViewT, result: Result, names: Names) -> str:
         """The end-of-game summary: scores, tie-breaks, winners."""
 
     def option_label(self, t: Translator, name: str, value: Any) -> str:
@@ -114,7 +125,11 @@ class GameUI(abc.ABC):
     def rules(self, t: Translator) -> str:
         return t(f"{self.game_id}.rules")
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
+    def summary(self, t: Translator) -> str:
+        """The rules in 3–5 lines: how to win and what a turn is (``/rules`` shows it first)."""
+        return t(f"{self.game_id}.summary")
+
+    def move_label(self, t: Translator, view: ViewT, action: Action, seat: int) -> str:
         """A short description of ``seat``'s move, for the popup answer to the press."""
         return t("play.move_done")
 
@@ -123,15 +138,22 @@ def medal(rank: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(rank, f"{rank}.")
 
 
-def standings(t: Translator, result: Result, names: Names, line_key: str, **extra: list) -> str:
-    """Ranked lines "🥇 Alice — 34 …" using ``line_key`` with ``name``, ``score``, ``rank`` and
-    any per-seat ``extra`` values."""
+def standings(
+    t: Translator, result: Result, names: Names, line_key: str, points_key: str, **extra: list
+) -> str:
+    """Ranked lines "🥇 Alice — 34 points …" using ``line_key`` with ``name``, ``score`` (the
+    score in words, by the plural message ``points_key``) and any per-seat ``extra`` values."""
     order = sorted(range(len(result.scores)), key=lambda seat: (result.ranks[seat], seat))
     lines = []
     for seat in order:
         values = {key: column[seat] for key, column in extra.items()}
         lines.append(
             f"{medal(result.ranks[seat])} "
-            + t(line_key, name=names[seat], score=result.scores[seat], **values)
+            + t(
+                line_key,
+                name=names[seat],
+                score=t.plural(points_key, result.scores[seat]),
+                **values,
+            )
         )
     return "\n".join(lines)

@@ -2,36 +2,43 @@
 two-step choice (value, then how many cards and jokers) in private.
 
 Per-card messages would flood a group of up to 12 players, so the board carries the round
-(one line per player: cards in hand, what they played) and the last round's winner; the
-group only gets a message when someone takes the donkey, when a hand ends (the penalty
-table) and when a timed match's time is up.
+(one line per player: cards in hand, what they played) and the last few finished rounds of
+the hand (who played what, read from the public log); the group only gets a message when
+someone takes the donkey, when a hand ends (the penalty table) and when a timed match's
+time is up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.donkey.engine import (
     DONKEY,
     ENGINE,
     JOKER,
-    K_CARD,
-    K_DONKEY,
-    K_PASS,
-    K_SET,
     LEAD_DONKEY,
     PASS,
-    card_worth_in_donkey_round,
-    penalty,
+    Card,
+    DonkeyAction,
+    DonkeyView,
+    LeadDonkey,
+    Pass,
+    Play,
+    PlayView,
+    as_action,
+    penalty_of_cards,
     set_cards,
 )
 
 DONKEY_ICON = "🫏"
 JOKER_ICON = "🃏"
 TURN_MARK = "👉 "
+HISTORY_ROUNDS = 3  # finished rounds of the hand kept on the board
+MOVE_EVENTS = ("play", "pass", "donkey_card", "donkey_led")
 
 
 def card_text(card: int) -> str:
@@ -67,17 +74,9 @@ def hand_text(hand: list[int]) -> str:
     return " · ".join(group_text(card, count) for card, count in counts.items()) or "—"
 
 
-def play_text(action: Action) -> str:
-    """A set play ``(1, value, count, jokers)`` as its cards."""
-    _, value, count, jokers = action
-    return cards_text(set_cards(value, count, jokers))
-
-
-def counts_of(cards: list[int]) -> list[int]:
-    counts = [0] * 15
-    for card in cards:
-        counts[card] += 1
-    return counts
+def play_text(play: Play) -> str:
+    """A set play as its cards: "9 9 🃏"."""
+    return cards_text(set_cards(play.value, play.size, play.jokers))
 
 
 def chunk(buttons: list[Button], width: int) -> list[list[Button]]:
@@ -86,101 +85,130 @@ def chunk(buttons: list[Button], width: int) -> list[list[Button]]:
 
 def row_width(buttons: list[Button]) -> int:
     longest = max((len(button.label) for button in buttons), default=0)
-    if longest <= 3:
+    if longest <= 5:  # "12 ×?", "6 6 🃏"
         return 5
     if longest <= 9:
         return 3
     return 2
 
 
-def donkey_round_taker(plays: list[dict]) -> tuple[int, int] | None:
-    """Who would take the cards of the donkey round so far (seat, worth of the card)."""
-    if not plays:
-        return None
-    taker, top = plays[0]["seat"], card_worth_in_donkey_round(DONKEY)
-    for play in plays[1:]:
-        worth = card_worth_in_donkey_round(play["value"])
-        if worth >= top:  # with equal highest cards the last one takes
-            taker, top = play["seat"], worth
-    return taker, top
-
-
-class DonkeyUI(GameUI):
+class DonkeyUI(GameUI[DonkeyView]):
     engine = ENGINE
 
     # -- shared lines ----------------------------------------------------------------------
     def _header(self, t: Translator) -> str:
         return f"{DONKEY_ICON} <b>{self.title(t)}</b>"
 
-    def _match_line(self, t: Translator, view: View) -> str:
+    def _match_line(self, t: Translator, view: DonkeyView) -> str:
         options = view["options"]
         minutes = options["time_limit_minutes"]
         if view["over"]:
             return t.plural("donkey.board.over", view["hands_played"])
         if minutes:
-            line = t("donkey.board.timed", minutes=minutes, hand=view["hand_no"])
+            line = t.plural("donkey.board.timed", minutes, hand=view["hand_no"])
             if view["last_hand"]:
                 line += " · " + t("donkey.board.last_hand")
             return line
         return t("donkey.board.hand", hand=view["hand_no"], hands=options["hands"])
 
-    def _round_line(self, t: Translator, view: View, names: Names) -> str:
+    def _round_line(self, t: Translator, view: DonkeyView, names: Names) -> str:
         round_no = view["round_no"]
         leader = names[view["leader"]]
         if view["donkey_round"]:
             line = t("donkey.board.donkey_round", round=round_no, name=leader)
-            taker = donkey_round_taker(view["plays"])
-            if taker and len(view["plays"]) > 1:
-                line += "\n" + t("donkey.board.donkey_taker", name=names[taker[0]], worth=taker[1])
+            taker = view["taker"]
+            if taker and len(view["plays"]) > 1:  # someone answered the donkey
+                seat, worth = taker
+                line += "\n" + t("donkey.board.donkey_taker", name=names[seat], worth=worth)
             return line
         if not view["plays"]:
             line = t("donkey.board.round_lead", round=round_no, name=leader)
             if view["donkey_locked"]:
                 line += "\n" + t("donkey.board.locked", name=leader)
             return line
-        best = next(play for play in reversed(view["plays"]) if play["kind"] == "set")
+        best = next(play for play in view["plays"] if play["seat"] == view["best_seat"])
         return t(
             "donkey.board.round_follow",
             round=round_no,
             leader=leader,
-            count=t.plural("donkey.cards", view["count"]),
+            led=t.plural("donkey.cards", view["count"]),
             cards=cards_text(best["cards"]),
             name=names[best["seat"]],
         )
 
-    def _previous_round(self, t: Translator, view: View, names: Names) -> str | None:
-        """The last finished round of this hand, from the public log."""
-        for event in reversed(view["log"]):
-            if event["type"] == "hand_started":
-                return None
-            if event["type"] == "round_won":
-                if event["donkey"]:
-                    return t(
-                        "donkey.board.previous_donkey",
-                        name=names[event["seat"]],
-                        count=t.plural("donkey.cards", len(event["cards"])),
-                    )
-                return t(
-                    "donkey.board.previous",
-                    name=names[event["seat"]],
-                    cards=group_text(event["value"], event["count"]),
-                )
-        return None
+    @staticmethod
+    def _finished_rounds(view: DonkeyView) -> list[tuple[list[dict], dict]]:
+        """The finished rounds of the current hand as (move events, ``round_won`` event),
+        oldest first."""
+        log = view["log"]
+        begin = 0
+        for index in range(len(log) - 1, -1, -1):
+            if log[index]["type"] == "hand_started":
+                begin = index + 1
+                break
+        rounds: list[tuple[list[dict], dict]] = []
+        moves: list[dict] = []
+        for event in log[begin:]:
+            if event["type"] in MOVE_EVENTS:
+                moves.append(event)
+            elif event["type"] == "round_won":
+                rounds.append((moves, event))
+                moves = []
+        return rounds
 
-    def _donkey_line(self, t: Translator, view: View, names: Names) -> str:
+    def _history_lines(self, t: Translator, view: DonkeyView, names: Names) -> list[str]:
+        """The last few finished rounds: who played what, the passes, who won."""
+        rounds = self._finished_rounds(view)[-HISTORY_ROUNDS:]
+        if not rounds:
+            return []
+        lines = [t("donkey.history.title")]
+        for moves, won in rounds:
+            lines.append("• " + self._history_round(t, moves, won, names))
+        return lines
+
+    def _history_round(self, t: Translator, moves: list[dict], won: dict, names: Names) -> str:
+        shown: list[str] = []
+        passed: list[int] = []
+        winner = won["seat"]
+        for event in moves:
+            seat = event["seat"]
+            if event["type"] == "pass":
+                passed.append(seat)
+                continue
+            if event["type"] == "play":
+                cards = cards_text(event["cards"])
+            elif event["type"] == "donkey_card":
+                cards = card_text(event["card"])
+            else:  # donkey_led
+                cards = DONKEY_ICON
+            if seat == winner and event["type"] != "donkey_led":
+                cards = f"<b>{cards}</b>"
+            shown.append(f"{names[seat]} {cards}")
+        if passed:
+            shown.append(t("donkey.history.passes", names=names.join(passed)))
+        plays = " · ".join(shown)
+        if won["donkey"]:
+            return t(
+                "donkey.history.donkey_round",
+                round=won["round"],
+                plays=plays,
+                name=names[winner],
+                cards=t.plural("donkey.cards", len(won["cards"])),
+            )
+        return t("donkey.history.round", round=won["round"], plays=plays)
+
+    def _donkey_line(self, t: Translator, view: DonkeyView, names: Names) -> str:
         holder = view["donkey_holder"]
         if holder is None:
             return t("donkey.board.donkey_on_table")
         return t("donkey.board.donkey_holder", name=names[holder])
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: DonkeyView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [self._header(t), self._match_line(t, view)]
         if not view["over"]:
-            previous = self._previous_round(t, view, names)
-            if previous:
-                lines.append(previous)
+            lines += self._history_lines(t, view, names)
             lines.append(self._donkey_line(t, view, names))
             lines.append(self._round_line(t, view, names))
         lines.append("")
@@ -203,12 +231,14 @@ class DonkeyUI(GameUI):
             lines += ["", t("donkey.board.total_legend")]
         return Screen("\n".join(lines))
 
-    def _play_text(self, t: Translator, play: dict) -> str:
+    def _play_text(self, t: Translator, play: PlayView) -> str:
         if play["kind"] == "pass":
             return t("donkey.board.passed")
         return f"<b>{cards_text(play['cards'])}</b>"
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: DonkeyView, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             kind = event["type"]
@@ -231,7 +261,7 @@ class DonkeyUI(GameUI):
                 messages.append(t(key, hand=event["hand_no"]))
         return messages
 
-    def _hand_message(self, t: Translator, event: dict, view: View, names: Names) -> str:
+    def _hand_message(self, t: Translator, event: dict, view: DonkeyView, names: Names) -> str:
         lines = [t("donkey.hand_ended.title", hand=event["hand_no"])]
         for seat in range(len(names)):
             left = event["left"][seat]
@@ -251,7 +281,7 @@ class DonkeyUI(GameUI):
                 )
         return "\n".join(lines)
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: DonkeyView, result: Result, names: Names) -> str:
         hands = result.details["penalties_by_hand"]
         lines = [
             t.plural("donkey.final.title", result.details["hands_played"]),
@@ -271,7 +301,13 @@ class DonkeyUI(GameUI):
 
     # -- private ---------------------------------------------------------------------------
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: DonkeyView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         hand = view["hand"]
         lines = [self._header(t), self._match_line(t, view)]
@@ -282,7 +318,7 @@ class DonkeyUI(GameUI):
                 "donkey.prompt.hand",
                 count=len(hand),
                 cards=hand_text(hand),
-                penalty=penalty(counts_of(hand)),
+                penalty=penalty_of_cards(hand),
             )
         )
         lines.append(self._round_line(t, view, names))
@@ -290,21 +326,23 @@ class DonkeyUI(GameUI):
             if view["turn"] is not None:
                 lines.append(t("donkey.prompt.waiting", name=names[view["turn"]]))
             return Screen("\n".join(lines))
+        moves = [as_action(action) for action in legal]
         if view["donkey_round"]:
             lines.append(t("donkey.prompt.donkey_card"))
             buttons = [
                 Button(
-                    card_text(action[1])
-                    + (" " + t("donkey.button.joker_one") if action[1] == JOKER else ""),
-                    action=action,
+                    card_text(move.card)
+                    + (" " + t("donkey.button.joker_one") if move.card == JOKER else ""),
+                    action=move,
                 )
-                for action in legal
+                for move in moves
+                if type(move) is Card
             ]
             return Screen("\n".join(lines), chunk(buttons, 5))
         value = draft.get("v") if isinstance(draft, dict) else None
-        options = self._options(legal, value) if isinstance(value, int) else []
+        options = self._options(moves, value) if isinstance(value, int) else []
         if len(options) > 1:
-            lines.append(t("donkey.prompt.how_many", value=card_text(value)))
+            lines.append(t("donkey.prompt.how_many", value=card_text(options[0].value)))
             return Screen("\n".join(lines), self._option_rows(t, options))
         if view["pending"] == "lead":
             lines.append(t("donkey.prompt.lead"))
@@ -314,35 +352,41 @@ class DonkeyUI(GameUI):
             lines.append(
                 t.plural("donkey.prompt.follow", view["count"], value=card_text(view["best_value"]))
             )
-        return Screen("\n".join(lines), self._value_rows(t, legal))
+        rows = self._value_rows(t, moves)
+        asking = [button for row in rows for button in row if button.draft]
+        if asking:  # say what the "×?" buttons do, with one of them as the example
+            lines.append(t("donkey.prompt.how_many_hint", example=asking[0].label))
+        return Screen("\n".join(lines), rows)
 
     @staticmethod
-    def _options(legal: list[Action], value: int) -> list[Action]:
-        return [action for action in legal if action[0] == K_SET and action[1] == value]
+    def _options(moves: list[DonkeyAction], value: int) -> list[Play]:
+        """The legal plays of ``value``: how many cards, and how many of them jokers."""
+        return [move for move in moves if type(move) is Play and move.value == value]
 
-    def _value_rows(self, t: Translator, legal: list[Action]) -> list[list[Button]]:
-        values = sorted({action[1] for action in legal if action[0] == K_SET})
+    def _value_rows(self, t: Translator, moves: list[DonkeyAction]) -> list[list[Button]]:
+        values = sorted({move.value for move in moves if type(move) is Play})
         buttons = []
         for value in values:
-            options = self._options(legal, value)
+            options = self._options(moves, value)
             if len(options) == 1:
                 buttons.append(Button(play_text(options[0]), action=options[0]))
-            else:
-                buttons.append(Button(f"{card_text(value)} …", draft=f"v{value}"))
+            else:  # several ways to play this value: the next step asks how many
+                label = t("donkey.button.how_many", value=card_text(value))
+                buttons.append(Button(label, draft=f"v{value}"))
         rows = chunk(buttons, row_width(buttons)) if buttons else []
         extra = []
-        if PASS in legal:
+        if PASS in moves:
             extra.append(Button(t("donkey.button.pass"), action=PASS))
-        if LEAD_DONKEY in legal:
+        if LEAD_DONKEY in moves:
             extra.append(Button(t("donkey.button.donkey"), action=LEAD_DONKEY))
         if extra:
             rows.append(extra)
         return rows
 
-    def _option_rows(self, t: Translator, options: list[Action]) -> list[list[Button]]:
+    def _option_rows(self, t: Translator, options: list[Play]) -> list[list[Button]]:
         by_count: dict[int, list[Button]] = {}
-        for action in options:
-            by_count.setdefault(action[2], []).append(Button(play_text(action), action=action))
+        for play in options:
+            by_count.setdefault(play.size, []).append(Button(play_text(play), action=play))
         if all(len(row) == 1 for row in by_count.values()):
             flat = [row[0] for row in by_count.values()]
             rows = chunk(flat, row_width(flat))
@@ -353,29 +397,31 @@ class DonkeyUI(GameUI):
         rows.append([Button(t("donkey.button.back"), draft="b")])
         return rows
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: DonkeyView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal:
             raise BadDraft(step)
         if step == "b":
             return DraftStep(None)
         if step.startswith("v") and step[1:].isdigit():
-            options = self._options(legal, int(step[1:]))
+            options = self._options([as_action(action) for action in legal], int(step[1:]))
             if len(options) == 1:
                 return DraftStep(None, action=options[0])
             if options:
                 return DraftStep({"v": int(step[1:])})
         raise BadDraft(step)
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        kind = action[0]
-        if kind == K_PASS:
-            return t("donkey.moved.pass")
-        if kind == K_DONKEY:
-            return t("donkey.moved.donkey")
-        if kind == K_CARD:
-            return t("donkey.moved.play", cards=card_text(action[1]))
-        if kind == K_SET and len(action) == 4:
-            return t("donkey.moved.play", cards=play_text(action))
+    def move_label(self, t: Translator, view: DonkeyView, action: Action, seat: int) -> str:
+        match as_action(action):
+            case Pass():
+                return t("donkey.moved.pass")
+            case LeadDonkey():
+                return t("donkey.moved.donkey")
+            case Card(card=card):
+                return t("donkey.moved.play", cards=card_text(card))
+            case Play() as play:
+                return t("donkey.moved.play", cards=play_text(play))
         return t("play.move_done")
 
 

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, standings
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.g5211.engine import (
     COLOURS,
     ENGINE,
+    View5211,
+    as_action,
+    colour_counts,
     colour_limit,
     colour_of,
     is_rooster,
+    rooster_count,
     rooster_threshold,
     value_of,
 )
@@ -33,21 +37,16 @@ def colour_name(t: Translator, colour: int) -> str:
     return f"{COLOUR_EMOJI[colour]} {t('5211.colour.' + COLOURS[colour])}"
 
 
-class UI5211(GameUI):
+class UI5211(GameUI[View5211]):
     engine = ENGINE
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: View5211, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["options"]["match_target"]:
-            lines.append(
-                t(
-                    "5211.board.match",
-                    game_no=view["game_no"],
-                    target=view["options"]["match_target"],
-                )
-            )
+            target = view["options"]["match_target"]
+            lines.append(t.plural("5211.board.match", target, game_no=view["game_no"]))
         if view["over"]:
             lines.append(t("5211.board.over"))
         else:
@@ -71,21 +70,23 @@ class UI5211(GameUI):
                 lines.append("    " + cards_text(view["table"][seat]))
         table = [card for cards in view["table"] for card in cards]
         if table:
-            counts = Counter(colour_of(card) for card in table)
+            counts = colour_counts(table)
             colours = "  ".join(f"{COLOUR_EMOJI[c]}×{counts[c]}" for c in sorted(counts))
             lines += [
                 "",
                 t(
                     "5211.board.table_summary",
-                    roosters=sum(is_rooster(card) for card in table),
+                    roosters=rooster_count(table),
                     threshold=rooster_threshold(n),
-                    limit=colour_limit(n),
+                    max=colour_limit(n),
                     colours=colours,
                 ),
             ]
         return Screen("\n".join(lines))
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: View5211, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             if event["type"] == "round_scored":
@@ -105,7 +106,7 @@ class UI5211(GameUI):
                 messages.append("\n".join(lines))
         return messages
 
-    def _round_message(self, t: Translator, event: dict, view: View, names: Names) -> str:
+    def _round_message(self, t: Translator, event: dict, view: View5211, names: Names) -> str:
         n = len(names)
         played: list[list[int]] = [[] for _ in range(n)]
         for entry in view["log"]:
@@ -115,38 +116,39 @@ class UI5211(GameUI):
             if entry["type"] == "revealed" and same_round:
                 for seat, cards in enumerate(entry["cards"]):
                     played[seat].extend(cards)
-        counts = Counter(colour_of(card) for cards in played for card in cards)
+        counts = colour_counts([card for cards in played for card in cards])
         lines = [t("5211.round.title", round=event["round"])]
         lines += [f"{names[seat]}: {cards_text(played[seat])}" for seat in range(n)]
         lines.append("")
         threshold = rooster_threshold(n)
+        roosters = event["roosters"]
         if event["mode"] == "roosters":
-            lines.append(t("5211.round.roosters", count=event["roosters"], threshold=threshold))
+            lines.append(t.plural("5211.round.roosters", roosters, threshold=threshold))
         else:
-            lines.append(t("5211.round.few_roosters", count=event["roosters"], threshold=threshold))
+            lines.append(t.plural("5211.round.few_roosters", roosters, threshold=threshold))
             for colour in event["over_limit"]:
                 lines.append(
-                    t(
+                    t.plural(
                         "5211.round.over_limit",
+                        counts[colour],
                         colour=colour_name(t, colour),
-                        count=counts[colour],
-                        limit=colour_limit(n),
+                        max=colour_limit(n),
                     )
                 )
             for group in event["tied"]:
                 lines.append(
-                    t(
+                    t.plural(
                         "5211.round.tied",
+                        counts[group[0]],
                         colours=", ".join(colour_name(t, colour) for colour in group),
-                        count=counts[group[0]],
                     )
                 )
             if event["mode"] == "colour":
                 lines.append(
-                    t(
+                    t.plural(
                         "5211.round.majority",
+                        counts[event["colour"]],
                         colour=colour_name(t, event["colour"]),
-                        count=counts[event["colour"]],
                     )
                 )
             else:
@@ -165,15 +167,22 @@ class UI5211(GameUI):
         lines.append(t("5211.round.totals", totals=totals))
         return "\n".join(lines)
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: View5211, result: Result, names: Names) -> str:
         key = "5211.final.match" if view["options"]["match_target"] else "5211.final.game"
         header = t(key, names=names.join(result.winners))
-        table = standings(t, result, names, "5211.final.line", cards=result.details["cards"])
+        cards = [t.plural("5211.cards", count) for count in result.details["cards"]]
+        table = standings(t, result, names, "5211.final.line", "5211.points", cards=cards)
         return f"{header}\n\n{table}\n\n{t('5211.final.tiebreak')}"
 
     # -- private ---------------------------------------------------------------------------
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: View5211,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         hand = view["hand"]
         lines = [f"<b>{self.title(t)}</b>"]
@@ -207,7 +216,9 @@ class UI5211(GameUI):
             lines.append(t("5211.prompt.selected", count=len(selected), size=size))
         return Screen("\n".join(lines), rows)
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: View5211, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         hand = view["hand"]
         if not legal or not step.startswith("t") or not step[1:].isdigit():
             raise BadDraft(step)
@@ -229,8 +240,8 @@ class UI5211(GameUI):
             return []
         return [i for i in draft.get("selected", []) if isinstance(i, int) and 0 <= i < len(hand)]
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        return t("5211.prompt.played", cards=cards_text(list(action)))
+    def move_label(self, t: Translator, view: View5211, action: Action, seat: int) -> str:
+        return t("5211.prompt.played", cards=cards_text(list(as_action(action))))
 
 
 UI = UI5211()

@@ -1,29 +1,40 @@
 """Sultan screens: cushions and bids in the group, money cards and the screen in private.
 
 Group board: round and circle, the start player, the drawn gems (while the start player
-chooses the one going back) or the cushions with the names of who bid on each (never the
-values), each player's gem count behind the screen and cards in hand, whose move it is.
-One announcement per circle reveals every cushion's bids in play order and its winner.
+chooses the one going back) or the cushions with each gem's points and the names of who bid
+on each (never the values), each player's gem count behind the screen and cards in hand,
+whose move it is, and what every colour of gem is worth. One announcement per circle
+reveals every cushion's bids in play order and its winner; after a round's last circle it
+also says that the round is over and everyone's hand was refilled.
 
 Private prompt: the player's money cards, the gems behind their screen with the points so
 far, and their choice: the start player taps the gem that goes back to the bag (one press);
-a bidder taps a cushion and a card (in any order, both are ``draft`` steps), then confirms.
+a bidder taps a cushion (each shows its gem's points) and a card (in any order, both are
+``draft`` steps), then confirms.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.sultan.engine import (
-    BID,
+    BID_ACTIONS,
     ENGINE,
     GEM_NAMES,
-    RETURN,
+    GEM_VALUES,
+    ROUNDS,
     SETUPS,
+    Bid,
+    Return,
+    SultanAction,
+    SultanView,
+    as_action,
     score_gems,
+    win_reason,
 )
 
 GEM_EMOJI = ("⚪", "🔴", "🟡", "🟢", "🔵")
@@ -32,6 +43,18 @@ GEM_EMOJI = ("⚪", "🔴", "🟡", "🟢", "🔵")
 def gem_name(t: Translator, colour: int) -> str:
     """The gem's icon and name: 🔵 blue gem."""
     return f"{GEM_EMOJI[colour]} {t('sultan.gem.' + GEM_NAMES[colour])}"
+
+
+def gem_worth(t: Translator, colour: int) -> str:
+    """The gem with its points, where it is bid on: "🔵 blue gem · 5 points"."""
+    return t.plural("sultan.gem.worth", GEM_VALUES[colour], gem=gem_name(t, colour))
+
+
+def values_legend() -> str:
+    """What every colour is worth: "⚪ 1 · 🔴 2 · 🟡 3 · 🟢 4 · 🔵 5"."""
+    return " · ".join(
+        f"{emoji} {value}" for emoji, value in zip(GEM_EMOJI, GEM_VALUES, strict=True)
+    )
 
 
 def gems_row(colours: list[int]) -> str:
@@ -56,7 +79,7 @@ def bonus_table(num_players: int) -> str:
     )
 
 
-def returned_gem(view: View) -> int | None:
+def returned_gem(view: SultanView) -> int | None:
     """The gem the start player sent back this circle (during the bidding)."""
     if view["phase"] != "bid":
         return None
@@ -66,11 +89,11 @@ def returned_gem(view: View) -> int | None:
     return None
 
 
-class UISultan(GameUI):
+class UISultan(GameUI[SultanView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _heading(self, t: Translator, view: View) -> str:
+    def _heading(self, t: Translator, view: SultanView) -> str:
         return t(
             "sultan.board.round",
             round=view["round"],
@@ -79,20 +102,22 @@ class UISultan(GameUI):
             circles=view["circles"],
         )
 
-    def _cushion_lines(self, t: Translator, view: View, names: Names) -> list[str]:
+    def _cushion_lines(self, t: Translator, view: SultanView, names: Names) -> list[str]:
         bidders: list[list[int]] = [[] for _ in view["cushions"]]
         for seat, cushion in view["bids"]:
             bidders[cushion].append(seat)
         lines = []
         for cushion, colour in enumerate(view["cushions"]):
             who = names.join(bidders[cushion]) if bidders[cushion] else t("sultan.board.no_bids")
-            lines.append(f"{cushion + 1}. {gem_name(t, colour)} — {who}")
+            lines.append(f"{cushion + 1}. {gem_worth(t, colour)} — {who}")
         return lines
 
-    def _situation(self, t: Translator, view: View, names: Names) -> list[str]:
+    def _situation(self, t: Translator, view: SultanView, names: Names) -> list[str]:
         """The drawn gems or the cushions, and whose move it is."""
         lines: list[str] = []
         pending = view["pending"]
+        if pending is None:  # the game is over
+            return lines
         if view["phase"] == "return":
             lines.append(t("sultan.board.drawn", gems=gems_row(view["drawn"])))
             lines.append(t("sultan.board.choosing", name=names[pending["seat"]]))
@@ -106,7 +131,7 @@ class UISultan(GameUI):
         return lines
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: SultanView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -117,7 +142,7 @@ class UISultan(GameUI):
                     t(
                         "sultan.board.final_line",
                         name=names[seat],
-                        score=view["scores"][seat],
+                        score=t.plural("sultan.points", view["scores"][seat]),
                         gems=screen_row(view["gems"][seat]) or "—",
                     )
                 )
@@ -134,6 +159,7 @@ class UISultan(GameUI):
             cards = t.plural("sultan.board.cards", view["hand_sizes"][seat])
             lines.append(f"{mark}<b>{names[seat]}</b> — {gems} · {cards}")
         lines.append("")
+        lines.append(t("sultan.board.values", values=values_legend()))
         lines.append(t.plural("sultan.board.bag", view["bag_size"]))
         if view["deck_size"]:
             lines.append(t.plural("sultan.board.deck", view["deck_size"]))
@@ -142,7 +168,9 @@ class UISultan(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("sultan.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: SultanView, names: Names
+    ) -> list[str]:
         messages: list[list[str]] = []
         circle: tuple[int, int] | None = None
         for event in events:
@@ -154,32 +182,38 @@ class UISultan(GameUI):
                     messages.append([title])
                 messages[-1].append(self._reveal_line(t, event, view, names))
             elif event["type"] == "round_start" and event["round"] > 1:
-                hand = SETUPS[view["num_players"]].hand_size
-                text = t.plural("sultan.reveal.new_round", hand, round=event["round"])
+                lines = self._round_change(t, view, event["round"])
                 if messages:
-                    messages[-1] += ["", text]
+                    messages[-1] += ["", *lines]
                 else:
-                    messages.append([text])
+                    messages.append(lines)
                 circle = None
         return ["\n".join(lines) for lines in messages]
 
-    def _reveal_line(self, t: Translator, event: dict, view: View, names: Names) -> str:
-        gem = f"{event['cushion'] + 1}. {gem_name(t, event['gem'])}"
+    @staticmethod
+    def _round_change(t: Translator, view: SultanView, new_round: int) -> list[str]:
+        """The end of a round and the refilled hands: every card in hand was played, so
+        everyone takes a new hand from their own deck."""
+        hand = SETUPS[view["num_players"]].hand_size
+        return [
+            t("sultan.reveal.round_over", round=new_round - 1, rounds=ROUNDS),
+            t.plural("sultan.reveal.new_round", hand, round=new_round, rounds=ROUNDS),
+        ]
+
+    def _reveal_line(self, t: Translator, event: dict, view: SultanView, names: Names) -> str:
+        gem = f"{event['cushion'] + 1}. {gem_worth(t, event['gem'])}"
         winner = event["winner"]
         if winner is None:
             return t("sultan.reveal.nobody", gem=gem)
         bids = ", ".join(f"{names[seat]} {value}" for seat, value in event["bids"])
-        best = max(value for _, value in event["bids"])
-        tied = sum(value == best for _, value in event["bids"]) > 1
-        if not tied:
-            key = "sultan.reveal.won"
-        elif view["num_players"] == 2:
-            key = "sultan.reveal.won_tie_start"
-        else:
-            key = "sultan.reveal.won_tie_earlier"
+        key = {
+            "highest": "sultan.reveal.won",
+            "tie_start": "sultan.reveal.won_tie_start",
+            "tie_earlier": "sultan.reveal.won_tie_earlier",
+        }[win_reason(event["bids"], view["num_players"])]
         return t(key, gem=gem, bids=bids, name=names[winner])
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: SultanView, result: Result, names: Names) -> str:
         winners = result.winners
         key = "sultan.final.winner" if len(winners) == 1 else "sultan.final.shared"
         lines = [t(key, names=names.join(winners)), ""]
@@ -192,8 +226,8 @@ class UISultan(GameUI):
                 + t(
                     "sultan.final.line",
                     name=names[seat],
-                    score=result.scores[seat],
-                    count=line["gem_count"],
+                    score=t.plural("sultan.points", result.scores[seat]),
+                    gems=t.plural("sultan.board.gems", line["gem_count"]),
                 )
             )
             parts = []
@@ -214,7 +248,7 @@ class UISultan(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View) -> list[str]:
+    def _own_lines(self, t: Translator, view: SultanView) -> list[str]:
         n = view["num_players"]
         lines = [t("sultan.prompt.hand", cards=cards_row(view["hand"]))]
         mine = view["my_gems"]
@@ -224,7 +258,7 @@ class UISultan(GameUI):
                 t(
                     "sultan.prompt.screen",
                     gems=screen_row(mine),
-                    total=score["total"],
+                    score=t.plural("sultan.points", score["total"]),
                     points=score["gem_points"],
                     bonus=score["bonus_points"],
                 )
@@ -233,14 +267,20 @@ class UISultan(GameUI):
             lines.append(t("sultan.prompt.screen_empty"))
         return lines
 
-    def _my_bids(self, t: Translator, view: View) -> list[str]:
+    def _my_bids(self, t: Translator, view: SultanView) -> list[str]:
         return [
             t("sultan.prompt.my_bid", value=value, gem=gem_name(t, view["cushions"][cushion]))
             for cushion, value in view["my_bids"]
         ]
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: SultanView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["over"]:
@@ -255,22 +295,20 @@ class UISultan(GameUI):
             lines += self._own_lines(t, view)
             return Screen("\n".join(lines))
         rows: list[list[Button]] = []
+        moves = [as_action(action) for action in legal]
         if view["phase"] == "return":
             keep = SETUPS[n].cushions
-            lines.append(t("sultan.prompt.return", gems=gems_row(view["drawn"]), keep=keep))
+            lines.append(t.plural("sultan.prompt.return", keep, gems=gems_row(view["drawn"])))
             lines.append("")
             lines += self._own_lines(t, view)
             lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
             rows = [
-                [
-                    Button(
-                        t("sultan.prompt.return_button", gem=gem_name(t, action[1])), action=action
-                    )
-                ]
-                for action in legal
+                [Button(t("sultan.prompt.return_button", gem=gem_worth(t, move.gem)), action=move)]
+                for move in moves
+                if type(move) is Return
             ]
             return Screen("\n".join(lines), rows)
-        cushion, value = self._selection(draft, legal)
+        cushion, value = self._selection(draft, moves)
         lines.append(t("sultan.board.cushions"))
         lines += self._cushion_lines(t, view, names)
         lines += self._my_bids(t, view)
@@ -283,18 +321,20 @@ class UISultan(GameUI):
         lines.append("")
         lines += self._own_lines(t, view)
         lines.append(t("sultan.prompt.bonus", table=bonus_table(n)))
-        cushions = sorted({action[1] for action in legal})
-        values = sorted({action[2] for action in legal})
-        rows.append(
+        bids = [move for move in moves if type(move) is Bid]
+        cushions = sorted({bid.cushion for bid in bids})
+        values = sorted({bid.value for bid in bids})
+        # one cushion per row: its gem's name and points must stay readable on a phone
+        rows += [
             [
                 Button(
                     ("✅ " if c == cushion else "")
-                    + f"{c + 1}. {gem_name(t, view['cushions'][c])}",
+                    + f"{c + 1}. {gem_worth(t, view['cushions'][c])}",
                     draft=f"c{c}",
                 )
-                for c in cushions
             ]
-        )
+            for c in cushions
+        ]
         card_buttons = [
             Button(("✅ " if v == value else "") + f"💰{v}", draft=f"v{v}") for v in values
         ]
@@ -306,18 +346,19 @@ class UISultan(GameUI):
                 [
                     Button(
                         t("sultan.prompt.confirm", value=value, gem=gem),
-                        action=(BID, cushion, value),
+                        action=BID_ACTIONS[cushion][value],
                     )
                 ]
             )
         return Screen("\n".join(lines), rows)
 
     @staticmethod
-    def _selection(draft: Any, legal: list[Action]) -> tuple[int | None, int | None]:
+    def _selection(draft: Any, moves: list[SultanAction]) -> tuple[int | None, int | None]:
         """The selected cushion and card, each kept only if still a legal choice; a choice
         with a single option is made already."""
-        cushions = sorted({action[1] for action in legal if action[0] == BID})
-        values = sorted({action[2] for action in legal if action[0] == BID})
+        bids = [move for move in moves if type(move) is Bid]
+        cushions = sorted({bid.cushion for bid in bids})
+        values = sorted({bid.value for bid in bids})
         cushion = value = None
         if isinstance(draft, dict):
             cushion = draft.get("c") if draft.get("c") in cushions else None
@@ -328,23 +369,29 @@ class UISultan(GameUI):
             value = values[0]
         return cushion, value
 
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: SultanView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or view["phase"] != "bid" or len(step) < 2 or not step[1:].isdigit():
             raise BadDraft(step)
         kind, number = step[0], int(step[1:])
-        cushion, value = self._selection(draft, legal)
-        if kind == "c" and any(action[1] == number for action in legal):
+        moves = [as_action(action) for action in legal]
+        bids = [move for move in moves if type(move) is Bid]
+        cushion, value = self._selection(draft, moves)
+        if kind == "c" and any(bid.cushion == number for bid in bids):
             cushion = None if cushion == number else number
-        elif kind == "v" and any(action[2] == number for action in legal):
+        elif kind == "v" and any(bid.value == number for bid in bids):
             value = None if value == number else number
         else:
             raise BadDraft(step)
         return DraftStep({"c": cushion, "v": value})
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        if action[0] == RETURN:
-            return t("sultan.played.return", gem=gem_name(t, action[1]))
-        return t("sultan.played.bid", value=action[2], gem=gem_name(t, view["cushions"][action[1]]))
+    def move_label(self, t: Translator, view: SultanView, action: Action, seat: int) -> str:
+        move = as_action(action)
+        if isinstance(move, Return):
+            return t("sultan.played.return", gem=gem_name(t, move.gem))
+        gem = gem_name(t, view["cushions"][move.cushion])
+        return t("sultan.played.bid", value=move.value, gem=gem)
 
 
 UI = UISultan()

@@ -16,33 +16,43 @@ corners, the wild colour, and the choices when it is their move:
   colour where there is a choice, then the number of wild tiles where there is a choice
   (each step has a back button; a step with a single option is folded into the previous
   press); "Pass" is always there;
-* bonus tiles: one press per tile from the supply, the prompt says how many remain;
+* bonus tiles: one press per tile from the supply; the prompt says which structures the
+  placement surrounded (pillar, statue, window) and how many tiles remain;
 * after passing: one press per tile kept on a corner (up to 4), then "Done", which shows
   what goes to the tower and the points it costs.
+
+The first-player tile is 🎯 (as Sultan's start player): keycap digits are the costs of
+empty spaces in the private board, circled digits the printed numbers of covered spaces.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from bot.i18n import Translator
 from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
-from games.core import Action, Result, View
+from games.core import Action, Result
 from games.summer_pavilion.engine import (
-    BONUS,
     COLOURS,
-    CORNERS,
-    DONE,
+    DONE_ACTION,
     EMPTY,
     ENGINE,
-    KEEP,
-    PASS,
-    PLACE,
-    STRUCTURE_BONUS,
-    STRUCTURES,
-    TAKE,
-    completed_structures,
-    ring_points,
+    PASS_ACTION,
+    Bonus,
+    Done,
+    Keep,
+    Pass,
+    Place,
+    SummerPavilionAction,
+    SummerPavilionView,
+    Take,
+    as_action,
+    keep_room,
+    placement_preview,
+    score_loss,
+    scores_before,
+    take_counts,
 )
 
 COLOUR_EMOJI = ("🟪", "🟩", "🟧", "🟨", "🟦", "🟥")  # purple, green, orange, yellow, blue, red
@@ -51,7 +61,7 @@ KEYCAP = "\ufe0f\u20e3"
 CENTRE_ICON = "🌈"
 VARIANT1_CENTRE_ICON = "🌟"
 VARIANT1_STAR_ICON = "⭐"
-FIRST_TILE = "1" + KEYCAP
+FIRST_TILE = "🎯"
 STRUCTURE_EMOJI = ("🏛", "🗿", "🪟")  # pillar, statue, window
 TURN_MARK = "👉 "
 EMPTY_SPACE = "·"
@@ -90,32 +100,32 @@ def circled(number: int) -> str:
     return CIRCLED[number] if 0 <= number < len(CIRCLED) else f"({number})"
 
 
-def variant1(view: View) -> bool:
+def variant1(view: SummerPavilionView) -> bool:
     return bool(view["options"]["variant1"])
 
 
-def star_icon(view: View, star: int) -> str:
+def star_icon(view: SummerPavilionView, star: int) -> str:
     if variant1(view):
         return VARIANT1_CENTRE_ICON if star == 0 else f"{VARIANT1_STAR_ICON}{star}"
     colour = view["star_colours"][star]
     return CENTRE_ICON if colour < 0 else COLOUR_EMOJI[colour]
 
 
-def star_name(t: Translator, view: View, star: int) -> str:
+def star_name(t: Translator, view: SummerPavilionView, star: int) -> str:
     if star == 0:
         return t("summer_pavilion.star.0")
     if variant1(view):
-        return t("summer_pavilion.star.numbered", n=star)
+        return t("summer_pavilion.star.numbered", number=star)
     return t(f"summer_pavilion.star.{star}")
 
 
-def star_label(t: Translator, view: View, star: int) -> str:
+def star_label(t: Translator, view: SummerPavilionView, star: int) -> str:
     """ "🟪 Purple star"; Variant 1: "⭐ Star 3"."""
     icon = VARIANT1_STAR_ICON if variant1(view) and star else star_icon(view, star)
     return f"{icon} {star_name(t, view, star)}"
 
 
-def star_cells_public(view: View, board: list[list[int]], star: int) -> str:
+def star_cells_public(view: SummerPavilionView, board: list[list[int]], star: int) -> str:
     """ "🟪①②·④··": the star's icon, then each space: its printed number if filled."""
     numbers = view["numbers"][star]
     cells = "".join(
@@ -125,7 +135,7 @@ def star_cells_public(view: View, board: list[list[int]], star: int) -> str:
     return star_icon(view, star) + cells
 
 
-def star_cells_private(view: View, board: list[list[int]], star: int) -> str:
+def star_cells_private(view: SummerPavilionView, board: list[list[int]], star: int) -> str:
     """ "🟪 🟪🟪3️⃣4️⃣🟪6️⃣": a filled space as its tile, an empty one as its cost."""
     numbers = view["numbers"][star]
     cells = "".join(
@@ -143,30 +153,36 @@ def payment(colour: int, cost: int, wilds: int, wild: int) -> str:
     return text
 
 
-def take_text(view: View, source: int, colour: int) -> str:
+def source_tiles(view: SummerPavilionView, source: int) -> list[int]:
+    return view["centre"] if source == 0 else view["factories"][source - 1]
+
+
+def take_text(view: SummerPavilionView, take: Take) -> str:
     """What a take gets: "🟥×2 + 🟪" (all of a colour, plus one wild tile if any)."""
-    tiles = view["centre"] if source == 0 else view["factories"][source - 1]
     wild = view["wild"]
-    if colour == wild:
-        return f"{COLOUR_EMOJI[wild]}×1"
-    text = f"{COLOUR_EMOJI[colour]}×{tiles[colour]}"
-    if tiles[wild]:
+    count, wilds = take_counts(source_tiles(view, take.source), take.colour, wild)
+    text = f"{COLOUR_EMOJI[take.colour]}×{count}"
+    if wilds:
         text += f" + {COLOUR_EMOJI[wild]}"
     return text
 
 
-def flat_board(board: list[list[int]]) -> list[int]:
-    return [tile for star in board for tile in star]
+def placements(moves: list[SummerPavilionAction], **fields: int) -> list[Place]:
+    """The legal placements whose fields have the given values, e.g. ``star=3, space=5``."""
+    return [
+        move
+        for move in moves
+        if type(move) is Place
+        and all(getattr(move, name) == value for name, value in fields.items())
+    ]
 
 
-def preview(view: View, seat: int, star: int, space: int) -> tuple[int, int]:
-    """Points and bonus tiles a placement on (star, space) would bring."""
-    board = flat_board(view["players"][seat]["board"])
-    index = star * 6 + space - 1
-    board[index] = 0  # any colour: points and structures only depend on filled spaces
-    done = completed_structures(board, index)
-    bonus = sum(STRUCTURE_BONUS[STRUCTURES[sid][0]] for sid in done)
-    return ring_points(board, index), min(bonus, sum(view["supply"]))
+class PlaceSelection(NamedTuple):
+    """A placement being chosen: star, then space, then colour (``None``: not chosen yet)."""
+
+    star: int | None = None
+    space: int | None = None
+    colour: int | None = None
 
 
 def round_bounds(log: list[dict], round_no: int) -> tuple[int, int]:
@@ -185,26 +201,11 @@ def round_bounds(log: list[dict], round_no: int) -> tuple[int, int]:
     return start, end
 
 
-def scores_after(log: list[dict], end: int, num_players: int, start_score: int = 5) -> list[int]:
-    """Scores reconstructed from the log up to (not including) ``end``: points of
-    placements, losses of the first-player tile and of passes (already floored at 0)."""
-    scores = [start_score] * num_players
-    for event in log[:end]:
-        kind = event["type"]
-        if kind == "take" and "first_player_tile" in event:
-            scores[event["seat"]] -= event["first_player_tile"]
-        elif kind == "place":
-            scores[event["seat"]] += event["points"]
-        elif kind == "pass" and not event.get("auto"):
-            scores[event["seat"]] -= event["penalty"]
-    return scores
-
-
-class SummerPavilionUI(GameUI):
+class SummerPavilionUI(GameUI[SummerPavilionView]):
     engine = ENGINE
 
     # -- shared pieces ---------------------------------------------------------------------
-    def _round_line(self, t: Translator, view: View) -> str:
+    def _round_line(self, t: Translator, view: SummerPavilionView) -> str:
         return t(
             "summer_pavilion.board.round",
             round=view["round"],
@@ -212,9 +213,10 @@ class SummerPavilionUI(GameUI):
             wild=colour_name(t, view["wild"]),
         )
 
-    def _turn_line(self, t: Translator, view: View, names: Names) -> str:
-        phase = view["phase"]
-        name = names[view["current"]]
+    def _turn_line(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
+        phase, current = view["phase"], view["current"]
+        assert current is not None, "whose turn it is: only while the game runs"
+        name = names[current]
         if phase == "bonus":
             return t.plural("summer_pavilion.board.turn.bonus", view["bonus_due"], name=name)
         return t(f"summer_pavilion.board.turn.{phase}", name=name)
@@ -222,9 +224,9 @@ class SummerPavilionUI(GameUI):
     def _source_name(self, t: Translator, source: int) -> str:
         if source == 0:
             return t("summer_pavilion.source.centre")
-        return t("summer_pavilion.source.factory", n=source)
+        return t("summer_pavilion.source.factory", number=source)
 
-    def _table_lines(self, t: Translator, view: View) -> list[str]:
+    def _table_lines(self, t: Translator, view: SummerPavilionView) -> list[str]:
         """Factories and the centre (phase 1 only), then the supply."""
         lines = []
         if view["phase"] == "taking":
@@ -236,18 +238,18 @@ class SummerPavilionUI(GameUI):
             if factories:
                 lines.append(t("summer_pavilion.board.factories"))
                 lines += ["  ".join(factories[i : i + 3]) for i in range(0, len(factories), 3)]
-            centre = tiles_counts(view["centre"], "×") or "—"
+            parts = [tiles_counts(view["centre"], "×")]
             if view["first_player_tile"] < 0:
-                lines.append(
-                    t("summer_pavilion.board.centre_first", tiles=centre, first=FIRST_TILE)
-                )
-            else:
-                lines.append(t("summer_pavilion.board.centre", tiles=centre))
+                parts.append(t("summer_pavilion.board.first_tile", first=FIRST_TILE))
+            centre = " + ".join(part for part in parts if part) or "—"
+            lines.append(t("summer_pavilion.board.centre", tiles=centre))
         supply = tiles_row(view["supply"]) or "—"
         lines.append(t("summer_pavilion.board.supply", tiles=supply))
         return lines
 
-    def _player_lines(self, t: Translator, view: View, names: Names, seat: int) -> list[str]:
+    def _player_lines(
+        self, t: Translator, view: SummerPavilionView, names: Names, seat: int
+    ) -> list[str]:
         player = view["players"][seat]
         over = view["phase"] == "over"
         mark = TURN_MARK if view["current"] == seat else ""
@@ -255,7 +257,7 @@ class SummerPavilionUI(GameUI):
             f"{mark}<b>{names[seat]}</b> — " + t.plural("summer_pavilion.points", player["score"])
         ]
         if not over and view["first_player_tile"] == seat:
-            parts.append(FIRST_TILE)
+            parts.append(t("summer_pavilion.board.first", first=FIRST_TILE))
         if any(player["hand"]):
             parts.append(t("summer_pavilion.board.hand", tiles=tiles_counts(player["hand"])))
         if any(player["corners"]):
@@ -266,7 +268,7 @@ class SummerPavilionUI(GameUI):
         stars = [star_cells_public(view, board, star) for star in range(7)]
         return [" · ".join(parts), "    " + " ".join(stars[:4]), "    " + " ".join(stars[4:])]
 
-    def _last_move(self, t: Translator, view: View, names: Names) -> str | None:
+    def _last_move(self, t: Translator, view: SummerPavilionView, names: Names) -> str | None:
         """The latest take, placement, bonus tile or pass of this round."""
         for event in reversed(view["log"]):
             kind = event["type"]
@@ -303,7 +305,7 @@ class SummerPavilionUI(GameUI):
             return t("summer_pavilion.last.pass", name=name, detail=self._pass_text(t, event))
         return None
 
-    def _placement_text(self, view: View, event: dict) -> str:
+    def _placement_text(self, view: SummerPavilionView, event: dict) -> str:
         """ "🟥→🟥④ +3", with the structures completed: "🪟🎁"."""
         star, space = event["star"], event["space"]
         number = view["numbers"][star][space - 1]
@@ -325,7 +327,7 @@ class SummerPavilionUI(GameUI):
         return t("summer_pavilion.pass.plain", penalty=penalty)
 
     # -- group -----------------------------------------------------------------------------
-    def board(self, t: Translator, view: View, names: Names) -> Screen:
+    def board(self, t: Translator, view: SummerPavilionView, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]
         if view["phase"] == "over":
@@ -348,7 +350,9 @@ class SummerPavilionUI(GameUI):
     def private_button_label(self, t: Translator) -> str:
         return t("summer_pavilion.private_button")
 
-    def announce(self, t: Translator, events: list[dict], view: View, names: Names) -> list[str]:
+    def announce(
+        self, t: Translator, events: list[dict], view: SummerPavilionView, names: Names
+    ) -> list[str]:
         messages = []
         for event in events:
             if event["type"] == "round" and event["round"] > 1:
@@ -364,7 +368,9 @@ class SummerPavilionUI(GameUI):
                 messages.append(self._round_summary(t, view, names, view["rounds"]))
         return messages
 
-    def _round_summary(self, t: Translator, view: View, names: Names, round_no: int) -> str:
+    def _round_summary(
+        self, t: Translator, view: SummerPavilionView, names: Names, round_no: int
+    ) -> str:
         log = view["log"]
         n = view["num_players"]
         start, end = round_bounds(log, round_no)
@@ -397,12 +403,12 @@ class SummerPavilionUI(GameUI):
         for seat in range(n):
             done = ", ".join(moves[seat]) if moves[seat] else t("summer_pavilion.round.nothing")
             lines.append(f"<b>{names[seat]}</b>: {done}")
-        scores = scores_after(log, end, n)
+        scores = scores_before(log, end, n)
         totals = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(n))
         lines += ["", t("summer_pavilion.round.scores", scores=totals)]
         return "\n".join(lines)
 
-    def final(self, t: Translator, view: View, result: Result, names: Names) -> str:
+    def final(self, t: Translator, view: SummerPavilionView, result: Result, names: Names) -> str:
         winners = result.winners
         key = (
             "summer_pavilion.final.winner" if len(winners) == 1 else "summer_pavilion.final.shared"
@@ -443,9 +449,10 @@ class SummerPavilionUI(GameUI):
         return "\n".join(lines)
 
     # -- private ---------------------------------------------------------------------------
-    def _own_lines(self, t: Translator, view: View, seat: int) -> list[str]:
+    def _own_lines(self, t: Translator, view: SummerPavilionView, seat: int) -> list[str]:
         player = view["players"][seat]
-        lines = [t("summer_pavilion.prompt.score", score=player["score"])]
+        score = t.plural("summer_pavilion.points", player["score"])
+        lines = [t("summer_pavilion.prompt.score", score=score)]
         lines.append(t("summer_pavilion.prompt.stars"))
         board = player["board"]
         for star in range(7):
@@ -458,7 +465,13 @@ class SummerPavilionUI(GameUI):
         return lines
 
     def prompt(
-        self, t: Translator, view: View, seat: int, legal: list[Action], draft: Any, names: Names
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        seat: int,
+        legal: Sequence[Action],
+        draft: Any,
+        names: Names,
     ) -> Screen:
         lines = [f"<b>{self.title(t)}</b>"]
         if view["phase"] == "over":
@@ -481,38 +494,46 @@ class SummerPavilionUI(GameUI):
             if view["phase"] == "taking":
                 lines += self._table_lines(t, view)
             return Screen("\n".join(lines))
+        moves = [as_action(action) for action in legal]
         phase = view["phase"]
         if phase == "taking":
-            rows = self._take_choices(t, view, legal, draft, lines)
+            rows = self._take_choices(t, view, moves, draft, lines)
         elif phase == "placing":
-            rows = self._place_choices(t, view, seat, legal, draft, lines)
+            rows = self._place_choices(t, view, seat, moves, draft, lines)
         elif phase == "bonus":
-            rows = self._bonus_choices(t, view, legal, lines)
+            rows = self._bonus_choices(t, view, moves, lines)
         else:
-            rows = self._keep_choices(t, view, seat, legal, lines)
+            rows = self._keep_choices(t, view, seat, moves, lines)
         return Screen("\n".join(lines), rows)
 
-    # phase 1 ----------------------------------------------------------------------------
+    # phase 1: a source, then a colour ---------------------------------------------------
     @staticmethod
-    def _take_source(draft: Any, legal: list[Action]) -> int | None:
-        sources = {action[1] for action in legal if action[0] == TAKE}
+    def _take_source(draft: Any, moves: list[SummerPavilionAction]) -> int | None:
+        """The source selected in the draft while it still has tiles to take."""
+        sources = {move.source for move in moves if type(move) is Take}
         if isinstance(draft, dict) and draft.get("src") in sources:
             return draft["src"]
         return None
 
     def _take_choices(
-        self, t: Translator, view: View, legal: list[Action], draft: Any, lines: list[str]
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        moves: list[SummerPavilionAction],
+        draft: Any,
+        lines: list[str],
     ) -> list[list[Button]]:
-        source = self._take_source(draft, legal)
+        takes = [move for move in moves if type(move) is Take]
+        source = self._take_source(draft, moves)
         first_free = view["first_player_tile"] < 0
         if source is None:
             lines.append(t("summer_pavilion.prompt.take"))
             if first_free and any(view["centre"]):
                 lines.append(t("summer_pavilion.prompt.take_first", first=FIRST_TILE))
             lines.append(t("summer_pavilion.board.supply", tiles=tiles_row(view["supply"]) or "—"))
-            sources = sorted({action[1] for action in legal})
+            sources = sorted({take.source for take in takes})
             factories = [
-                Button(f"{circled(k)} {tiles_row(view['factories'][k - 1])}", draft=f"s{k}")
+                Button(f"{circled(k)} {tiles_row(source_tiles(view, k))}", draft=f"s{k}")
                 for k in sources
                 if k
             ]
@@ -525,213 +546,262 @@ class SummerPavilionUI(GameUI):
                     label += f" {FIRST_TILE}"
                 rows.append([Button(label, draft="s0")])
             return rows
-        tiles = view["centre"] if source == 0 else view["factories"][source - 1]
         lines.append(
             t(
                 "summer_pavilion.prompt.take_colour",
                 source=self._source_name(t, source),
-                tiles=tiles_counts(tiles, "×"),
+                tiles=tiles_counts(source_tiles(view, source), "×"),
             )
         )
         if source == 0 and first_free:
             lines.append(t("summer_pavilion.prompt.take_first", first=FIRST_TILE))
         buttons = [
-            Button(take_text(view, source, action[2]), action=action)
-            for action in legal
-            if action[1] == source
+            Button(take_text(view, take), action=take) for take in takes if take.source == source
         ]
         rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
         rows.append([Button(t("summer_pavilion.prompt.back"), draft="b")])
         return rows
 
-    # phase 2 ----------------------------------------------------------------------------
+    # phase 2: a star, a space, a colour, the wild tiles ---------------------------------
     @staticmethod
-    def _place_selection(draft: Any, legal: list[Action]) -> tuple[int | None, ...]:
+    def _place_selection(draft: Any, moves: list[SummerPavilionAction]) -> PlaceSelection:
         """The selected star, space and colour, each kept only while it still leads to a
         legal placement; a colour with no alternative is selected already."""
-        placements = [action for action in legal if action[0] == PLACE]
-        star = space = colour = None
         if not isinstance(draft, dict):
-            return None, None, None
-        if any(a[1] == draft.get("s") for a in placements):
-            star = draft["s"]
-            if any(a[1] == star and a[2] == draft.get("p") for a in placements):
-                space = draft["p"]
-                colours = sorted({a[3] for a in placements if a[1] == star and a[2] == space})
-                if draft.get("c") in colours:
-                    colour = draft["c"]
-                elif len(colours) == 1:
-                    colour = colours[0]
-        return star, space, colour
+            return PlaceSelection()
+        star, space, colour = draft.get("s"), draft.get("p"), draft.get("c")
+        if star is None or not placements(moves, star=star):
+            return PlaceSelection()
+        if space is None or not placements(moves, star=star, space=space):
+            return PlaceSelection(star)
+        colours = sorted({place.colour for place in placements(moves, star=star, space=space)})
+        if colour not in colours:
+            colour = colours[0] if len(colours) == 1 else None
+        return PlaceSelection(star, space, colour)
 
     def _place_choices(
         self,
         t: Translator,
-        view: View,
+        view: SummerPavilionView,
         seat: int,
-        legal: list[Action],
+        moves: list[SummerPavilionAction],
         draft: Any,
         lines: list[str],
     ) -> list[list[Button]]:
-        placements = [action for action in legal if action[0] == PLACE]
-        star, space, colour = self._place_selection(draft, legal)
-        wild = view["wild"]
-        numbers = view["numbers"]
+        selection = self._place_selection(draft, moves)
         rows: list[list[Button]] = []
-        back = Button(t("summer_pavilion.prompt.back"), draft="b")
-        if not placements:
+        if not placements(moves):
             lines.append(t("summer_pavilion.prompt.cannot_place"))
-        elif star is None:
-            lines.append(t("summer_pavilion.prompt.place"))
-            stars = sorted({a[1] for a in placements})
-            buttons = [Button(star_label(t, view, s), draft=f"t{s}") for s in stars]
-            rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-        elif space is None:
-            lines.append(t("summer_pavilion.prompt.space", star=star_label(t, view, star)))
-            spaces = sorted({a[2] for a in placements if a[1] == star})
-            buttons = []
-            for p in spaces:
-                options = [a for a in placements if a[1] == star and a[2] == p]
-                points, bonus = preview(view, seat, star, p)
-                gain = f"+{points}" + (f" 🎁{bonus}" if bonus else "")
-                cost = numbers[star][p - 1]
-                if len(options) == 1:
-                    action = options[0]
-                    label = t(
-                        "summer_pavilion.prompt.space_pay",
-                        space=p,
-                        tiles=payment(action[3], cost, action[4], wild),
-                        gain=gain,
-                    )
-                    buttons.append(Button(label, action=action))
-                else:
-                    label = t("summer_pavilion.prompt.space_button", space=p, cost=cost, gain=gain)
-                    buttons.append(Button(label, draft=f"p{p}"))
-            rows = [[button] for button in buttons]
-            rows.append([back])
+        elif selection.star is None:
+            rows = self._star_choices(t, view, moves, lines)
+        elif selection.space is None:
+            rows = self._space_choices(t, view, seat, moves, selection.star, lines)
         else:
-            cost = numbers[star][space - 1]
-            where = t(
-                "summer_pavilion.prompt.where",
-                star=star_label(t, view, star),
-                space=space,
-                cost=cost,
-            )
-            options = [a for a in placements if a[1] == star and a[2] == space]
-            if colour is None:
-                lines.append(t("summer_pavilion.prompt.colour", where=where))
-                buttons = []
-                for c in sorted({a[3] for a in options}):
-                    ways = [a for a in options if a[3] == c]
-                    if len(ways) == 1:
-                        label = payment(c, cost, ways[0][4], wild)
-                        buttons.append(Button(label, action=ways[0]))
-                    else:
-                        buttons.append(Button(colour_name(t, c), draft=f"c{c}"))
-                rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-            else:
-                lines.append(t("summer_pavilion.prompt.wilds", where=where, wild=square(wild)))
-                buttons = [
-                    Button(payment(colour, cost, a[4], wild), action=a)
-                    for a in options
-                    if a[3] == colour
-                ]
-                rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-            rows.append([back])
-        if star is None:
+            rows = self._payment_choices(t, view, moves, selection, lines)
+        if selection.star is None:
             lines.append(self._pass_hint(t, view, seat))
-        rows.append([Button(t("summer_pavilion.prompt.pass_button"), action=(PASS,))])
+        rows.append([Button(t("summer_pavilion.prompt.pass_button"), action=PASS_ACTION)])
         return rows
 
-    def _pass_hint(self, t: Translator, view: View, seat: int) -> str:
-        held = sum(view["players"][seat]["hand"])
-        keep = min(held, CORNERS)
-        return t("summer_pavilion.prompt.pass_hint", keep=keep)
+    def _star_choices(
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        moves: list[SummerPavilionAction],
+        lines: list[str],
+    ) -> list[list[Button]]:
+        lines.append(t("summer_pavilion.prompt.place"))
+        stars = sorted({place.star for place in placements(moves)})
+        buttons = [Button(star_label(t, view, star), draft=f"t{star}") for star in stars]
+        return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+
+    def _space_choices(
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        seat: int,
+        moves: list[SummerPavilionAction],
+        star: int,
+        lines: list[str],
+    ) -> list[list[Button]]:
+        """One button per free space of ``star`` with its cost and gain; a space with a
+        single way to pay makes the placement at once."""
+        lines.append(t("summer_pavilion.prompt.space", star=star_label(t, view, star)))
+        rows = []
+        for space in sorted({place.space for place in placements(moves, star=star)}):
+            ways = placements(moves, star=star, space=space)
+            points, bonus = placement_preview(view, seat, star, space)
+            gain = f"+{points}" + (f" 🎁{bonus}" if bonus else "")
+            if len(ways) == 1:
+                label = t(
+                    "summer_pavilion.prompt.space_pay",
+                    space=space,
+                    tiles=self._payment(view, ways[0]),
+                    gain=gain,
+                )
+                rows.append([Button(label, action=ways[0])])
+            else:
+                cost = view["numbers"][star][space - 1]
+                label = t.plural(
+                    "summer_pavilion.prompt.space_button", cost, space=space, gain=gain
+                )
+                rows.append([Button(label, draft=f"p{space}")])
+        rows.append([Button(t("summer_pavilion.prompt.back"), draft="b")])
+        return rows
+
+    def _payment_choices(
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        moves: list[SummerPavilionAction],
+        selection: PlaceSelection,
+        lines: list[str],
+    ) -> list[list[Button]]:
+        """The colour for the chosen space (a colour with one way to pay places at once),
+        or, once the colour is chosen, the number of wild tiles to spend."""
+        star, space = selection.star, selection.space
+        assert star is not None and space is not None
+        where = t(
+            "summer_pavilion.prompt.where",
+            star=star_label(t, view, star),
+            space=space,
+            cost=view["numbers"][star][space - 1],
+        )
+        ways = placements(moves, star=star, space=space)
+        buttons = []
+        if selection.colour is None:
+            lines.append(t("summer_pavilion.prompt.colour", where=where))
+            for colour in sorted({place.colour for place in ways}):
+                same = [place for place in ways if place.colour == colour]
+                if len(same) == 1:
+                    buttons.append(Button(self._payment(view, same[0]), action=same[0]))
+                else:
+                    buttons.append(Button(colour_name(t, colour), draft=f"c{colour}"))
+        else:
+            lines.append(t("summer_pavilion.prompt.wilds", where=where, wild=square(view["wild"])))
+            buttons = [
+                Button(self._payment(view, place), action=place)
+                for place in ways
+                if place.colour == selection.colour
+            ]
+        rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+        rows.append([Button(t("summer_pavilion.prompt.back"), draft="b")])
+        return rows
+
+    @staticmethod
+    def _payment(view: SummerPavilionView, place: Place) -> str:
+        cost = view["numbers"][place.star][place.space - 1]
+        return payment(place.colour, cost, place.wilds, view["wild"])
+
+    def _pass_hint(self, t: Translator, view: SummerPavilionView, seat: int) -> str:
+        player = view["players"][seat]
+        keep = keep_room(player["corners"], player["hand"])
+        return t.plural("summer_pavilion.prompt.pass_hint", keep)
 
     # bonus tiles ------------------------------------------------------------------------
     def _bonus_choices(
-        self, t: Translator, view: View, legal: list[Action], lines: list[str]
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        moves: list[SummerPavilionAction],
+        lines: list[str],
     ) -> list[list[Button]]:
+        lines.append(self._bonus_reason(t, view))
         lines.append(t.plural("summer_pavilion.prompt.bonus", view["bonus_due"]))
         lines.append(t("summer_pavilion.board.supply", tiles=tiles_row(view["supply"])))
         buttons = [
-            Button(f"{colour_name(t, a[1])} ({view['supply'][a[1]]})", action=a)
-            for a in legal
-            if a[0] == BONUS
+            Button(f"{colour_name(t, move.colour)} ({view['supply'][move.colour]})", action=move)
+            for move in moves
+            if type(move) is Bonus
         ]
         return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
+    @staticmethod
+    def _bonus_reason(t: Translator, view: SummerPavilionView) -> str:
+        """Which structures the placement just made surrounded: "🏛 pillar surrounded: +1"."""
+        placed = next(event for event in reversed(view["log"]) if event["type"] == "place")
+        # bonus tiles are owed only right after a placement that surrounded something
+        reasons = [t(f"summer_pavilion.structure.{kind}") for kind, _ in placed["structures"]]
+        return t("summer_pavilion.prompt.bonus_reason", structures=", ".join(reasons))
+
     # keeping tiles on the corners -------------------------------------------------------
     def _keep_choices(
-        self, t: Translator, view: View, seat: int, legal: list[Action], lines: list[str]
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        seat: int,
+        moves: list[SummerPavilionAction],
+        lines: list[str],
     ) -> list[list[Button]]:
         player = view["players"][seat]
-        kept = sum(player["corners"])
         held = sum(player["hand"])
-        loss = min(held, player["score"])
-        lines.append(t("summer_pavilion.prompt.keep", kept=kept, left=min(CORNERS - kept, held)))
+        loss = score_loss(held, player["score"])
+        left = keep_room(player["corners"], player["hand"])
+        lines.append(t.plural("summer_pavilion.prompt.keep", left))
         if view["round"] == view["rounds"]:
             lines.append(t("summer_pavilion.prompt.keep_last"))
         lines.append(
-            t("summer_pavilion.prompt.discard", tiles=tiles_row(player["hand"]), points=loss)
+            t.plural(
+                "summer_pavilion.prompt.discard", held, tiles=tiles_row(player["hand"]), points=loss
+            )
         )
         buttons = [
             Button(
                 t(
                     "summer_pavilion.prompt.keep_button",
-                    tile=square(a[1]),
-                    count=player["hand"][a[1]],
+                    tile=square(move.colour),
+                    count=player["hand"][move.colour],
                 ),
-                action=a,
+                action=move,
             )
-            for a in legal
-            if a[0] == KEEP
+            for move in moves
+            if type(move) is Keep
         ]
         rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
-        rows.append(
-            [
-                Button(
-                    t("summer_pavilion.prompt.done_button", count=held, points=loss), action=(DONE,)
-                )
-            ]
-        )
+        done = t("summer_pavilion.prompt.done_button", count=held, points=loss)
+        rows.append([Button(done, action=DONE_ACTION)])
         return rows
 
     # selection steps --------------------------------------------------------------------
-    def draft(self, view: View, seat: int, legal: list[Action], draft: Any, step: str) -> DraftStep:
+    def draft(
+        self, view: SummerPavilionView, seat: int, legal: Sequence[Action], draft: Any, step: str
+    ) -> DraftStep:
         if not legal or not step:
             raise BadDraft(step)
+        moves = [as_action(action) for action in legal]
         phase = view["phase"]
         kind, number = step[0], step[1:]
         if kind == "b" and not number:
-            return DraftStep(self._back(phase, draft, legal))
+            return DraftStep(self._back(phase, draft, moves))
         if not (number.isascii() and number.isdigit()) or len(number) > 2:
             raise BadDraft(step)
         value = int(number)
         if phase == "taking" and kind == "s":
-            if not any(a[1] == value for a in legal if a[0] == TAKE):
+            if not any(type(move) is Take and move.source == value for move in moves):
                 raise BadDraft(step)
             return DraftStep({"src": value})
         if phase != "placing":
             raise BadDraft(step)
-        star, space, _ = self._place_selection(draft, legal)
-        placements = [a for a in legal if a[0] == PLACE]
-        if kind == "t" and any(a[1] == value for a in placements):
+        star, space, _ = self._place_selection(draft, moves)
+        if kind == "t" and placements(moves, star=value):
             return DraftStep({"s": value})
-        if kind == "p" and any(a[1] == star and a[2] == value for a in placements):
+        if kind == "p" and star is not None and placements(moves, star=star, space=value):
             return DraftStep({"s": star, "p": value})
-        if kind == "c" and any(
-            a[1] == star and a[2] == space and a[3] == value for a in placements
+        if (
+            kind == "c"
+            and star is not None
+            and space is not None
+            and placements(moves, star=star, space=space, colour=value)
         ):
             return DraftStep({"s": star, "p": space, "c": value})
         raise BadDraft(step)
 
-    def _back(self, phase: str, draft: Any, legal: list[Action]) -> dict | None:
+    def _back(self, phase: str, draft: Any, moves: list[SummerPavilionAction]) -> dict | None:
         if phase == "taking":
             return None
         if phase != "placing":
             raise BadDraft("b")
-        star, space, _ = self._place_selection(draft, legal)
+        star, space, _ = self._place_selection(draft, moves)
         explicit = isinstance(draft, dict) and "c" in draft and space is not None
         if explicit:
             return {"s": star, "p": space}
@@ -739,27 +809,27 @@ class SummerPavilionUI(GameUI):
             return {"s": star}
         return None
 
-    def move_label(self, t: Translator, view: View, action: Action, seat: int) -> str:
-        tag = action[0]
-        if tag == TAKE:
-            return t("summer_pavilion.played.take", tiles=take_text(view, action[1], action[2]))
-        if tag == PLACE:
-            _, star, space, colour, wilds = action
-            cost = view["numbers"][star][space - 1]
-            return t(
-                "summer_pavilion.played.place",
-                tile=square(colour),
-                star=star_label(t, view, star),
-                space=space,
-                tiles=payment(colour, cost, wilds, view["wild"]),
-            )
-        if tag == PASS:
-            return t("summer_pavilion.played.pass")
-        if tag == BONUS:
-            return t("summer_pavilion.played.bonus", tile=square(action[1]))
-        if tag == KEEP:
-            return t("summer_pavilion.played.keep", tile=square(action[1]))
-        return t("summer_pavilion.played.done")
+    def move_label(self, t: Translator, view: SummerPavilionView, action: Action, seat: int) -> str:
+        match as_action(action):
+            case Take() as take:
+                return t("summer_pavilion.played.take", tiles=take_text(view, take))
+            case Place() as place:
+                return t(
+                    "summer_pavilion.played.place",
+                    tile=square(place.colour),
+                    star=star_label(t, view, place.star),
+                    space=place.space,
+                    tiles=self._payment(view, place),
+                )
+            case Pass():
+                return t("summer_pavilion.played.pass")
+            case Bonus(colour=colour):
+                return t("summer_pavilion.played.bonus", tile=square(colour))
+            case Keep(colour=colour):
+                return t("summer_pavilion.played.keep", tile=square(colour))
+            case Done():
+                return t("summer_pavilion.played.done")
+        return t("play.move_done")
 
 
 UI = SummerPavilionUI()

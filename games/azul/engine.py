@@ -1,5 +1,5 @@
 """The Azul engine (classic coloured wall and the grey-wall variant). Rules:
-``shared/rules/azul.md``.
+``docs/rules/azul.md``.
 
 Colours are ints 0..4 (:data:`COLOURS`). Every pile whose order does not matter (the bag,
 the lid, the centre) is a list of five counts, one per colour, and ``factories`` is one
@@ -8,30 +8,31 @@ are drawn at random at refill time — so there is no bag order that a view coul
 Pattern lines are two flat lists, ``line_colours`` and ``line_counts`` (``seat * 5 +
 row``). Each seat's wall is a list of 25 cells, ``row * 5 + column``, holding a colour or
 :data:`EMPTY`; a floor line is the list of its tiles left to right, with :data:`MARKER`
-for the first-player marker. Flat lists keep :func:`games.core.clone_state` cheap.
+for the first-player marker. Flat lists keep copying cheap.
+:class:`AzulState` and :class:`AzulView` declare every key.
 
-Actions:
-
-* drafting: ``(source, colour, line)`` — ``source`` is a factory index, or the number of
-  factories for the centre (:func:`centre_source`); ``line`` is a pattern line 0..4 or
-  :data:`FLOOR_LINE` (5) to put every taken tile on the floor;
-* grey wall: ``(column,)`` — the column of the seat's pending row.
+Actions are named tuples of small ints, told apart by their length: :class:`Draft`
+``(source, colour, line)`` and, on the grey wall, :class:`Column` ``(column,)``;
+:func:`as_action` names a plain tuple decoded from a button.
 """
 
 from __future__ import annotations
 
-from itertools import permutations
-from typing import Literal
+from collections.abc import Sequence
+from itertools import compress, permutations, product
+from typing import Any, Literal, NamedTuple, TypedDict, cast
 
 from games.core import (
+    ONLY_SEAT,
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
+    below,
+    detach,
     draw_rng,
     rank_by,
 )
@@ -68,6 +69,86 @@ END_WHEN_NO_ROW_CAN_BE_COMPLETED = True
 # random games end long before (random play: 5-13 rounds, rarely more than 20).
 MAX_ROUNDS = 20
 END_REASONS = ("row", "no_tiles", "no_row_possible", "round_limit")
+
+
+# -- actions -------------------------------------------------------------------------------
+class Draft(NamedTuple):
+    """Take every tile of ``colour`` from ``source`` — a factory index, or the number of
+    factories for the centre (:func:`centre_source`) — onto pattern ``line`` 0..4, or onto
+    the floor with :data:`FLOOR_LINE`."""
+
+    source: int
+    colour: int
+    line: int
+
+
+class Column(NamedTuple):
+    """Grey wall: the ``column`` (0..4) for the tile of the seat's pending row."""
+
+    column: int
+
+
+AzulAction = Draft | Column
+MAX_SOURCES = max(FACTORIES_BY_PLAYERS.values()) + 1  # the factories and the centre
+# Every action exists once, made here: listing the legal moves only looks them up.
+DRAFTS = tuple(
+    tuple(
+        tuple(Draft(source, colour, line) for line in range(FLOOR_LINE + 1)) for colour in range(5)
+    )
+    for source in range(MAX_SOURCES)
+)
+COLUMNS = tuple(Column(column) for column in range(SIZE))
+LINE_BITS = FLOOR_LINE + 1  # a set of lines (pattern lines and the floor): a bit each
+ALL_LINES = (1 << LINE_BITS) - 1
+# DRAFTS_ONTO[source * 5 + colour][lines]: the drafts of that colour from that source onto
+# each line of a set, in order.
+DRAFTS_ONTO = tuple(
+    tuple(
+        tuple(DRAFTS[source][colour][line] for line in range(LINE_BITS) if lines >> line & 1)
+        for lines in range(ALL_LINES + 1)
+    )
+    for source in range(MAX_SOURCES)
+    for colour in range(5)
+)
+# Open lines by colour, packed LINE_BITS bits a colour (see AzulEngine._open_lines), and
+# LINES_OF[source * 5 + colour]: where that colour's bits start.
+LINES_OF = tuple(LINE_BITS * colour for _ in range(MAX_SOURCES) for colour in range(5))
+FLOOR_OF_EVERY_COLOUR = sum(1 << (LINE_BITS * colour + FLOOR_LINE) for colour in range(5))
+# ROW_LACKS[row]: the colours a wall row (a tuple of five cells, colours or EMPTY) lacks, as
+# the bits of line 0 of each colour (shifted by the row number, its line), for every row a
+# wall can have (each colour at most once).
+ROW_LACKS = {
+    row: sum(1 << (LINE_BITS * colour) for colour in range(5) if colour not in row)
+    for row in product(range(-1, 5), repeat=5)
+    if len([cell for cell in row if cell >= 0]) == len({cell for cell in row if cell >= 0})
+}
+
+
+def parse_action(action: Sequence[int]) -> AzulAction | None:
+    """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
+    is no action of this game (wrong length, not small non-negative ints)."""
+    kind = type(action)
+    if kind is Draft or kind is Column:
+        return action  # type: ignore[return-value]
+    for part in action:
+        if type(part) is not int or part < 0:
+            return None
+    if len(action) == 3:
+        return Draft._make(action)
+    if len(action) == 1:
+        return Column._make(action)
+    return None
+
+
+def as_action(action: Sequence[int]) -> AzulAction:
+    """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    kind = type(action)
+    if kind is Draft or kind is Column:
+        return action  # type: ignore[return-value]
+    named = parse_action(action)
+    if named is None:
+        raise IllegalAction(f"azul: malformed action {tuple(action)}")
+    return named
 
 
 def wall_colour(row: int, column: int) -> int:
@@ -118,6 +199,45 @@ def placement_points(wall: list[int], row: int, column: int) -> tuple[int, int, 
     return (horizontal + vertical) or 1, horizontal, vertical
 
 
+def points_if_placed(wall: list[int], row: int, column: int, colour: int) -> int:
+    """Points a tile of ``colour`` would score at ``(row, column)`` of ``wall``."""
+    trial = list(wall)
+    trial[row * SIZE + column] = colour
+    return placement_points(trial, row, column)[0]
+
+
+class DraftOutcome(NamedTuple):
+    """Where the tiles of a draft go, and what the floor costs for them."""
+
+    marker: bool  # the first-player marker comes along (onto the floor if it has room)
+    to_line: int  # tiles onto the pattern line
+    to_floor: int  # tiles onto the floor line
+    to_lid: int  # tiles beyond the floor's spaces: into the lid, free
+    line_full: bool  # the draft fills the pattern line
+    marker_penalty: int  # the points the marker's floor space costs
+    tiles_penalty: int  # the points the tiles' floor spaces cost
+
+
+def draft_outcome(count: int, line: int, line_count: int, floor: int, marker: bool) -> DraftOutcome:
+    """The outcome of drafting ``count`` tiles onto ``line`` (:data:`FLOOR_LINE`: the floor)
+    holding ``line_count`` tiles, with ``floor`` floor spaces taken, taking the marker or not:
+    the marker goes on the floor first, then the line fills, the rest goes to the floor and
+    beyond its spaces to the lid."""
+    with_marker = floor + 1 if marker and floor < FLOOR_SPACES else floor
+    to_line = 0 if line == FLOOR_LINE else min(line + 1 - line_count, count)
+    rest = count - to_line
+    to_floor = min(rest, FLOOR_SPACES - with_marker)
+    return DraftOutcome(
+        marker=marker,
+        to_line=to_line,
+        to_floor=to_floor,
+        to_lid=rest - to_floor,
+        line_full=line != FLOOR_LINE and line_count + to_line == line + 1,
+        marker_penalty=floor_penalty(with_marker) - floor_penalty(floor),
+        tiles_penalty=floor_penalty(with_marker + to_floor) - floor_penalty(with_marker),
+    )
+
+
 def grey_columns(wall: list[int], row: int, colour: int) -> list[int]:
     """Columns of ``row`` on a grey wall that may take ``colour``: empty, and the colour is
     neither elsewhere in the row nor anywhere in the column."""
@@ -143,15 +263,69 @@ def row_completable(wall: list[int], row: int) -> bool:
 
 
 def complete_rows(wall: list[int]) -> int:
-    return sum(min(wall[r * SIZE : r * SIZE + SIZE]) >= 0 for r in range(SIZE))
+    return sum(EMPTY not in wall[r * SIZE : r * SIZE + SIZE] for r in range(SIZE))
 
 
 def complete_columns(wall: list[int]) -> int:
-    return sum(min(wall[c : SIZE * SIZE : SIZE]) >= 0 for c in range(SIZE))
+    return sum(EMPTY not in wall[c : SIZE * SIZE : SIZE] for c in range(SIZE))
 
 
 def complete_colours(wall: list[int]) -> int:
     return sum(wall.count(colour) == SIZE for colour in range(NUM_COLOURS))
+
+
+# -- state and view --------------------------------------------------------------------------
+ColourCounts = list[int]  # a pile without order: how many of each colour, indexed by colour (5)
+
+
+class AzulState(BaseState):
+    phase: str  # draft | wall (grey wall: column choices pending) | over
+    round: int  # 1..MAX_ROUNDS
+    turn: int  # the seat to draft; -1 outside the drafting
+    first_player: int  # the seat that started this round
+    marker: int  # the seat holding the first-player marker; -1: in the centre
+    bag: ColourCounts  # no order at all: tiles are drawn at random when refilling
+    lid: ColourCounts
+    centre: ColourCounts
+    factories: list[int]  # [factory * 5 + colour]: tiles of that colour on that factory
+    scores: list[int]  # [seat]
+    line_colours: list[int]  # [seat * 5 + row]: the pattern line's colour, or EMPTY
+    line_counts: list[int]  # [seat * 5 + row]: its tiles (row + 1 when full)
+    walls: list[list[int]]  # [seat][row * 5 + column]: the colour there, or EMPTY
+    floors: list[list[int]]  # [seat]: the floor line left to right (colours, MARKER)
+    pending: list[int]  # [seat]: grey wall, the row awaiting a column choice; -1: none
+    tiling_scores: list[int]  # [seat]: the scores when this wall tiling began
+    end_reason: str  # one of END_REASONS once the game is over, else ""
+
+
+class AzulView(TypedDict):
+    """Everything is public (the bag holds no order): every seat sees the same view."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    phase: str
+    round: int
+    turn: int  # -1 outside the drafting
+    to_act: list[int]
+    first_player: int
+    marker: int  # the holder's seat; -1: in the centre
+    centre_source: int  # the source of a Draft from the centre (the number of factories)
+    factories: list[ColourCounts]  # [factory]
+    centre: ColourCounts
+    bag: ColourCounts
+    lid: ColourCounts
+    scores: list[int]
+    line_colours: list[list[int]]  # [seat][row]: the pattern line's colour, or EMPTY
+    line_counts: list[list[int]]  # [seat][row]: its tiles
+    walls: list[list[int]]  # [seat][row * 5 + column]: the colour there, or EMPTY
+    floors: list[list[int]]  # [seat]: the floor line left to right (colours, MARKER)
+    floor_penalties: list[int]  # the points each floor space costs, left to right
+    pending_rows: list[int]  # [seat]: grey wall, the row to choose a column for; -1: none
+    pending_columns: list[list[int]]  # [seat]: the columns that row's tile may take
+    end_reason: str
+    log: list[dict[str, Any]]
+    over: bool
 
 
 class AzulOptions(GameOptions):
@@ -159,49 +333,51 @@ class AzulOptions(GameOptions):
     wall: Literal["colour", "grey"] = "colour"
 
 
-class AzulEngine(Engine):
+class AzulEngine(Engine[AzulState, AzulView]):
     id = "azul"
     min_players = 2
     max_players = 4
     Options = AzulOptions
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: AzulState, options: GameOptions) -> None:
         n = state["num_players"]
-        first = draw_rng(state).randrange(n)
+        first = below(draw_rng(state), n)
         state.update(
-            phase="draft",  # draft | wall (grey-wall column choices) | over
-            round=1,
-            turn=first,  # seat to draft; -1 outside the drafting
-            first_player=first,  # seat that started this round
-            marker=EMPTY,  # seat holding the first-player marker; -1: in the centre
-            bag=[TILES_PER_COLOUR] * NUM_COLOURS,
-            lid=[0] * NUM_COLOURS,
-            centre=[0] * NUM_COLOURS,
-            factories=[0] * (NUM_COLOURS * FACTORIES_BY_PLAYERS[n]),  # factory * 5 + colour
-            scores=[0] * n,
-            line_colours=[EMPTY] * (SIZE * n),  # pattern line seat * 5 + row: its colour
-            line_counts=[0] * (SIZE * n),  # and its number of tiles
-            walls=[[EMPTY] * (SIZE * SIZE) for _ in range(n)],
-            floors=[[] for _ in range(n)],
-            pending=[EMPTY] * n,  # grey wall: row awaiting the seat's column choice
-            tiling_scores=[0] * n,  # scores when the current wall tiling began
-            end_reason="",  # one of END_REASONS once the game is over
-            log=[],
+            {
+                "phase": "draft",  # draft | wall (grey-wall column choices) | over
+                "round": 1,
+                "turn": first,  # seat to draft; -1 outside the drafting
+                "first_player": first,  # seat that started this round
+                "marker": EMPTY,  # seat holding the first-player marker; -1: in the centre
+                "bag": [TILES_PER_COLOUR] * NUM_COLOURS,
+                "lid": [0] * NUM_COLOURS,
+                "centre": [0] * NUM_COLOURS,
+                "factories": [0] * (NUM_COLOURS * FACTORIES_BY_PLAYERS[n]),  # factory * 5 + colour
+                "scores": [0] * n,
+                "line_colours": [EMPTY] * (SIZE * n),  # pattern line seat * 5 + row: its colour
+                "line_counts": [0] * (SIZE * n),  # and its number of tiles
+                "walls": [[EMPTY] * (SIZE * SIZE) for _ in range(n)],
+                "floors": [[] for _ in range(n)],
+                "pending": [EMPTY] * n,  # grey wall: row awaiting the seat's column choice
+                "tiling_scores": [0] * n,  # scores when the current wall tiling began
+                "end_reason": "",  # one of END_REASONS once the game is over
+                "log": [],
+            }
         )
         self._refill(state)
         self._log_round_start(state)
 
     # -- play ----------------------------------------------------------------------------
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: AzulState) -> frozenset[int]:
         phase = state["phase"]
         if phase == "draft":
-            return frozenset((state["turn"],))
+            return ONLY_SEAT[state["turn"]]
         if phase == "wall":
             return frozenset(seat for seat, row in enumerate(state["pending"]) if row >= 0)
         return frozenset()
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: AzulState, seat: int) -> list[AzulAction]:
         phase = state["phase"]
         if phase == "draft":
             if seat != state["turn"]:
@@ -212,50 +388,39 @@ class AzulEngine(Engine):
             if row < 0:
                 return []
             colour = state["line_colours"][seat * SIZE + row]
-            return [(c,) for c in grey_columns(state["walls"][seat], row, colour)]
+            return [COLUMNS[c] for c in grey_columns(state["walls"][seat], row, colour)]
         return []
 
-    def _draft_actions(self, state: State, seat: int) -> list[Action]:
-        lines = self._open_lines(state, seat)
+    def _draft_actions(self, state: AzulState, seat: int) -> list[AzulAction]:
+        open_lines = self._open_lines(state, seat)
         tiles = state["factories"] + state["centre"]
-        actions: list[Action] = []
-        for index, count in enumerate(tiles):
-            if count:
-                source, colour = divmod(index, NUM_COLOURS)
-                actions += [(source, colour, line) for line in lines[colour]]
+        actions: list[AzulAction] = []
+        for index in compress(range(len(tiles)), tiles):  # the sources' colours with tiles
+            actions += DRAFTS_ONTO[index][open_lines >> LINES_OF[index] & ALL_LINES]
         return actions
 
-    def _open_lines(self, state: State, seat: int) -> list[list[int]]:
-        """For each colour, the lines a draft of that colour may go to (floor included):
-        a line that is empty or holds that colour, is not full, and whose wall row does not
-        hold the colour yet (a line's own colour is never on its row: see the invariants)."""
+    def _open_lines(self, state: AzulState, seat: int) -> int:
+        """For each colour, the set of lines that a draft of that colour may go to, six bits
+        (:data:`LINE_BITS`) a colour, the floor's always set: a line that is empty or holds
+        that colour, is not full, and whose wall row does not hold the colour yet (a line's
+        own colour is never on its row: see the invariants). On either wall a colour may go
+        to a row exactly when the row does not hold it: the coloured wall has its space."""
         wall = state["walls"][seat]
         base = seat * SIZE
-        colours = state["line_colours"][base : base + SIZE]
-        counts = state["line_counts"][base : base + SIZE]
-        grey = state["options"]["wall"] == "grey"
-        lines: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
+        colours = state["line_colours"]
+        counts = state["line_counts"]
+        lines = FLOOR_OF_EVERY_COLOUR
         for row in range(SIZE):
-            count = counts[row]
+            count = counts[base + row]
             if count > row:  # full
                 continue
             if count:
-                lines[colours[row]].append(row)
-                continue
-            cells = wall[row * SIZE : row * SIZE + SIZE]
-            if grey:
-                for colour in range(NUM_COLOURS):
-                    if colour not in cells:
-                        lines[colour].append(row)
+                lines |= 1 << (LINE_BITS * colours[base + row] + row)
             else:
-                for column in range(SIZE):
-                    if cells[column] < 0:
-                        lines[wall_colour(row, column)].append(row)
-        for options in lines:
-            options.append(FLOOR_LINE)
+                lines |= ROW_LACKS[tuple(wall[row * SIZE : row * SIZE + SIZE])] << row
         return lines
 
-    def _line_open(self, state: State, seat: int, row: int, colour: int) -> bool:
+    def _line_open(self, state: AzulState, seat: int, row: int, colour: int) -> bool:
         count = state["line_counts"][seat * SIZE + row]
         if count > row or (count and state["line_colours"][seat * SIZE + row] != colour):
             return False
@@ -264,12 +429,13 @@ class AzulEngine(Engine):
             return colour not in wall[row * SIZE : row * SIZE + SIZE]
         return wall[row * SIZE + colour_column(row, colour)] < 0
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: AzulState, seat: int, action: Action) -> bool:
         phase = state["phase"]
+        move = parse_action(action)
         if phase == "draft":
-            if seat != state["turn"] or len(action) != 3:
+            if seat != state["turn"] or type(move) is not Draft:
                 return False
-            source, colour, line = action
+            source, colour, line = move.source, move.colour, move.line
             factories = state["factories"]
             if not (0 <= colour < NUM_COLOURS and 0 <= line <= FLOOR_LINE):
                 return False
@@ -283,33 +449,49 @@ class AzulEngine(Engine):
                 return False
             return line == FLOOR_LINE or self._line_open(state, seat, line, colour)
         if phase == "wall":
-            if not 0 <= seat < state["num_players"] or len(action) != 1:
+            if not 0 <= seat < state["num_players"] or type(move) is not Column:
                 return False
             row = state["pending"][seat]
             if row < 0:
                 return False
             colour = state["line_colours"][seat * SIZE + row]
-            return action[0] in grey_columns(state["walls"][seat], row, colour)
+            return move.column in grey_columns(state["walls"][seat], row, colour)
         return False
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
-        if state["phase"] == "draft":
-            self._draft(state, seat, *action)
-        else:
-            self._place(state, seat, state["pending"][seat], action[0], chosen=True)
-            self._tile(state, seat, state["pending"][seat] + 1)
-            if max(state["pending"]) < 0:
-                self._end_round(state)
+    # A draft, nearly every move, copies the few lists it changes into a shallow copy of the
+    # state (copy-on-write); the wall tiling that ends a round, and the grey wall's column
+    # choices, change much more, on a state of their own (detach).
+    def _next_state(self, state: AzulState, seat: int, action: Action) -> AzulState:
+        move = as_action(action)
+        new = state.copy()
+        if type(move) is Draft:
+            self._draft(new, seat, move.source, move.colour, move.line)
+            if new["phase"] == "draft":
+                return new
+            detach(new, state)
+            self._start_tiling(new)
+            return new
+        detach(new, state)
+        self._place(new, seat, new["pending"][seat], move.column, chosen=True)
+        self._tile(new, seat, new["pending"][seat] + 1)
+        if max(new["pending"]) < 0:
+            self._end_round(new)
+        return new
 
     # -- drafting ------------------------------------------------------------------------
-    def _draft(self, state: State, seat: int, source: int, colour: int, line: int) -> None:
-        centre = state["centre"]
+    def _draft(self, state: AzulState, seat: int, source: int, colour: int, line: int) -> None:
+        """Take the tiles onto the seat's line and floor; copies each list it changes. Ends
+        the drafting (phase ``wall``, tiling still to do) when nothing is left to take."""
+        centre = state["centre"] = state["centre"][:]
         factories = state["factories"]
         floor = state["floors"][seat]
+        room = FLOOR_SPACES - len(floor)
+        landing = []  # onto the floor: the marker first, then the tiles the line cannot take
         took_marker = False
         base = source * NUM_COLOURS
         from_centre = base == len(factories)
         if not from_centre:
+            factories = state["factories"] = factories[:]
             count = factories[base + colour]
             factories[base + colour] = 0
             for other in range(NUM_COLOURS):  # the rest of the factory to the centre
@@ -321,19 +503,28 @@ class AzulEngine(Engine):
             if state["marker"] < 0:  # first from the centre: the marker, before the tiles
                 took_marker = True
                 state["marker"] = seat
-                if len(floor) < FLOOR_SPACES:
-                    floor.append(MARKER)
+                if room:
+                    landing.append(MARKER)
+                    room -= 1
         to_line = 0
         if line != FLOOR_LINE:
             index = seat * SIZE + line
-            to_line = min(line + 1 - state["line_counts"][index], count)
-            state["line_counts"][index] += to_line
-            state["line_colours"][index] = colour
+            line_counts = state["line_counts"] = state["line_counts"][:]
+            to_line = min(line + 1 - line_counts[index], count)
+            line_counts[index] += to_line
+            line_colours = state["line_colours"] = state["line_colours"][:]
+            line_colours[index] = colour
         rest = count - to_line
-        to_floor = min(rest, FLOOR_SPACES - len(floor))
-        floor.extend([colour] * to_floor)
-        state["lid"][colour] += rest - to_floor
-        state["log"].append(
+        to_floor = min(rest, room)
+        landing += [colour] * to_floor
+        if landing:
+            floors = state["floors"] = state["floors"][:]
+            floors[seat] = floor + landing
+        if rest > to_floor:
+            lid = state["lid"] = state["lid"][:]
+            lid[colour] += rest - to_floor
+        state["log"] = [
+            *state["log"],
             {
                 "type": "draft",
                 "round": state["round"],
@@ -347,16 +538,16 @@ class AzulEngine(Engine):
                 "to_floor": to_floor,
                 "to_lid": rest - to_floor,
                 "marker": took_marker,
-            }
-        )
+            },
+        ]
         if any(centre) or any(factories):
             state["turn"] = (seat + 1) % state["num_players"]
             return
-        self._start_tiling(state)
+        state["phase"] = "wall"
 
     # -- wall tiling ---------------------------------------------------------------------
-    def _start_tiling(self, state: State) -> None:
-        state["phase"] = "wall"
+    def _start_tiling(self, state: AzulState) -> None:
+        state["phase"] = "wall"  # column choices pending on the grey wall, else brief
         state["turn"] = EMPTY
         state["tiling_scores"] = list(state["scores"])
         n = state["num_players"]
@@ -365,7 +556,7 @@ class AzulEngine(Engine):
         if max(state["pending"]) < 0:
             self._end_round(state)
 
-    def _tile(self, state: State, seat: int, row: int) -> None:
+    def _tile(self, state: AzulState, seat: int, row: int) -> None:
         """Tile the seat's full pattern lines from ``row`` down. On the grey wall, stop at a
         line with a real choice (pending); after the last line, score the floor."""
         base = seat * SIZE
@@ -392,7 +583,7 @@ class AzulEngine(Engine):
         self._score_floor(state, seat)
 
     def _place(
-        self, state: State, seat: int, row: int, column: int, chosen: bool | None = None
+        self, state: AzulState, seat: int, row: int, column: int, chosen: bool | None = None
     ) -> None:
         """Move the full line's tile to the wall (the rest to the lid) and score it."""
         wall = state["walls"][seat]
@@ -420,7 +611,7 @@ class AzulEngine(Engine):
             event["chosen"] = chosen
         state["log"].append(event)
 
-    def _line_to_floor(self, state: State, seat: int, row: int) -> None:
+    def _line_to_floor(self, state: AzulState, seat: int, row: int) -> None:
         floor = state["floors"][seat]
         index = seat * SIZE + row
         colour = state["line_colours"][index]
@@ -443,7 +634,7 @@ class AzulEngine(Engine):
             }
         )
 
-    def _score_floor(self, state: State, seat: int) -> None:
+    def _score_floor(self, state: AzulState, seat: int) -> None:
         """The floor penalty, then the clamp at 0 (once, after the round's wall points)."""
         floor = state["floors"][seat]
         penalty = floor_penalty(len(floor))
@@ -470,7 +661,7 @@ class AzulEngine(Engine):
         state["floors"][seat] = []
 
     # -- round end, refill, game end -----------------------------------------------------
-    def _end_round(self, state: State) -> None:
+    def _end_round(self, state: AzulState) -> None:
         if state["marker"] >= 0:  # the holder starts; nobody took it: the same player
             state["first_player"] = state["marker"]
         state["log"].append(
@@ -505,7 +696,7 @@ class AzulEngine(Engine):
         state["turn"] = state["first_player"]
         self._log_round_start(state)
 
-    def _refill(self, state: State) -> int:
+    def _refill(self, state: AzulState) -> int:
         """Fill each factory with 4 tiles from the bag, refilling the bag from the lid when
         it runs out; stops early when both are empty. Returns the number of tiles drawn."""
         bag = state["bag"]
@@ -525,7 +716,7 @@ class AzulEngine(Engine):
                     state["log"].append(
                         {"type": "bag_refilled", "round": state["round"], "tiles": left}
                     )
-                pick = rng.randrange(left)
+                pick = below(rng, left)
                 colour = 0
                 while pick >= bag[colour]:
                     pick -= bag[colour]
@@ -536,7 +727,7 @@ class AzulEngine(Engine):
                 drawn += 1
         return drawn
 
-    def _log_round_start(self, state: State) -> None:
+    def _log_round_start(self, state: AzulState) -> None:
         state["log"].append(
             {
                 "type": "round_start",
@@ -546,7 +737,7 @@ class AzulEngine(Engine):
             }
         )
 
-    def _end_game(self, state: State, reason: str, seats: list[int]) -> None:
+    def _end_game(self, state: AzulState, reason: str, seats: list[int]) -> None:
         state["log"].append(
             {
                 "type": "game_end_triggered",
@@ -587,10 +778,10 @@ class AzulEngine(Engine):
         )
 
     # -- scores --------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: AzulState) -> bool:
         return state["phase"] == "over"
 
-    def result(self, state: State) -> Result:
+    def result(self, state: AzulState) -> Result:
         counts = [bonus_counts(wall) for wall in state["walls"]]
         scores = list(state["scores"])
         rows = [c[0] for c in counts]
@@ -609,7 +800,7 @@ class AzulEngine(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: AzulState, seat: int | None) -> AzulView:
         """Everything in Azul is public except the order of the bag, which the state does
         not even hold (tiles are drawn at random at refill time). The bag's content is
         derivable, so it is shown as counts. Every seat sees the public view."""
@@ -648,7 +839,7 @@ class AzulEngine(Engine):
             "over": state["phase"] == "over",
         }
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: AzulState, seat: int) -> AzulAction:
         """Grey wall: the column scoring most (ties: leftmost). Drafting: the move wasting
         fewest tiles on the floor (the marker counts as one), then one completing a line,
         then the most tiles on a line, then the line closest to full; on the grey wall a
@@ -660,12 +851,10 @@ class AzulEngine(Engine):
                 colour = state["line_colours"][seat * SIZE + row]
                 best, best_points = -1, -1
                 for column in grey_columns(wall, row, colour):
-                    trial = list(wall)
-                    trial[row * SIZE + column] = colour
-                    points = placement_points(trial, row, column)[0]
+                    points = points_if_placed(wall, row, column, colour)
                     if points > best_points:
                         best, best_points = column, points
-                return (best,)
+                return COLUMNS[best]
         if state["phase"] != "draft" or seat != state["turn"]:
             raise IllegalAction(f"azul: seat {seat} has no move")
         grey = state["options"]["wall"] == "grey"
@@ -674,9 +863,10 @@ class AzulEngine(Engine):
         centre = len(state["factories"]) // NUM_COLOURS
         marker_cost = 1 if state["marker"] < 0 else 0
         best_key: tuple | None = None
-        best_action: Action = ()
+        best_action: AzulAction = COLUMNS[0]  # replaced: a seat to draft has a draft
         for action in self._draft_actions(state, seat):
-            source, colour, line = action
+            assert type(action) is Draft
+            source, colour, line = action.source, action.colour, action.line
             count = tiles[source * NUM_COLOURS + colour]
             cost = marker_cost if source == centre else 0
             if line == FLOOR_LINE:
@@ -691,7 +881,7 @@ class AzulEngine(Engine):
         return best_action
 
     # -- testing -------------------------------------------------------------------------
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: AzulState) -> None:
         n = state["num_players"]
         grey = state["options"]["wall"] == "grey"
         phase = state["phase"]
@@ -773,7 +963,7 @@ class AzulEngine(Engine):
         else:
             raise InvariantViolation(f"azul: unknown phase {phase!r}")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: AzulState) -> None:
         """Azul has no hidden information but the bag order, and the state holds no bag
         order (only counts; draws happen at refill time from the seed). So every seat's
         view must equal the public one, and no view may change when the seed and the RNG
@@ -781,14 +971,15 @@ class AzulEngine(Engine):
         public = self.view(state, None)
         if "seed" in public or "rng_counter" in public:
             raise InvariantViolation("azul: a view shows the RNG")
-        other = {**state, "seed": f"{state['seed']}'", "rng_counter": state["rng_counter"] + 7}
+        seed = f"{state['seed']}'"  # another seed (a string will do for a generator's seed)
+        other = cast(AzulState, {**state, "seed": seed, "rng_counter": state["rng_counter"] + 7})
         for viewer in [None, *range(state["num_players"])]:
             shown = self.view(state, viewer)
             if shown != public or self.view(other, viewer) != shown:
                 raise InvariantViolation(f"azul: the view of {viewer} differs from the public")
 
 
-def factory_lists(state: State) -> list[list[int]]:
+def factory_lists(state: AzulState) -> list[list[int]]:
     """The factories as one list of five colour counts each."""
     tiles = state["factories"]
     return [tiles[base : base + NUM_COLOURS] for base in range(0, len(tiles), NUM_COLOURS)]

@@ -1,18 +1,12 @@
-"""The Who's the Donkey? engine. Rules: ``shared/rules/donkey.md``.
+"""The Who's the Donkey? engine. Rules: ``docs/rules/donkey.md``.
 
 Cards are values: ``0`` is the donkey, ``1``..``13`` the number cards, ``14`` a joker.
 Equal cards are interchangeable, so every pile (hands, undealt cards, played cards) is a
 count vector of length 15 indexed by card value.
 
-Actions (tuples of small ints):
-
-* ``(0,)`` — pass (a follower in a normal round);
-* ``(1, value, count, jokers)`` — play ``count`` cards of ``value`` of which ``jokers`` are
-  jokers (``value`` 1..13 with at least one real card, or 14 = jokers only, ``jokers ==
-  count``); a lead fixes the count of the round, a follower must play the same count of a
-  strictly higher value;
-* ``(2,)`` — lead the donkey (the leader only, alone; not in the round right after taking it);
-* ``(3, value)`` — play one card in a donkey round (1..13, or 14 for a joker, worth 1 there).
+Actions are named tuples of small ints, led by their kind: :class:`Pass` ``(0,)``,
+:class:`Play` ``(1, value, size, jokers)``, :class:`LeadDonkey` ``(2,)``, :class:`Card`
+``(3, card)``; :func:`as_action` names a plain tuple decoded from a button.
 
 A follower who holds fewer cards than the round's count, or who faces jokers alone (14,
 unbeatable), is passed for by the engine (``AUTO_PASS_FORCED``): both facts are public, so
@@ -26,20 +20,24 @@ is abandoned). ``TIMED_MATCH_MAX_HANDS`` is a safety stop for a forgotten timer.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from operator import add
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
+    ONLY_SEAT,
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
-    clone_state,
+    below,
     draw_rng,
+    parse_tagged,
     rank_by,
+    shuffle,
 )
 
 DONKEY = 0
@@ -65,9 +63,131 @@ AUTO_PASS_FORCED = True
 TIMED_MATCH_MAX_HANDS = 30  # safety stop of a timed match whose host never calls time_up
 
 SLOTS = 15  # a count vector per pile, indexed by card value 0..14
-PASS = (0,)
-LEAD_DONKEY = (2,)
-K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3
+K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3  # the kind: an action's first number
+# A row of ``state["plays"]``: [seat, kind, value, count, jokers] (a pass: [seat, 0, 0, 0, 0];
+# the donkey led: [seat, 2, 0, 1, 0]; a card of a donkey round: [seat, 3, card, 1, joker?]).
+P_SEAT, P_KIND, P_VALUE, P_COUNT, P_JOKERS = range(5)
+
+
+# -- actions -------------------------------------------------------------------------------
+class Pass(NamedTuple):
+    """A follower in a normal round passes."""
+
+    kind: int  # K_PASS
+
+
+class Play(NamedTuple):
+    """Play ``size`` cards of ``value`` of which ``jokers`` are jokers (``value`` 1..13 with
+    at least one real card, or 14: jokers only, ``jokers == size``). A lead fixes the
+    number of cards of the round; a follower plays as many of a strictly higher value."""
+
+    kind: int  # K_SET
+    value: int
+    size: int  # the number of cards (not ``count``: a tuple has a method of that name)
+    jokers: int
+
+
+class LeadDonkey(NamedTuple):
+    """The leader leads the donkey, alone (not in the round right after taking it)."""
+
+    kind: int  # K_DONKEY
+
+
+class Card(NamedTuple):
+    """One card in a donkey round: 1..13, or 14 for a joker (worth 1 there)."""
+
+    kind: int  # K_CARD
+    card: int
+
+
+DonkeyAction = Pass | Play | LeadDonkey | Card
+ACTION_KINDS = (Pass, Play, LeadDonkey, Card)  # indexed by kind
+PASS = Pass(K_PASS)
+LEAD_DONKEY = LeadDonkey(K_DONKEY)
+MAX_SET = NUMBER_COPIES + JOKERS  # the most cards one set can hold
+# Every action exists once, made here: listing the legal moves only looks them up.
+PLAYS = tuple(  # PLAYS[value][count][jokers]
+    tuple(
+        tuple(Play(K_SET, value, count, used) for used in range(JOKERS + 1))
+        for count in range(MAX_SET + 1)
+    )
+    for value in range(SLOTS)
+)
+CARDS = tuple(Card(K_CARD, card) for card in range(SLOTS))
+
+
+def parse_action(action: Sequence[int]) -> DonkeyAction | None:
+    """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
+    is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    if type(action) in ACTION_KINDS:  # made by the engine (its legal actions): named already
+        return action  # type: ignore[return-value]
+    return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
+
+
+def as_action(action: Sequence[int]) -> DonkeyAction:
+    """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    if type(action) in ACTION_KINDS:
+        return action  # type: ignore[return-value]
+    named = parse_action(action)
+    if named is None:
+        raise IllegalAction(f"donkey: malformed action {tuple(action)}")
+    return named
+
+
+# -- state and view --------------------------------------------------------------------------
+CardCounts = list[int]  # a pile of cards: how many of each value, indexed by value (15)
+
+
+class DonkeyState(BaseState):
+    hand_no: int  # the hand being played, from 1
+    totals: list[int]  # [seat]: penalty points of the finished hands
+    history: list[list[int]]  # [hand][seat]: the penalties of each finished hand
+    last_hand: bool  # a timed match's time is up: this hand is the last
+    over: bool
+    hands: list[int]  # [seat * 15 + value]: the cards each seat holds
+    undealt: CardCounts  # out of this hand, never seen
+    played: CardCounts  # cards of finished normal rounds, face up, out of play
+    round_no: int  # the round of the hand, from 1
+    plays: list[list[int]]  # this round in turn order: [seat, kind, value, count, jokers]
+    locked: bool  # the leader took the donkey last round and may not lead it now
+    turn: int  # the seat to act
+
+
+class PlayView(TypedDict):
+    seat: int
+    kind: str  # pass, set, donkey or card
+    value: int
+    cards: list[int]  # the card values played (0 donkey, 14 joker)
+
+
+class DonkeyView(TypedDict):
+    """The public view; a seat's view adds its ``hand`` and nothing else."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    hand_no: int
+    hands_played: int
+    last_hand: bool
+    round_no: int
+    leader: int  # who leads (led) this round
+    turn: int | None  # None once the match is over
+    pending: str | None  # lead, follow or donkey_card; None once over
+    donkey_round: bool
+    donkey_holder: int | None  # None while the donkey lies on the table
+    donkey_locked: bool
+    count: int  # cards per play in this normal round; 0 before the lead
+    best_seat: int | None  # the highest play of this normal round so far
+    best_value: int
+    taker: list[int] | None  # a donkey round: [seat, worth] of who would take its cards now
+    plays: list[PlayView]
+    hand_sizes: list[int]  # [seat]
+    played: CardCounts
+    totals: list[int]
+    history: list[list[int]]
+    log: list[dict[str, Any]]
+    over: bool
+    hand: NotRequired[list[int]]  # a seat's own cards, sorted (not in the public view)
 
 
 class DonkeyOptions(GameOptions):
@@ -108,32 +228,53 @@ def card_worth_in_donkey_round(card: int) -> int:
     return JOKER_IN_DONKEY_ROUND if card == JOKER else card
 
 
-class DonkeyEngine(Engine):
+def donkey_round_taker(plays: list[list[int]]) -> tuple[int, int]:
+    """Who takes the cards of a donkey round so far, and the worth of the card that takes
+    them: the highest worth, the last of equal ones (the donkey led is worth 0)."""
+    taker, top = plays[0][P_SEAT], DONKEY_WORTH
+    for play in plays[1:]:
+        worth = card_worth_in_donkey_round(play[P_VALUE])
+        if worth >= top:  # with equal highest cards the last one takes
+            taker, top = play[P_SEAT], worth
+    return taker, top
+
+
+def penalty_of_cards(cards: list[int]) -> int:
+    """:func:`penalty` of a hand given as card values."""
+    counts = [0] * SLOTS
+    for card in cards:
+        counts[card] += 1
+    return penalty(counts)
+
+
+class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
     id = "donkey"
     min_players = 3
     max_players = 12
     Options = DonkeyOptions
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: DonkeyState, options: GameOptions) -> None:
         n = state["num_players"]
         state.update(
-            hand_no=0,
-            totals=[0] * n,
-            history=[],  # the penalties of each finished hand
-            last_hand=False,
-            over=False,
-            log=[],
+            {
+                "hand_no": 0,
+                "totals": [0] * n,
+                "history": [],  # the penalties of each finished hand
+                "last_hand": False,
+                "over": False,
+                "log": [],
+            }
         )
         self._deal(state)
 
-    def _deal(self, state: State) -> None:
+    def _deal(self, state: DonkeyState) -> None:
         n = state["num_players"]
         size = HAND_SIZES[n]
         rng = draw_rng(state)
         deck = list(DECK_WITHOUT_DONKEY)
-        rng.shuffle(deck)  # deck[0] is the top card
-        deck.insert(rng.randrange(DONKEY_DEPTH), DONKEY)
+        shuffle(rng, deck)  # deck[0] is the top card
+        deck.insert(below(rng, DONKEY_DEPTH), DONKEY)
         hands = [0] * (n * SLOTS)
         for index in range(n * size):  # one card at a time, clockwise from seat 0
             hands[(index % n) * SLOTS + deck[index]] += 1
@@ -142,14 +283,17 @@ class DonkeyEngine(Engine):
             undealt[card] += 1
         state["hand_no"] += 1
         state.update(
-            hands=hands,  # flat: seat s holds hands[s * 15 + value] cards of each value
-            undealt=undealt,  # out of this hand, never seen
-            played=[0] * SLOTS,  # cards of finished normal rounds, face up, out of play
-            round_no=1,
-            plays=[],  # this round, in turn order: [seat, kind, value, count, jokers]
-            locked=False,  # the leader took the donkey last round and may not lead it now
+            {
+                "hands": hands,  # flat: seat s holds hands[s * 15 + value] cards of each value
+                "undealt": undealt,  # out of this hand, never seen
+                "played": [0] * SLOTS,  # cards of finished normal rounds, face up, out of play
+                "round_no": 1,
+                "plays": [],  # this round, in turn order: [seat, kind, value, count, jokers]
+                "locked": False,  # the leader took the donkey last round and may not lead it now
+            }
         )
         holder = donkey_holder(state)
+        assert holder is not None, "the donkey is always dealt (DONKEY_DEPTH)"
         state["turn"] = holder
         state["log"].append(
             {
@@ -161,99 +305,94 @@ class DonkeyEngine(Engine):
         )
 
     # -- play ----------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        """:meth:`Engine.apply` with a copy that knows this state's shape.
-
-        Same contract (legality checked first, ``IllegalAction``, the argument never
-        changes), but instead of the generic deep :func:`clone_state` only the lists that
-        ``_apply`` changes in place are copied (see :func:`copy_state`); this makes a move
-        about a third cheaper.
-        """
-        action = tuple(action)
-        if not self.is_legal(state, seat, action):
-            raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
+    def _next_state(self, state: DonkeyState, seat: int, action: Action) -> DonkeyState:
+        """A copy that knows this state's shape: only the lists that ``_play`` changes in
+        place are copied (see :func:`copy_state`), the rest is shared."""
         new_state = copy_state(state)
-        self._apply(new_state, seat, action)
+        self._play(new_state, seat, as_action(action))
         return new_state
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: DonkeyState) -> frozenset[int]:
         if state["over"]:
             return frozenset()
-        return frozenset((state["turn"],))
+        return ONLY_SEAT[state["turn"]]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: DonkeyState, seat: int) -> list[DonkeyAction]:
         if state["over"] or seat != state["turn"]:
             return []
         hand = hand_of(state, seat)
         jokers = hand[JOKER]
         plays = state["plays"]
         if is_donkey_round(plays):
-            return [(K_CARD, value) for value in range(1, 15) if hand[value]]
-        actions: list[Action] = []
+            return [CARDS[value] for value in range(1, 15) if hand[value]]
+        actions: list[DonkeyAction] = []
         if plays:  # a follower: pass, or the same count strictly higher
             actions.append(PASS)
-            count = plays[0][3]
-            best = best_play(plays)[2]
+            count = plays[0][P_COUNT]
+            best = best_value(plays)
             for value in range(best + 1, 14):
                 real = hand[value]
-                if real and real + jokers >= count:
-                    for used in range(max(0, count - real), min(jokers, count - 1) + 1):
-                        actions.append((K_SET, value, count, used))
+                if real and real + jokers >= count:  # every split into real cards and jokers
+                    actions += PLAYS[value][count][
+                        max(0, count - real) : min(jokers, count - 1) + 1
+                    ]
             if jokers >= count and best < JOKERS_ALONE_VALUE:
-                actions.append((K_SET, JOKER, count, count))
+                actions.append(PLAYS[JOKER][count][count])
             return actions
         for value in VALUES:  # the leader: any number of equal cards
             real = hand[value]
             if real:
+                by_count = PLAYS[value]
                 for count in range(MIN_LEAD, real + jokers + 1):
                     if count <= real and not jokers:  # the common case: real cards only
-                        actions.append((K_SET, value, count, 0))
-                        continue
-                    for used in range(max(0, count - real), min(jokers, count - 1) + 1):
-                        actions.append((K_SET, value, count, used))
+                        actions.append(by_count[count][0])
+                    else:  # every split into real cards and jokers
+                        actions += by_count[count][
+                            max(0, count - real) : min(jokers, count - 1) + 1
+                        ]
         for count in range(MIN_LEAD, jokers + 1):
-            actions.append((K_SET, JOKER, count, count))
+            actions.append(PLAYS[JOKER][count][count])
         if hand[DONKEY] and not state["locked"]:
             actions.append(LEAD_DONKEY)
         return actions
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        if state["over"] or seat != state["turn"] or not action:
+    def is_legal(self, state: DonkeyState, seat: int, action: Action) -> bool:
+        move = parse_action(action)
+        return move is not None and self._is_legal_move(state, seat, move)
+
+    def _is_legal_move(self, state: DonkeyState, seat: int, move: DonkeyAction) -> bool:
+        if state["over"] or seat != state["turn"]:
             return False
         base = seat * SLOTS
         hands = state["hands"]
         plays = state["plays"]
-        kind = action[0]
         if is_donkey_round(plays):
-            if kind != K_CARD or len(action) != 2 or not 1 <= action[1] <= JOKER:
+            if not isinstance(move, Card):
                 return False
-            return hands[base + action[1]] > 0
-        if kind == K_PASS:
-            return len(action) == 1 and bool(plays)
-        if kind == K_DONKEY:
-            return len(action) == 1 and not plays and hands[base] > 0 and not state["locked"]
-        if kind != K_SET or len(action) != 4:
+            return 1 <= move.card <= JOKER and hands[base + move.card] > 0
+        if isinstance(move, Pass):
+            return bool(plays)
+        if isinstance(move, LeadDonkey):
+            return not plays and hands[base] > 0 and not state["locked"]
+        if not isinstance(move, Play):
             return False
-        _, value, count, used = action
-        if plays and (count != plays[0][3] or value <= best_play(plays)[2]):
+        value, count, used = move.value, move.size, move.jokers
+        if plays and (count != plays[0][P_COUNT] or value <= best_value(plays)):
             return False
-        if count < MIN_LEAD or used < 0 or hands[base + JOKER] < used:
+        if count < MIN_LEAD or hands[base + JOKER] < used:
             return False
         if value == JOKER:
             return used == count
         return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
+    def _play(self, state: DonkeyState, seat: int, move: DonkeyAction) -> None:
         hands = state["hands"]
         base = seat * SLOTS
         plays = state["plays"]
-        kind = action[0]
+        event: dict[str, Any]
         # Move events are short (no hand or round number): a round_won event closes each round.
-        if kind == K_PASS:
-            plays.append([seat, K_PASS, 0, 0, 0])
-            event = {"type": "pass", "seat": seat, "forced": False}
-        elif kind == K_SET:
-            _, value, count, used = action
+        if isinstance(move, Play):
+            value, count, used = move.value, move.size, move.jokers
             if value == JOKER:
                 hands[base + JOKER] -= count
             else:
@@ -262,22 +401,25 @@ class DonkeyEngine(Engine):
             plays.append([seat, K_SET, value, count, used])
             cards = set_cards(value, count, used)
             event = {"type": "play", "seat": seat, "value": value, "cards": cards}
-        elif kind == K_DONKEY:
-            hands[base + DONKEY] -= 1
-            plays.append([seat, K_DONKEY, DONKEY, 1, 0])
-            event = {"type": "donkey_led", "seat": seat}
-        else:
-            card = action[1]
+        elif isinstance(move, Pass):
+            plays.append([seat, K_PASS, 0, 0, 0])
+            event = {"type": "pass", "seat": seat, "forced": False}
+        elif isinstance(move, Card):
+            card = move.card
             hands[base + card] -= 1
             plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
             worth = card_worth_in_donkey_round(card)
             event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
-        if kind != K_PASS:
+        else:  # LeadDonkey
+            hands[base + DONKEY] -= 1
+            plays.append([seat, K_DONKEY, DONKEY, 1, 0])
+            event = {"type": "donkey_led", "seat": seat}
+        if not isinstance(move, Pass):
             event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
         state["log"].append(event)
         self._advance(state)
 
-    def _advance(self, state: State) -> None:
+    def _advance(self, state: DonkeyState) -> None:
         """Pass the turn clockwise, making the forced passes, and close a full round."""
         n = state["num_players"]
         plays = state["plays"]
@@ -288,8 +430,8 @@ class DonkeyEngine(Engine):
         if not AUTO_PASS_FORCED or is_donkey_round(plays):
             return
         hands = state["hands"]
-        count = plays[0][3]
-        unbeatable = best_play(plays)[2] >= JOKERS_ALONE_VALUE
+        count = plays[0][P_COUNT]
+        unbeatable = best_value(plays) >= JOKERS_ALONE_VALUE
         while True:
             seat = state["turn"]
             if not unbeatable and sum(hands[seat * SLOTS : (seat + 1) * SLOTS]) >= count:
@@ -301,16 +443,12 @@ class DonkeyEngine(Engine):
                 return
             state["turn"] = (seat + 1) % n
 
-    def _end_round(self, state: State) -> None:
+    def _end_round(self, state: DonkeyState) -> None:
         plays = state["plays"]
         table = table_counts(plays)
         event = {"type": "round_won", "hand_no": state["hand_no"], "round": state["round_no"]}
         if is_donkey_round(plays):
-            taker, top = plays[0][0], DONKEY_WORTH
-            for seat, _kind, card, _count, _jokers in plays[1:]:
-                worth = card_worth_in_donkey_round(card)
-                if worth >= top:  # with equal highest cards the last one takes
-                    taker, top = seat, worth
+            taker, top = donkey_round_taker(plays)
             hands = state["hands"]
             base = taker * SLOTS
             for value in range(SLOTS):
@@ -320,12 +458,15 @@ class DonkeyEngine(Engine):
             state["locked"] = True
         else:
             best = best_play(plays)
-            winner = best[0]
-            played = state["played"]
-            for value in range(SLOTS):
-                played[value] += table[value]
+            assert best is not None, "a normal round starts with a lead"
+            winner = best[P_SEAT]
+            state["played"] = list(map(add, state["played"], table))
             event.update(
-                donkey=False, seat=winner, value=best[2], count=best[3], cards=cards_of(table)
+                donkey=False,
+                seat=winner,
+                value=best[P_VALUE],
+                count=best[P_COUNT],
+                cards=cards_of(table),
             )
             state["locked"] = False
         state["log"].append(event)
@@ -335,7 +476,7 @@ class DonkeyEngine(Engine):
         if 0 in hand_sizes(state):
             self._end_hand(state)
 
-    def _end_hand(self, state: State) -> None:
+    def _end_hand(self, state: DonkeyState) -> None:
         n = state["num_players"]
         hands = [hand_of(state, seat) for seat in range(n)]
         penalties = [penalty(hand) for hand in hands]
@@ -362,7 +503,7 @@ class DonkeyEngine(Engine):
         else:
             self._deal(state)
 
-    def _end_match(self, state: State) -> None:
+    def _end_match(self, state: DonkeyState) -> None:
         state["over"] = True
         result = self.result(state)
         state["log"].append(
@@ -375,18 +516,18 @@ class DonkeyEngine(Engine):
             }
         )
 
-    def match_seconds(self, state: State) -> int | None:
+    def match_seconds(self, state: DonkeyState) -> int | None:
         minutes = state["options"]["time_limit_minutes"]
         return minutes * 60 if minutes else None
 
-    def time_up(self, state: State) -> State:
+    def time_up(self, state: DonkeyState) -> DonkeyState:
         """The host's call when a timed match's time has elapsed (the engine has no clock).
 
         Pure: returns a new state. The hand in progress becomes the last one; if nobody has
         played in it yet (it was just dealt after an earlier hand), the match ends at once and
         that deal is abandoned. Calling it again, or after the end, changes nothing.
         """
-        new_state = clone_state(state)
+        new_state = copy_state(state)
         if state["over"] or state["last_hand"]:
             return new_state
         new_state["last_hand"] = True
@@ -399,10 +540,10 @@ class DonkeyEngine(Engine):
         return new_state
 
     # -- scores --------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: DonkeyState) -> bool:
         return state["over"]
 
-    def result(self, state: State) -> Result:
+    def result(self, state: DonkeyState) -> Result:
         """Scores are penalty totals: the lowest total wins. [decision] Equal totals share a
         rank (competition ranking, no tie-break)."""
         totals = list(state["totals"])
@@ -417,7 +558,7 @@ class DonkeyEngine(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: DonkeyState, seat: int | None) -> DonkeyView:
         over = state["over"]
         plays = state["plays"]
         donkey_round = is_donkey_round(plays)
@@ -430,7 +571,7 @@ class DonkeyEngine(Engine):
             pending = "follow"
         else:
             pending = "lead"
-        view: View = {
+        view: DonkeyView = {
             "game": self.id,
             "num_players": state["num_players"],
             "options": state["options"],
@@ -444,14 +585,16 @@ class DonkeyEngine(Engine):
             "donkey_round": donkey_round,
             "donkey_holder": donkey_holder(state),
             "donkey_locked": state["locked"],
-            "count": plays[0][3] if plays and not donkey_round else 0,
-            "best_seat": best[0] if best else None,
-            "best_value": best[2] if best else 0,
+            "count": plays[0][P_COUNT] if plays and not donkey_round else 0,
+            "best_seat": best[P_SEAT] if best else None,
+            "best_value": best[P_VALUE] if best else 0,
+            # a donkey round: who would take its cards now, and the worth of the card that takes
+            "taker": list(donkey_round_taker(plays)) if donkey_round else None,
             "plays": [
                 {
-                    "seat": play[0],
-                    "kind": ("pass", "set", "donkey", "card")[play[1]],
-                    "value": play[2],
+                    "seat": play[P_SEAT],
+                    "kind": ("pass", "set", "donkey", "card")[play[P_KIND]],
+                    "value": play[P_VALUE],
                     "cards": play_cards(play),
                 }
                 for play in plays
@@ -467,7 +610,7 @@ class DonkeyEngine(Engine):
             view["hand"] = cards_of(hand_of(state, seat))
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: DonkeyState, seat: int) -> DonkeyAction:
         """Pass when allowed; in a donkey round the lowest-worth card (a joker, worth 1, before
         a 1); as a leader all real cards of the value held most often (lowest such value),
         never the donkey unless it is the only card."""
@@ -477,19 +620,19 @@ class DonkeyEngine(Engine):
         plays = state["plays"]
         if is_donkey_round(plays):
             if hand[JOKER]:
-                return (K_CARD, JOKER)
-            return (K_CARD, next(value for value in VALUES if hand[value]))
+                return CARDS[JOKER]
+            return CARDS[next(value for value in VALUES if hand[value])]
         if plays:
             return PASS
         best = max(VALUES, key=lambda value: (hand[value], -value))
         if hand[best]:
-            return (K_SET, best, hand[best], 0)
+            return PLAYS[best][hand[best]][0]
         if hand[JOKER]:
-            return (K_SET, JOKER, hand[JOKER], hand[JOKER])
+            return PLAYS[JOKER][hand[JOKER]][hand[JOKER]]
         return LEAD_DONKEY
 
     # -- testing -------------------------------------------------------------------------
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: DonkeyState) -> None:
         n = state["num_players"]
         hands = state["hands"]
         plays = state["plays"]
@@ -523,22 +666,22 @@ class DonkeyEngine(Engine):
             raise InvariantViolation("donkey: bad leader or too many plays in the round")
         if state["turn"] != (leader + len(plays)) % n:
             raise InvariantViolation("donkey: the turn is not clockwise from the leader")
-        if any(play[0] != (leader + index) % n for index, play in enumerate(plays)):
+        if any(play[P_SEAT] != (leader + index) % n for index, play in enumerate(plays)):
             raise InvariantViolation("donkey: plays are not in clockwise order")
         if not plays and 0 in hand_sizes(state):
             raise InvariantViolation("donkey: a round starts while a player has no cards")
         if state["locked"] and (not hands[leader * SLOTS + DONKEY] or state["round_no"] == 1):
             raise InvariantViolation("donkey: a locked leader without the donkey")
         if is_donkey_round(plays):
-            if any(play[1] != K_CARD for play in plays[1:]):
+            if any(play[P_KIND] != K_CARD for play in plays[1:]):
                 raise InvariantViolation("donkey: a donkey round must be the donkey then cards")
             return
-        if plays and plays[0][1] != K_SET:
+        if plays and plays[0][P_KIND] != K_SET:
             raise InvariantViolation("donkey: a normal round must start with a lead")
         best = 0
         for _seat, kind, value, count, jokers in plays:
             if kind == K_SET:
-                if value <= best or count != plays[0][3]:
+                if value <= best or count != plays[0][P_COUNT]:
                     raise InvariantViolation("donkey: a play did not raise with the same count")
                 if not (jokers == count if value == JOKER else 0 <= jokers < count):
                     raise InvariantViolation("donkey: a set with a wrong number of jokers")
@@ -546,7 +689,7 @@ class DonkeyEngine(Engine):
             elif kind != K_PASS:
                 raise InvariantViolation("donkey: a donkey-round card in a normal round")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: DonkeyState) -> None:
         """No view may depend on another seat's hand or on the undealt cards.
 
         1. The public view must not change when every hidden card (all hands without the
@@ -581,7 +724,7 @@ class DonkeyEngine(Engine):
             for seat, pile in enumerate(piles[1:]):
                 pile[DONKEY] = hands[seat * SLOTS + DONKEY]
                 other_hands += pile
-            other = {**state, "hands": other_hands, "undealt": piles[0]}
+            other = cast(DonkeyState, {**state, "hands": other_hands, "undealt": piles[0]})
             if self.view(other, None) != public:
                 raise InvariantViolation("donkey: the public view shows hidden cards")
         for seat in range(n):
@@ -596,25 +739,25 @@ class DonkeyEngine(Engine):
 MUTABLE_LISTS = ("hands", "undealt", "played", "totals", "history", "plays", "log")
 
 
-def copy_state(state: State) -> State:
+def copy_state(state: DonkeyState) -> DonkeyState:
     """A copy of a state that a move may change without touching the original."""
-    copied = dict(state)
+    copied: dict[str, Any] = dict(state)
     for key in MUTABLE_LISTS:
-        copied[key] = state[key][:]
-    return copied
+        copied[key] = copied[key][:]
+    return cast(DonkeyState, copied)
 
 
-def hand_of(state: State, seat: int) -> list[int]:
+def hand_of(state: DonkeyState, seat: int) -> list[int]:
     """A copy of one seat's hand as a count vector by value."""
     return state["hands"][seat * SLOTS : (seat + 1) * SLOTS]
 
 
-def hand_sizes(state: State) -> list[int]:
+def hand_sizes(state: DonkeyState) -> list[int]:
     hands = state["hands"]
     return [sum(hands[base : base + SLOTS]) for base in range(0, len(hands), SLOTS)]
 
 
-def donkey_holder(state: State) -> int | None:
+def donkey_holder(state: DonkeyState) -> int | None:
     """The seat holding the donkey (public: it looks the same on both sides); None while it
     lies on the table in a donkey round."""
     hands = state["hands"]
@@ -624,21 +767,27 @@ def donkey_holder(state: State) -> int | None:
     return None
 
 
-def round_leader(state: State) -> int:
+def round_leader(state: DonkeyState) -> int:
     plays = state["plays"]
-    return plays[0][0] if plays else state["turn"]
+    return plays[0][P_SEAT] if plays else state["turn"]
 
 
 def is_donkey_round(plays: list[list[int]]) -> bool:
-    return bool(plays) and plays[0][1] == K_DONKEY
+    return bool(plays) and plays[0][P_KIND] == K_DONKEY
 
 
 def best_play(plays: list[list[int]]) -> list[int] | None:
     """The highest play of a normal round so far: the last one that was not a pass."""
     for play in reversed(plays):
-        if play[1] == K_SET:
+        if play[P_KIND] == K_SET:
             return play
     return None
+
+
+def best_value(plays: list[list[int]]) -> int:
+    """The value of the highest play of a normal round so far; 0 before the lead."""
+    best = best_play(plays)
+    return best[P_VALUE] if best else 0
 
 
 def table_counts(plays: list[list[int]]) -> list[int]:

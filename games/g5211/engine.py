@@ -1,27 +1,30 @@
-"""The 5211 engine. Rules: ``shared/rules/5211.md``.
+"""The 5211 engine. Rules: ``docs/rules/5211.md``.
 
 Cards are ints: ``colour * 6 + rank`` with ranks 0..5 worth 1 (the rooster), 2, 3, 4, 5, 6.
 Every hand and choice is a sorted list of card codes, so equal cards are interchangeable
-and the legal choices are unique multisets.
+and the legal choices are unique multisets. There is one kind of action, :data:`Choice`:
+the cards a seat chooses for the current part, sorted (two in part 1, one in parts 2 and
+3) — a tuple of card codes rather than a record of named fields.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from games.core import (
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
     draw_rng,
     rank_by,
+    shuffle,
 )
 
 COLOURS = ("blue", "yellow", "orange", "green", "turquoise")
@@ -50,6 +53,33 @@ def is_rooster(card: int) -> bool:
     return card % 6 == 0
 
 
+Choice = tuple[int, ...]  # the only kind of action: the chosen card codes, sorted
+
+
+def as_action(action: Sequence[int]) -> Choice:
+    """The cards of a plain action tuple (a button's data), as a :data:`Choice`."""
+    return tuple(action)
+
+
+# The same facts looked up by card code: scoring runs once a round, in every game.
+CARD_COLOURS = tuple(colour_of(card) for card in range(len(COLOURS) * 6))
+CARD_VALUES = tuple(value_of(card) for card in range(len(COLOURS) * 6))
+CARD_IS_ROOSTER = tuple(int(is_rooster(card)) for card in range(len(COLOURS) * 6))
+
+
+def rooster_count(cards: list[int]) -> int:
+    return sum(map(CARD_IS_ROOSTER.__getitem__, cards))
+
+
+def colour_counts(cards: list[int]) -> Counter[int]:
+    """How many of ``cards`` each colour has (colours without a card left out)."""
+    return Counter(map(CARD_COLOURS.__getitem__, cards))
+
+
+def points_of(cards: list[int]) -> int:
+    return sum(map(CARD_VALUES.__getitem__, cards))
+
+
 def rooster_threshold(num_players: int) -> int:
     """Roosters on the table needed for a rooster round (rulebook: "equal or greater")."""
     return num_players + 2
@@ -58,6 +88,48 @@ def rooster_threshold(num_players: int) -> int:
 def colour_limit(num_players: int) -> int:
     """A colour with more cards than this is eliminated (exactly the limit still scores)."""
     return num_players + 3
+
+
+# -- state and view --------------------------------------------------------------------------
+class State5211(BaseState):
+    game_no: int  # the game of a long match, from 1
+    match_points: list[int]  # [seat]: long variant, points of the finished games
+    match_cards: list[int]  # [seat]: long variant, cards scored in them (the tie-break)
+    over: bool
+    removed: list[int]  # cards set aside unseen at the deal, sorted
+    hands: list[list[int]]  # [seat]: card codes, sorted
+    deck: list[int]  # the draw pile; its end is the top
+    round: int
+    part: int  # 1..3: 2, 1 and 1 cards chosen
+    final_round: bool  # the pile is empty: no refills, the last card of a hand is discarded
+    chosen: list[list[int] | None]  # [seat]: the hidden choice of this part; None: not yet
+    table: list[list[int]]  # [seat]: face-up cards of this round
+    piles: list[list[int]]  # [seat]: cards scored in this game
+    discard: list[int]
+
+
+class View5211(TypedDict):
+    """The public view; a seat's view adds its ``hand`` and its ``chosen`` cards."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    game_no: int
+    round: int
+    part: int
+    part_size: int  # cards to choose in this part
+    final_round: bool
+    deck_size: int
+    hand_sizes: list[int]
+    ready: list[bool]  # [seat]: has chosen for this part
+    table: list[list[int]]  # [seat]: face-up cards of this round
+    points: list[int]  # [seat]: this game's points so far (public: scored face up)
+    pile_sizes: list[int]
+    match_points: list[int]
+    log: list[dict[str, Any]]
+    over: bool
+    hand: NotRequired[list[int]]
+    chosen: NotRequired[list[int] | None]
 
 
 class Options5211(GameOptions):
@@ -71,17 +143,21 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     Returns a public event: which rule applied (``roosters``, ``colour`` or ``none``), the
     colours eliminated over the limit or by a tie, and each seat's scored cards and points.
     """
-    roosters = sum(is_rooster(card) for cards in table for card in cards)
+    roosters = 0
+    counts = [0] * len(COLOURS)
+    for cards in table:
+        for card in cards:
+            counts[CARD_COLOURS[card]] += 1
+            roosters += CARD_IS_ROOSTER[card]
     over_limit: list[int] = []
     tied: list[list[int]] = []
     winner: int | None = None
     if roosters >= rooster_threshold(num_players):
         mode = "roosters"
-        scoring = [[card for card in cards if is_rooster(card)] for cards in table]
+        scoring = [[card for card in cards if CARD_IS_ROOSTER[card]] for cards in table]
     else:
-        counts = Counter(colour_of(card) for cards in table for card in cards)
         limit = colour_limit(num_players)
-        remaining = dict(counts)
+        remaining = {colour: count for colour, count in enumerate(counts) if count}
         while remaining:
             top = max(remaining.values())
             leaders = sorted(c for c, n in remaining.items() if n == top)
@@ -95,7 +171,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
             for colour in leaders:
                 del remaining[colour]
         mode = "none" if winner is None else "colour"
-        scoring = [[card for card in cards if colour_of(card) == winner] for cards in table]
+        scoring = [[card for card in cards if CARD_COLOURS[card] == winner] for cards in table]
     return {
         "type": "round_scored",
         "mode": mode,
@@ -104,32 +180,34 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
         "over_limit": over_limit,
         "tied": tied,
         "scored": scoring,
-        "points": [sum(value_of(card) for card in cards) for cards in scoring],
+        "points": [points_of(cards) for cards in scoring],
     }
 
 
-class Engine5211(Engine):
+class Engine5211(Engine[State5211, View5211]):
     id = "5211"
     min_players = 2
     max_players = 5
     Options = Options5211
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: State5211, options: GameOptions) -> None:
         n = state["num_players"]
         state.update(
-            game_no=1,
-            match_points=[0] * n,  # long variant: totals of finished games
-            match_cards=[0] * n,  # long variant: cards scored in finished games (tie-break)
-            log=[],
-            over=False,
+            {
+                "game_no": 1,
+                "match_points": [0] * n,  # long variant: totals of finished games
+                "match_cards": [0] * n,  # long variant: cards scored in finished games (tie-break)
+                "log": [],
+                "over": False,
+            }
         )
         self._deal(state)
 
-    def _deal(self, state: State) -> None:
+    def _deal(self, state: State5211) -> None:
         n = state["num_players"]
         deck = list(FULL_DECK)
-        draw_rng(state).shuffle(deck)
+        shuffle(draw_rng(state), deck)
         removed = REMOVED_BY_PLAYERS[n]
         state["removed"] = sorted(deck[:removed])
         deck = deck[removed:]
@@ -144,50 +222,65 @@ class Engine5211(Engine):
         state["discard"] = []
 
     # -- play ----------------------------------------------------------------------------
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: State5211) -> frozenset[int]:
         if state["over"]:
             return frozenset()
-        return frozenset(seat for seat, chosen in enumerate(state["chosen"]) if chosen is None)
+        return frozenset([seat for seat, chosen in enumerate(state["chosen"]) if chosen is None])
 
-    def part_size(self, state: State) -> int:
+    def part_size(self, state: State5211) -> int:
         return PART_SIZES[state["part"] - 1]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: State5211, seat: int) -> list[Choice]:
         if state["over"] or state["chosen"][seat] is not None:
             return []
-        return sorted(set(combinations(state["hands"][seat], self.part_size(state))))
+        # The hand is sorted, so its combinations, without repeats, come out sorted.
+        return list(
+            dict.fromkeys(combinations(state["hands"][seat], PART_SIZES[state["part"] - 1]))
+        )
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: State5211, seat: int, action: Action) -> bool:
         if state["over"] or not 0 <= seat < state["num_players"]:
             return False
-        if state["chosen"][seat] is not None or len(action) != self.part_size(state):
+        if state["chosen"][seat] is not None or len(action) != PART_SIZES[state["part"] - 1]:
             return False
+        hand = state["hands"][seat]
+        if len(action) == 1:
+            return action[0] in hand
         if list(action) != sorted(action):
             return False
-        hand = Counter(state["hands"][seat])
-        return all(hand[card] >= need for card, need in Counter(action).items())
+        return all(hand.count(card) >= action.count(card) for card in action)
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
-        hand = state["hands"][seat]
+    # Moves never change a list of the state they are given: they put new lists in a shallow
+    # copy (copy-on-write), so a choice costs a hand and the choices, not the whole state.
+    def _next_state(self, state: State5211, seat: int, action: Action) -> State5211:
+        new = state.copy()
+        hands = new["hands"] = state["hands"][:]
+        hand = hands[seat] = hands[seat][:]
         for card in action:
             hand.remove(card)
-        state["chosen"][seat] = list(action)
-        if all(chosen is not None for chosen in state["chosen"]):
-            self._reveal(state)
+        chosen = new["chosen"] = state["chosen"][:]
+        chosen[seat] = list(action)
+        if None not in chosen:
+            self._reveal(new)
+        return new
 
-    def _reveal(self, state: State) -> None:
+    def _reveal(self, state: State5211) -> None:
         n = state["num_players"]
-        state["log"].append(
+        chosen = state["chosen"]
+        state["log"] = [
+            *state["log"],
             {
                 "type": "revealed",
                 "game_no": state["game_no"],
                 "round": state["round"],
                 "part": state["part"],
-                "cards": state["chosen"],
-            }
-        )
-        for seat, cards in enumerate(state["chosen"]):
-            state["table"][seat].extend(cards)
+                "cards": chosen,
+            },
+        ]
+        state["table"] = [
+            cards + (choice or [])  # all have chosen: never None here
+            for cards, choice in zip(state["table"], chosen, strict=True)
+        ]
         state["chosen"] = [None] * n
         if not state["final_round"]:
             self._refill(state)
@@ -196,28 +289,34 @@ class Engine5211(Engine):
             return
         self._score_round(state)
 
-    def _refill(self, state: State) -> None:
+    def _refill(self, state: State5211) -> None:
+        """Each hand draws up to five from the top of the pile (its end), seat by seat."""
+        deck = state["deck"]
+        top = len(deck)
+        hands = []
         for hand in state["hands"]:
             need = HAND_SIZE - len(hand)
-            if need > len(state["deck"]):
+            if need > top:
                 raise InvariantViolation("5211: the draw pile ran short in the middle of a refill")
-            for _ in range(need):
-                hand.append(state["deck"].pop())
-            hand.sort()
+            hands.append(sorted(hand + deck[top - need : top]))
+            top -= need
+        state["hands"] = hands
+        state["deck"] = deck[:top]
 
-    def _score_round(self, state: State) -> None:
+    def _score_round(self, state: State5211) -> None:
         n = state["num_players"]
         event = score_round(state["table"], n)
         event.update(game_no=state["game_no"], round=state["round"])
-        for seat in range(n):
-            scored = event["scored"][seat]
-            state["piles"][seat].extend(scored)
-            for card in scored:
-                state["table"][seat].remove(card)
-            state["discard"].extend(state["table"][seat])
+        discard = state["discard"][:]
+        for cards, scored in zip(state["table"], event["scored"], strict=True):
+            discard += [card for card in cards if card not in scored]  # all copies score
+        state["discard"] = discard
+        state["piles"] = [
+            pile + scored for pile, scored in zip(state["piles"], event["scored"], strict=True)
+        ]
         state["table"] = [[] for _ in range(n)]
         event["totals"] = self.game_points(state)
-        state["log"].append(event)
+        state["log"] = [*state["log"], event]
         if state["final_round"]:
             self._end_game(state)
             return
@@ -225,25 +324,30 @@ class Engine5211(Engine):
         state["part"] = 1
         state["final_round"] = not state["deck"]
 
-    def _end_game(self, state: State) -> None:
+    def _end_game(self, state: State5211) -> None:
         n = state["num_players"]
-        for hand in state["hands"]:  # the last card in each hand is discarded
-            state["discard"].extend(hand)
-            hand.clear()
+        # the last card in each hand is discarded
+        state["discard"] = state["discard"] + [card for hand in state["hands"] for card in hand]
+        state["hands"] = [[] for _ in range(n)]
         points = self.game_points(state)
-        for seat in range(n):
-            state["match_points"][seat] += points[seat]
-            state["match_cards"][seat] += len(state["piles"][seat])
+        state["match_points"] = [
+            total + gained for total, gained in zip(state["match_points"], points, strict=True)
+        ]
+        state["match_cards"] = [
+            total + len(pile)
+            for total, pile in zip(state["match_cards"], state["piles"], strict=True)
+        ]
         target = state["options"]["match_target"]
-        state["log"].append(
+        state["log"] = [
+            *state["log"],
             {
                 "type": "game_ended",
                 "game_no": state["game_no"],
                 "points": points,
                 "cards": [len(pile) for pile in state["piles"]],
                 "match_points": list(state["match_points"]),
-            }
-        )
+            },
+        ]
         if not target or max(state["match_points"]) >= target:
             state["over"] = True
             return
@@ -251,13 +355,13 @@ class Engine5211(Engine):
         self._deal(state)
 
     # -- scores --------------------------------------------------------------------------
-    def game_points(self, state: State) -> list[int]:
-        return [sum(value_of(card) for card in pile) for pile in state["piles"]]
+    def game_points(self, state: State5211) -> list[int]:
+        return [points_of(pile) for pile in state["piles"]]
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: State5211) -> bool:
         return state["over"]
 
-    def result(self, state: State) -> Result:
+    def result(self, state: State5211) -> Result:
         if state["options"]["match_target"]:
             scores = list(state["match_points"])
             cards = list(state["match_cards"])
@@ -271,8 +375,8 @@ class Engine5211(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        view: View = {
+    def view(self, state: State5211, seat: int | None) -> View5211:
+        view: View5211 = {
             "game": self.id,
             "num_players": state["num_players"],
             "options": state["options"],
@@ -296,7 +400,7 @@ class Engine5211(Engine):
             view["chosen"] = state["chosen"][seat]
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: State5211, seat: int) -> Choice:
         """The cheapest cards in hand: an absent player gives away as little as possible."""
         hand = sorted(state["hands"][seat], key=lambda card: (value_of(card), card))
         if state["chosen"][seat] is not None or state["over"]:
@@ -304,7 +408,7 @@ class Engine5211(Engine):
         return tuple(sorted(hand[: self.part_size(state)]))
 
     # -- testing -------------------------------------------------------------------------
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: State5211) -> None:
         n = state["num_players"]
         everywhere = (
             state["deck"]
@@ -338,7 +442,7 @@ class Engine5211(Engine):
         if state["final_round"] != (not state["deck"]) and not state["over"]:
             raise InvariantViolation("5211: the final round must start exactly when the pile ends")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: State5211) -> None:
         """No view may depend on another seat's hand or unrevealed choice.
 
         Every hidden card (hands, unrevealed choices, the pile, the removed cards) is
@@ -354,7 +458,7 @@ class Engine5211(Engine):
             shuffled = sorted(hidden, reverse=True)
             if shuffled == sorted(hidden):
                 continue  # every hidden card alike: nothing could leak
-            other = {
+            other: State5211 = {
                 **state,
                 "deck": [],
                 "removed": [],
@@ -367,8 +471,9 @@ class Engine5211(Engine):
                 size = len(state["hands"][seat])
                 other["hands"][seat] = sorted(shuffled[:size])
                 shuffled = shuffled[size:]
-                if state["chosen"][seat] is not None:
-                    size = len(state["chosen"][seat])
+                chosen = state["chosen"][seat]
+                if chosen is not None:
+                    size = len(chosen)
                     other["chosen"][seat] = sorted(shuffled[:size])
                     shuffled = shuffled[size:]
             other["removed"] = sorted(shuffled[: len(state["removed"])])

@@ -1,13 +1,12 @@
-"""The Sultan engine. Rules: ``shared/rules/sultan.md``.
+"""The Sultan engine. Rules: ``docs/rules/sultan.md``.
 
 Gems are colour indices 0..4 (white, red, yellow, green, blue), worth ``colour + 1``.
 Money cards are their values (1..15; 1..12 twice with two players); each seat owns its
 own cards, so a card is identified by its owner and its value.
 
-Actions:
-
-* ``(0, colour)`` — the start player returns a drawn gem of that colour to the bag;
-* ``(1, cushion, value)`` — the seat to bid puts a card of that value next to a cushion.
+Actions are named tuples of small ints, led by their kind: :class:`Return` ``(0, gem)``
+and :class:`Bid` ``(1, cushion, value)``; :func:`as_action` names a plain tuple decoded
+from a button.
 
 A circle: the start player draws gems (phase ``return``) and chooses the one going back;
 the rest are laid on the cushions, sorted by colour. Then the seats bid (phase ``bid``):
@@ -15,7 +14,7 @@ bid number ``i`` is made by seat ``(start + bid_order[i]) % n``: the clockwise o
 3–5 players, start/other/start/other with two. After the last bid every cushion is
 revealed and resolved, the cards leave the game and the start player passes to the left.
 
-State layout (flat lists of small ints keep :func:`games.core.clone_state` cheap):
+State layout (flat lists of small ints: a move copies the few it changes):
 
 * ``hands``, ``spent``: card counts, ``[seat * CARD_SLOTS + value]``. A seat's deck is the
   rest of its cards: neither in hand, nor bid this circle, nor spent. No deck order is
@@ -32,19 +31,24 @@ State layout (flat lists of small ints keep :func:`games.core.clone_state` cheap
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import compress
-from typing import Literal
+from operator import sub
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
+    NOBODY,
+    ONLY_SEAT,
     Action,
+    BaseState,
     Engine,
     GameOptions,
     IllegalAction,
     InvariantViolation,
     Result,
-    State,
-    View,
+    below,
     draw_rng,
+    parse_tagged,
     rank_by,
 )
 
@@ -56,12 +60,50 @@ ROUNDS = 3
 CARD_SLOTS = 16  # card values 1..15 index a seat's block of counts (slot 0 unused)
 ROLL_BITS = 30  # a gem roll r picks gem r * bag_size >> ROLL_BITS of the bag
 
-RETURN = 0  # action kind: return a drawn gem to the bag
-BID = 1  # action kind: place a money card next to a cushion
-ONLY_SEAT = [frozenset((seat,)) for seat in range(5)]
-NOBODY: frozenset[int] = frozenset()
-RETURN_ACTIONS = [(RETURN, colour) for colour in range(NUM_COLOURS)]
-BID_ACTIONS = [[(BID, cushion, value) for value in range(CARD_SLOTS)] for cushion in range(3)]
+
+# -- actions -------------------------------------------------------------------------------
+RETURN, BID = 0, 1  # the kind: an action's first number
+
+
+class Return(NamedTuple):
+    """The start player returns a drawn ``gem`` (its colour) to the bag."""
+
+    kind: int  # RETURN
+    gem: int
+
+
+class Bid(NamedTuple):
+    """The seat to bid puts its money card of ``value`` next to ``cushion``."""
+
+    kind: int  # BID
+    cushion: int
+    value: int
+
+
+SultanAction = Return | Bid
+ACTION_KINDS = (Return, Bid)  # indexed by kind
+# Every action exists once, made here: listing the legal moves only looks them up.
+RETURN_ACTIONS = [Return(RETURN, colour) for colour in range(NUM_COLOURS)]
+BID_ACTIONS = [[Bid(BID, cushion, value) for value in range(CARD_SLOTS)] for cushion in range(3)]
+
+
+def parse_action(action: Sequence[int]) -> SultanAction | None:
+    """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
+    is no action of this game: unknown kind, wrong length, not small non-negative ints."""
+    if type(action) in ACTION_KINDS:  # made by the engine (its legal actions): named already
+        return action  # type: ignore[return-value]
+    return parse_tagged(action, ACTION_KINDS)  # type: ignore[return-value]
+
+
+def as_action(action: Sequence[int]) -> SultanAction:
+    """:func:`parse_action` for an action known to be well-formed (a legal one)."""
+    if type(action) in ACTION_KINDS:
+        return action  # type: ignore[return-value]
+    named = parse_action(action)
+    if named is None:
+        raise IllegalAction(f"sultan: malformed action {tuple(action)}")
+    return named
+
 
 # -- [decisions] ------------------------------------------------------------------------
 # The first start player is chosen at random (the rulebook: the youngest player).
@@ -170,20 +212,30 @@ def resolve_cushion(
     return bids, winner
 
 
-def bid_seats(state: State) -> list[int]:
+def win_reason(bids: list[list[int]], num_players: int) -> str:
+    """Why the winner of a cushion with these ``[seat, value]`` bids won: ``"highest"``
+    card, or on equal highest values ``"tie_start"`` (two players: the start player wins)
+    or ``"tie_earlier"`` (the card played earlier wins)."""
+    best = max(value for _, value in bids)
+    if sum(value == best for _, value in bids) == 1:
+        return "highest"
+    return "tie_start" if num_players == 2 else "tie_earlier"
+
+
+def bid_seats(state: SultanState) -> list[int]:
     """The seat of each bid made so far this circle, in play order."""
     n = state["num_players"]
     order = SETUPS[n].bid_order[: len(state["bid_cushions"])]
     return [(state["start"] + offset) % n for offset in order]
 
 
-def bid_indices(state: State, seat: int) -> tuple[int, ...]:
+def bid_indices(state: SultanState, seat: int) -> tuple[int, ...]:
     """The positions of ``seat``'s bids among this circle's bids."""
     n = state["num_players"]
     return SETUPS[n].bid_indices[(seat - state["start"]) % n][len(state["bid_cushions"])]
 
 
-def next_bidder(state: State) -> int:
+def next_bidder(state: SultanState) -> int:
     """The seat whose bid is next (during the bidding)."""
     n = state["num_players"]
     return (state["start"] + SETUPS[n].bid_order[len(state["bid_cushions"])]) % n
@@ -203,40 +255,95 @@ def gems_of(gems: list[int], seat: int) -> list[int]:
     return gems[seat * NUM_COLOURS : (seat + 1) * NUM_COLOURS]
 
 
+# -- state and view --------------------------------------------------------------------------
+class SultanState(BaseState):
+    phase: str  # return | bid | over
+    round: int  # 1..ROUNDS
+    circle: int  # 1..circles of a round
+    start: int  # the start player of this circle
+    bag: list[int]  # [colour]: gems in the bag
+    gem_rolls: list[int]  # random numbers for this round's gem draws, used from the end: secret
+    drawn: list[int]  # gem colours drawn this circle, before the start player returns one
+    cushions: list[int]  # [cushion]: its gem colour during the bidding
+    bid_cushions: list[int]  # bid i's cushion (public); bid i is by (start + bid_order[i]) % n
+    bid_values: list[int]  # bid i's card value, secret until the reveal
+    hands: list[int]  # [seat * CARD_SLOTS + value]: cards of that value in hand
+    spent: list[int]  # [seat * CARD_SLOTS + value]: revealed cards, out of the game
+    gems: list[int]  # [seat * NUM_COLOURS + colour]: gems behind the screen
+
+
+class Pending(TypedDict):
+    kind: str  # return | bid
+    seat: int
+
+
+class SultanView(TypedDict):
+    """The public view; a seat's view adds its hand, its gems and its bids of this circle."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    phase: str
+    pending: Pending | None  # who acts, doing what; None once over
+    round: int
+    rounds: int
+    circle: int
+    circles: int
+    bids_per_player: int
+    start: int
+    bag_size: int
+    drawn: list[int]
+    cushions: list[int]
+    bids: list[list[int]]  # this circle's bids in play order: [seat, cushion] (no values)
+    hand_sizes: list[int]
+    deck_size: int  # every seat's deck has this many cards
+    spent: list[list[int]]  # [seat]: revealed card values
+    log: list[dict[str, Any]]
+    over: bool
+    gem_counts: NotRequired[list[int]]  # [seat] (GEM_COUNTS_PUBLIC, or at the end)
+    gems: NotRequired[list[list[int]]]  # [seat][colour]: at the end, the screens come down
+    scores: NotRequired[list[int]]  # at the end
+    hand: NotRequired[list[int]]  # a seat's own: its card values, sorted
+    my_gems: NotRequired[list[int]]  # [colour]
+    my_bids: NotRequired[list[list[int]]]  # this circle: [cushion, value]
+
+
 class OptionsSultan(GameOptions):
     """Sultan has no options."""
 
 
-class EngineSultan(Engine):
+class EngineSultan(Engine[SultanState, SultanView]):
     id = "sultan"
     min_players = 2
     max_players = 5
     Options = OptionsSultan
 
     # -- setup ---------------------------------------------------------------------------
-    def _setup(self, state: State, options: GameOptions) -> None:
+    def _setup(self, state: SultanState, options: GameOptions) -> None:
         n = state["num_players"]
         rng = draw_rng(state)
-        start = rng.randrange(n) if FIRST_START_PLAYER == "random" else 0
+        start = below(rng, n) if FIRST_START_PLAYER == "random" else 0
         state.update(
-            phase="return",  # "return" | "bid" | "over"
-            round=1,
-            circle=1,
-            start=start,
-            bag=list(GEMS_IN_BAG),
-            gem_rolls=[],  # random numbers for this round's gem draws: secret, never shown
-            drawn=[],  # gems drawn this circle, before the start player returns one
-            cushions=[],  # the gem colour on each cushion during the bidding
-            bid_cushions=[],  # public; bid i is by seat (start + bid_order[i]) % n
-            bid_values=[],  # secret until the reveal
-            hands=[0] * (n * CARD_SLOTS),
-            spent=[0] * (n * CARD_SLOTS),  # revealed cards, out of the game
-            gems=[0] * (n * NUM_COLOURS),  # behind the screens
-            log=[{"type": "game_start", "start": start}],
+            {
+                "phase": "return",  # "return" | "bid" | "over"
+                "round": 1,
+                "circle": 1,
+                "start": start,
+                "bag": list(GEMS_IN_BAG),
+                "gem_rolls": [],  # random numbers for this round's gem draws: secret, never shown
+                "drawn": [],  # gems drawn this circle, before the start player returns one
+                "cushions": [],  # the gem colour on each cushion during the bidding
+                "bid_cushions": [],  # public; bid i is by seat (start + bid_order[i]) % n
+                "bid_values": [],  # secret until the reveal
+                "hands": [0] * (n * CARD_SLOTS),
+                "spent": [0] * (n * CARD_SLOTS),  # revealed cards, out of the game
+                "gems": [0] * (n * NUM_COLOURS),  # behind the screens
+                "log": [{"type": "game_start", "start": start}],
+            }
         )
         self._start_round(state, rng)
 
-    def _start_round(self, state: State, rng: random.Random | None = None) -> None:
+    def _start_round(self, state: SultanState, rng: random.Random | None = None) -> None:
         """Deal the round's hands and roll the dice for its gem draws (one generator per
         round: seeding a generator costs more than a whole circle of play)."""
         n = state["num_players"]
@@ -253,7 +360,7 @@ class EngineSultan(Engine):
         state["log"].append({"type": "round_start", "round": state["round"]})
         self._draw_gems(state)
 
-    def _draw_gems(self, state: State) -> None:
+    def _draw_gems(self, state: SultanState) -> None:
         """Draw the circle's gems from the bag, one at a time, each uniformly at random."""
         bag = state["bag"]
         count = SETUPS[state["num_players"]].draw
@@ -286,31 +393,25 @@ class EngineSultan(Engine):
 
     # -- play ----------------------------------------------------------------------------
     @staticmethod
-    def deck(state: State, seat: int) -> list[int]:
+    def deck(state: SultanState, seat: int) -> list[int]:
         """The sorted values of ``seat``'s deck: its cards not in hand, bid or spent."""
         n = state["num_players"]
         base = seat * CARD_SLOTS
-        counts = [
-            total - held - spent
-            for total, held, spent in zip(
-                SETUPS[n].card_counts,
-                state["hands"][base : base + CARD_SLOTS],
-                state["spent"][base : base + CARD_SLOTS],
-                strict=True,
-            )
-        ]
+        held = state["hands"][base : base + CARD_SLOTS]
+        spent = state["spent"][base : base + CARD_SLOTS]
+        counts = list(map(sub, map(sub, SETUPS[n].card_counts, held), spent))
         for index in bid_indices(state, seat):
             counts[state["bid_values"][index]] -= 1
         return cards_of(counts, 0)
 
     @staticmethod
-    def deck_size(state: State) -> int:
+    def deck_size(state: SultanState) -> int:
         """Cards left in each seat's deck: all draw the same number each round."""
         setup = SETUPS[state["num_players"]]
         dealt = ROUNDS if state["phase"] == "over" else state["round"]
         return len(setup.card_values) - dealt * setup.hand_size
 
-    def to_act(self, state: State) -> frozenset[int]:
+    def to_act(self, state: SultanState) -> frozenset[int]:
         phase = state["phase"]
         if phase == "return":
             return ONLY_SEAT[state["start"]]
@@ -319,12 +420,12 @@ class EngineSultan(Engine):
         return NOBODY
 
     @staticmethod
-    def used_cushions(state: State, seat: int) -> list[int]:
+    def used_cushions(state: SultanState, seat: int) -> list[int]:
         """Cushions ``seat`` already bid on this circle (two players: no second card there)."""
         cushions = state["bid_cushions"]
         return [cushions[index] for index in bid_indices(state, seat)]
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
+    def legal_actions(self, state: SultanState, seat: int) -> list[SultanAction]:
         phase = state["phase"]
         if phase == "return":
             if seat != state["start"]:
@@ -340,20 +441,16 @@ class EngineSultan(Engine):
             rows = [row for cushion, row in enumerate(rows) if cushion not in used]
         return [row[value] for row in rows for value in values]
 
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+    def is_legal(self, state: SultanState, seat: int, action: Action) -> bool:
         phase = state["phase"]
+        move = parse_action(action)
         if phase == "return":
-            return (
-                len(action) == 2
-                and action[0] == RETURN
-                and seat == state["start"]
-                and action[1] in state["drawn"]
-            )
-        if phase != "bid" or len(action) != 3 or action[0] != BID:
+            return type(move) is Return and seat == state["start"] and move.gem in state["drawn"]
+        if phase != "bid" or type(move) is not Bid:
             return False
         if seat != next_bidder(state):
             return False
-        _, cushion, value = action
+        cushion, value = move.cushion, move.value
         if not (0 <= cushion < len(state["cushions"]) and 0 < value < CARD_SLOTS):
             return False
         if not state["hands"][seat * CARD_SLOTS + value]:
@@ -362,29 +459,40 @@ class EngineSultan(Engine):
             return True
         return cushion not in self.used_cushions(state, seat)
 
-    def _apply(self, state: State, seat: int, action: Action) -> None:
-        if action[0] == RETURN:
-            colour = action[1]
-            drawn = state["drawn"]
-            drawn.remove(colour)
-            state["bag"][colour] += 1
-            state["cushions"] = drawn
-            state["drawn"] = []
-            state["phase"] = "bid"
-            state["log"].append(
-                {"type": "gem_returned", "seat": seat, "gem": colour, "cushions": list(drawn)}
+    # Moves never change a list of the state they are given: they copy what they change
+    # into a shallow copy (copy-on-write), so a bid costs a hand and the bids, not the state.
+    def _next_state(self, state: SultanState, seat: int, action: Action) -> SultanState:
+        move = as_action(action)
+        new = state.copy()
+        log = new["log"] = state["log"][:]
+        if type(move) is Return:
+            colour = move.gem
+            cushions = state["drawn"][:]
+            cushions.remove(colour)
+            bag = new["bag"] = state["bag"][:]
+            bag[colour] += 1
+            new["cushions"] = cushions
+            new["drawn"] = []
+            new["phase"] = "bid"
+            log.append(
+                {"type": "gem_returned", "seat": seat, "gem": colour, "cushions": list(cushions)}
             )
-            return
-        _, cushion, value = action
-        state["hands"][seat * CARD_SLOTS + value] -= 1
-        state["bid_cushions"].append(cushion)
-        state["bid_values"].append(value)
-        state["log"].append({"type": "bid", "seat": seat, "cushion": cushion})
+            return new
+        assert type(move) is Bid
+        cushion, value = move.cushion, move.value
+        hands = new["hands"] = state["hands"][:]
+        hands[seat * CARD_SLOTS + value] -= 1
+        bids = new["bid_cushions"] = [*state["bid_cushions"], cushion]
+        new["bid_values"] = [*state["bid_values"], value]
+        log.append({"type": "bid", "seat": seat, "cushion": cushion})
         n = state["num_players"]
-        if len(state["bid_cushions"]) == n * SETUPS[n].bids_per_player:
-            self._reveal(state)
+        if len(bids) == n * SETUPS[n].bids_per_player:
+            for key in ("bag", "gems", "spent", "gem_rolls"):  # what the reveal changes too
+                new[key] = new[key][:]  # type: ignore[literal-required]
+            self._reveal(new)
+        return new
 
-    def _reveal(self, state: State) -> None:
+    def _reveal(self, state: SultanState) -> None:
         n = state["num_players"]
         start = state["start"]
         seats = bid_seats(state)
@@ -425,7 +533,7 @@ class EngineSultan(Engine):
         else:
             self._end_game(state)
 
-    def _end_game(self, state: State) -> None:
+    def _end_game(self, state: SultanState) -> None:
         state["phase"] = "over"
         result = self.result(state)
         state["log"].append(
@@ -433,10 +541,10 @@ class EngineSultan(Engine):
         )
 
     # -- scores --------------------------------------------------------------------------
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: SultanState) -> bool:
         return state["phase"] == "over"
 
-    def result(self, state: State) -> Result:
+    def result(self, state: SultanState) -> Result:
         """Highest total wins; ties go to more gems; still tied, the rank is shared."""
         n = state["num_players"]
         breakdown = [score_gems(gems_of(state["gems"], seat), n) for seat in range(n)]
@@ -449,19 +557,20 @@ class EngineSultan(Engine):
         )
 
     # -- information ---------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: SultanState, seat: int | None) -> SultanView:
         n = state["num_players"]
         setup = SETUPS[n]
         phase = state["phase"]
         over = phase == "over"
         start = state["start"]
+        pending: Pending | None
         if phase == "return":
             pending = {"kind": "return", "seat": start}
         elif phase == "bid":
             pending = {"kind": "bid", "seat": next_bidder(state)}
         else:
             pending = None
-        view: View = {
+        view: SultanView = {
             "game": self.id,
             "num_players": n,
             "options": state["options"],
@@ -503,7 +612,7 @@ class EngineSultan(Engine):
             ]
         return view
 
-    def default_action(self, state: State, seat: int) -> Action:
+    def default_action(self, state: SultanState, seat: int) -> SultanAction:
         """Return the cheapest drawn gem; bid the lowest card on the most valuable gem the
         seat has not bid on yet this circle (the first such cushion)."""
         actions = self.legal_actions(state, seat)
@@ -515,15 +624,15 @@ class EngineSultan(Engine):
         cushions = state["cushions"]
         free = [cushion for cushion in range(len(cushions)) if cushion not in used]
         best = max(free, key=lambda cushion: (cushions[cushion], -cushion))
-        return (BID, best, cards_of(state["hands"], seat)[0])
+        return BID_ACTIONS[best][cards_of(state["hands"], seat)[0]]
 
     # -- testing -------------------------------------------------------------------------
-    def circles_done(self, state: State) -> int:
+    def circles_done(self, state: SultanState) -> int:
         circles = SETUPS[state["num_players"]].circles
         done = (state["round"] - 1) * circles + state["circle"] - 1
         return done + 1 if state["phase"] == "over" else done
 
-    def check_invariants(self, state: State) -> None:
+    def check_invariants(self, state: SultanState) -> None:
         n = state["num_players"]
         setup = SETUPS[n]
         phase = state["phase"]
@@ -538,7 +647,7 @@ class EngineSultan(Engine):
         self._check_phase(state)
         self._check_cards(state, done)
 
-    def _check_gems(self, state: State, done: int) -> None:
+    def _check_gems(self, state: SultanState, done: int) -> None:
         """Bag + drawn + cushions + screens = the 50 gems, never a negative count."""
         n = state["num_players"]
         counts = list(state["bag"])
@@ -554,7 +663,7 @@ class EngineSultan(Engine):
         if sum(gems) > done * SETUPS[n].cushions:
             raise InvariantViolation("sultan: more gems won than were offered")
 
-    def _check_phase(self, state: State) -> None:
+    def _check_phase(self, state: SultanState) -> None:
         n = state["num_players"]
         setup = SETUPS[n]
         phase = state["phase"]
@@ -581,7 +690,7 @@ class EngineSultan(Engine):
             if len(set(used)) != len(used):
                 raise InvariantViolation(f"sultan: seat {seat} bid twice on one cushion")
 
-    def _check_cards(self, state: State, done: int) -> None:
+    def _check_cards(self, state: SultanState, done: int) -> None:
         """Each seat's hand + unrevealed bids + spent cards are cards of its own set, never
         one twice (the deck is the rest, so every card is somewhere exactly once), and the
         counts match the circles played: every card is played exactly once per game."""
@@ -609,7 +718,7 @@ class EngineSultan(Engine):
             if len(hand) != setup.hand_size - played:
                 raise InvariantViolation(f"sultan: seat {seat} holds the wrong number of cards")
 
-    def check_views(self, state: State) -> None:
+    def check_views(self, state: SultanState) -> None:
         """No view may depend on what it must not see.
 
         For each viewer (the public and every seat) the hidden information is rearranged
@@ -622,7 +731,7 @@ class EngineSultan(Engine):
         n = state["num_players"]
         over = state["phase"] == "over"
         for keeper in [None, *range(n)]:
-            other = dict(state)
+            other = cast(SultanState, dict(state))
             other["hands"] = list(state["hands"])
             other["bid_values"] = list(state["bid_values"])
             for seat in range(n):
@@ -633,7 +742,7 @@ class EngineSultan(Engine):
             if self.view(other, keeper) != self.view(state, keeper):
                 raise InvariantViolation(f"sultan: the view of seat {keeper} leaks a secret")
 
-    def _reshuffle_cards(self, state: State, other: State, seat: int) -> None:
+    def _reshuffle_cards(self, state: SultanState, other: SultanState, seat: int) -> None:
         base = seat * CARD_SLOTS
         indices = bid_indices(state, seat)
         pool = (
@@ -651,7 +760,7 @@ class EngineSultan(Engine):
             other["bid_values"][index] = pool[hand_size + position]
 
     @staticmethod
-    def _swap_screened_gems(state: State, other: State, keeper: int | None) -> None:
+    def _swap_screened_gems(state: SultanState, other: SultanState, keeper: int | None) -> None:
         n = state["num_players"]
         pool = [colour for colour, count in enumerate(state["bag"]) for _ in range(count)]
         for seat in range(n):

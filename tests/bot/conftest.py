@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from telegram.ext import BaseRateLimiter
 
 from bot.app import build_application
 from bot.host import get_host
@@ -27,18 +28,24 @@ GIULIA = FakeUser(203, "Giulia", "it")
 
 def settings_for(db_path: Path, **overrides) -> Settings:
     return Settings(
-        telegram_bot_token="123456:TEST-TOKEN",
-        database_path=db_path,
-        rate_limit=False,
-        _env_file=None,
-        **overrides,
+        **{
+            "telegram_bot_token": "123456:TEST-TOKEN",
+            "database_path": db_path,
+            "rate_limit": False,
+            "_env_file": None,
+            **overrides,
+        }
     )
 
 
 @asynccontextmanager
-async def running_bot(api: FakeTelegram, db_path: Path, **overrides) -> AsyncIterator[Driver]:
+async def running_bot(
+    api: FakeTelegram, db_path: Path, rate_limiter: BaseRateLimiter | None = None, **overrides
+) -> AsyncIterator[Driver]:
     """Build, start and (on exit) stop the bot, as ``python -m bot`` would."""
-    application = build_application(settings_for(db_path, **overrides), request=api)
+    application = build_application(
+        settings_for(db_path, **overrides), request=api, rate_limiter=rate_limiter
+    )
     waits: list[float] = []
 
     async def no_wait(seconds: float) -> None:

@@ -1,6 +1,6 @@
-"""Playing Azul through the bot the way a person would: in the private chat, tap the tiles
-(a factory or the centre and a colour), then the pattern line or the floor; on the grey
-wall, tap the column."""
+"""Playing Azul through the bot the way a person would: in the private chat, tap a colour,
+then where to take it from (a factory or the centre; skipped when only one place has it),
+then the pattern line or the floor; on the grey wall, tap the column."""
 
 from __future__ import annotations
 
@@ -52,17 +52,27 @@ def tiling_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
     return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith("🧱 ")]
 
 
+async def select_tiles(driver: Driver, user: FakeUser, source: int, colour: int) -> StoredMessage:
+    """Tap the colour, then (when it lies in several places) the source: the prompt then
+    offers the pattern lines."""
+    message = prompt(driver, user)
+    pair = f"s{source}c{colour}"
+    tap = find(message, "d", pair) or button(message, "d", f"c{colour}")
+    assert await press(driver, user, message, tap) is None
+    message = fresh(driver, user, message)
+    if find(message, "d", pair):  # the colour is in several places: choose this one
+        assert await press(driver, user, message, button(message, "d", pair)) is None
+        message = fresh(driver, user, message)
+    assert find(message, "d", "b"), "no back button on the line step"
+    return message
+
+
 async def play_by_buttons(driver: Driver, user: FakeUser, action: tuple) -> str | None:
     """Make ``action`` through the prompt's keyboard; returns the popup of the last press."""
     message = prompt(driver, user)
-    if len(action) == 3:  # the tiles (a selection), then the line
-        source, colour, _ = action
-        assert not find(message, "a", encode_action(action)), "a draft takes two presses"
-        assert (
-            await press(driver, user, message, button(message, "d", f"s{source}c{colour}")) is None
-        )
-        message = fresh(driver, user, message)
-        assert find(message, "d", "b"), "no back button on the line step"
+    if len(action) == 3:  # the colour, its source (selections), then the line
+        assert not find(message, "a", encode_action(action)), "a draft takes several presses"
+        message = await select_tiles(driver, user, action[0], action[1])
     return await press(driver, user, message, button(message, "a", encode_action(action)))
 
 

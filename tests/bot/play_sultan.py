@@ -7,6 +7,7 @@ import random
 
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
+from games.sultan.engine import Return
 from tests.bot.helpers import button, current_match, press, prompt
 
 ENGINE = get_engine("sultan")
@@ -66,12 +67,12 @@ async def play_move(
     (seat,) = ENGINE.to_act(match.state)
     user = users[seat]
     action = rng.choice(ENGINE.legal_actions(match.state, seat))
-    if action[0] == 0:
-        popup = await return_gem(driver, user, action[1])
+    if type(action) is Return:
+        popup = await return_gem(driver, user, action.gem)
         assert popup.endswith("goes back to the bag.") or user.language_code != "en", popup
     else:
-        popup = await bid(driver, user, action[1], action[2])
-        assert popup.startswith(f"You bid {action[2]} on the ") or user.language_code != "en"
+        popup = await bid(driver, user, action.cushion, action.value)
+        assert popup.startswith(f"You bid {action.value} on the ") or user.language_code != "en"
     return seat, action
 
 

@@ -11,6 +11,7 @@ from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
 from games.core import encode_action
+from games.summer_pavilion.engine import Place, Take, as_action
 from tests.bot import helpers
 from tests.bot.conftest import GROUP
 from tests.bot.helpers import (
@@ -59,17 +60,16 @@ async def play_by_buttons(driver: Driver, user: FakeUser, action: tuple) -> str 
     """Make ``action`` through the prompt's keyboard, step by step; returns the last popup."""
     message = prompt(driver, user)
     move = encode_action(action)
-    tag = action[0]
-    if tag == 0:  # source, then colour
-        await press(driver, user, message, button(message, "d", f"s{action[1]}"))
+    named = as_action(action)
+    if type(named) is Take:  # source, then colour
+        await press(driver, user, message, button(message, "d", f"s{named.source}"))
         message = fresh(driver, user, message)
         assert find(message, "d", "b"), "no back button on the colour step"
         return await press(driver, user, message, button(message, "a", move))
-    if tag == 1:  # star, space, [colour], [wilds]
-        _, star, space, colour, _ = action
-        await press(driver, user, message, button(message, "d", f"t{star}"))
+    if type(named) is Place:  # star, space, [colour], [wilds]
+        await press(driver, user, message, button(message, "d", f"t{named.star}"))
         message = fresh(driver, user, message)
-        for step in (f"p{space}", f"c{colour}"):
+        for step in (f"p{named.space}", f"c{named.colour}"):
             if find(message, "a", move):
                 break
             await press(driver, user, message, button(message, "d", step))
@@ -84,7 +84,7 @@ def choose(state: dict, seat: int, rng: random.Random) -> tuple:
     legal = ENGINE.legal_actions(state, seat)
     if rng.random() < 0.75:
         return ENGINE.default_action(state, seat)
-    placements = [action for action in legal if action[0] == 1]
+    placements = [action for action in legal if type(action) is Place]
     return rng.choice(placements or legal)
 
 

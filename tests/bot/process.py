@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import sys
 import time
@@ -30,6 +31,18 @@ def last_calls(api: FakeTelegram, count: int = 15) -> str:
     return "\n".join(f"{method} {str(params)[:160]}" for method, params in api.calls[-count:])
 
 
+RUNNING: set[asyncio.subprocess.Process] = set()  # bot processes a test has not stopped yet
+
+
+async def stop_leftovers() -> None:
+    """Kill whatever bot process a failed test left running (a test's teardown)."""
+    for process in list(RUNNING):
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        RUNNING.discard(process)
+
+
 class BotProcess:
     def __init__(self, server: FakeTelegramServer, db_path: Path, **env: str) -> None:
         self.server = server
@@ -38,7 +51,9 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.log = db_path.parent / "bot.log"
 
-    async def start(self) -> None:
+    async def start(self, ready: str = "getUpdates") -> None:
+        """Start ``python -m bot``; ready once it makes the ``ready`` call (polling by
+        default; ``setWebhook`` for a webhook)."""
         env = {
             **os.environ,
             "TELEGRAM_BOT_TOKEN": "123456:PROCESS-TEST",
@@ -55,21 +70,23 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
             )
-        # ready once it polls for updates
+        RUNNING.add(self.process)
         await until(
-            lambda: any(m == "getUpdates" for m, _ in self.server.api.calls[calls:]),
-            what="the bot to start polling",
+            lambda: any(m == ready for m, _ in self.server.api.calls[calls:]),
+            what=f"the bot to call {ready}",
         )
 
     async def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
+        RUNNING.discard(self.process)
 
     async def terminate(self) -> float:
         """SIGTERM, as a PaaS restart sends; returns how long the bot took to exit."""
         started = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(self.process.wait(), 30)
+        RUNNING.discard(self.process)
         return time.monotonic() - started
 
 
@@ -103,3 +120,38 @@ class ProcessDriver(Driver):
             seen = len(self.api.calls)
             if busy:
                 quiet_since = time.monotonic()
+
+
+def without_write_override() -> list[str]:
+    """A command prefix that makes file permissions bind the bot process: root normally
+    writes to read-only files; without CAP_DAC_OVERRIDE it cannot."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "running as root: util-linux's setpriv is needed to drop CAP_DAC_OVERRIDE"
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--"]
+
+
+async def run_to_exit(
+    env: dict[str, str], cwd: Path = ROOT, prefix: list[str] = (), timeout: float = 60
+) -> tuple[int, str]:
+    """Run ``python -m bot`` until it exits by itself; returns (exit status, stderr). The
+    environment is the caller's alone (nothing of the bot's is inherited)."""
+    inherited = {key: value for key, value in os.environ.items() if key in ("PATH", "HOME")}
+    process = await asyncio.create_subprocess_exec(
+        *prefix,
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env={**inherited, "PYTHONPATH": str(ROOT), **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"python -m bot did not exit within {timeout} s") from None
+    return process.returncode, stderr.decode()

@@ -55,12 +55,14 @@ async def test_malformed_and_forged_callback_data_get_a_popup(driver, api):
         assert await driver.press(ALICE, ALICE.id, message.message_id, data) == (
             "This button is not valid."
         )
-    token = card_buttons(message)[0]["callback_data"].split(":")[2]
-    for data in (f"d:1:{token}:t9", f"d:1:{token}:zz"):
+    step_token = card_buttons(message)[0]["callback_data"].split(":")[2]  # token.step
+    token = step_token.split(".")[0]
+    for data in (f"d:1:{step_token}:t9", f"d:1:{step_token}:zz"):
         assert await driver.press(ALICE, ALICE.id, message.message_id, data) == (
             "This button is no longer valid. Use the latest message."
         )
-    assert await driver.press(ALICE, ALICE.id, message.message_id, f"a:1:{token}:1.2") == (
+    # cards out of order: never a legal move, whatever the deal
+    assert await driver.press(ALICE, ALICE.id, message.message_id, f"a:1:{token}:2.1") == (
         "That move is not allowed now."
     )
     assert await driver.press(ALICE, ALICE.id, message.message_id, f"a:77:{token}:1.2") == (
@@ -131,17 +133,6 @@ async def test_a_deleted_board_is_sent_anew(driver, api):
     await choose(driver, ALICE)
     new = board(driver, GROUP)
     assert new.message_id != old.message_id and "✅ Alice" in new.text
-
-
-async def test_a_bot_removed_from_the_group_still_records_moves(driver, api):
-    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
-    api.kicked.add(GROUP)
-    await choose(driver, ALICE)
-    await choose(driver, BOB)
-    assert "part 2 of 3" in prompt(driver, ALICE).text.lower() or has_choice(driver, ALICE)
-    api.kicked.discard(GROUP)
-    await choose(driver, ALICE)
-    assert "part 2 of 3" in board(driver, GROUP).text
 
 
 async def test_a_stranger_gets_no_cards(driver, api):

@@ -17,10 +17,10 @@ from telegram import Update
 from bot.host import get_host
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
 from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY, OTHER_GROUP, running_bot
-from tests.bot.play5211 import card_buttons, prompt, start_game
+from tests.bot.play5211 import board, card_buttons, prompt, start_game
 
 USERS = [ALICE, BOB, MALLORY, FakeUser(999, "Zed")]
-KINDS = ["a", "d", "ng", "op", "lv", "st", "cx", "ab", "lg", "rm", "rl", "bk", "zz", ""]
+KINDS = ["a", "d", "ng", "op", "lv", "st", "cx", "ab", "lg", "rm", "rl", "bk", "ck", "zz", ""]
 
 
 class Failures(logging.Handler):
@@ -171,11 +171,126 @@ def test_presses_for_finished_cancelled_or_deleted_matches_change_nothing(harnes
     before = harness.snapshot()
     answer = harness.run(driver.press(ALICE, ALICE.id, message.message_id, old_card))
     assert answer == "This game is over."
-    token = old_card.split(":")[2]
-    for data in (f"a:424242:{token}:1.2", f"d:424242:{token}:t0", "st:424242:0:", "op:1:0:turn"):
+    step_token = old_card.split(":")[2]  # a selection step carries token.step
+    token = step_token.split(".")[0]
+    for data in (
+        f"a:424242:{token}:1.2",
+        f"d:424242:{step_token}:t0",
+        "st:424242:0:",
+        "op:1:0:turn",
+    ):
         assert harness.run(driver.press(ALICE, GROUP, 1, data)) in (
             "This game was not found.",
             "This lobby is closed.",
         )
     assert harness.snapshot() == before
     assert not harness.failures.records
+
+
+# -- buttons pressed where they do not belong, double presses, odd commands ------------------
+
+
+@pytest.fixture
+def errors(caplog):
+    caplog.set_level(logging.ERROR)
+    return caplog
+
+
+def screen(message) -> tuple[str, list]:
+    return message.text, message.buttons()
+
+
+async def test_menu_buttons_forged_onto_the_board_or_a_lobby_change_nothing(driver, api, errors):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # match 1
+    await driver.send(ALICE, OTHER_GROUP, "/new")
+    await driver.press_label(ALICE, OTHER_GROUP, "5211")  # match 2, a lobby
+    lobby = api.last(OTHER_GROUP)
+    table = board(driver, GROUP)
+    before = {m.message_id: screen(m) for m in (table, lobby)}
+    api.admins[GROUP].add(ALICE.id)
+    for chat, message in ((GROUP, table), (OTHER_GROUP, lobby)):
+        for data in ("rl:0:0:5211", "lg:0:0:it", "ng:0:0:5211", "ab:1:0:"):
+            answer = await driver.press(ALICE, chat, message.message_id, data)
+            assert answer == "This button is not valid.", (data, answer)
+    for message in (table, lobby):
+        stored = api.messages[message.chat_id][message.message_id]
+        assert screen(stored) == before[message.message_id]
+    assert await get_host(driver.app).storage.chat_lang(GROUP) == "en"
+    assert (await get_host(driver.app).storage.load(1)).status == "playing"
+    assert (await get_host(driver.app).storage.load(2)).status == "lobby"
+    assert not errors.records
+
+
+async def test_new_game_data_pressed_in_a_private_chat_opens_no_lobby(driver, api):
+    answer = await driver.press(ALICE, ALICE.id, 1, "ng:0:0:5211")
+    assert answer == "Games are played in groups: add me to a group and send /new there."
+    assert await get_host(driver.app).storage.active_match_id(ALICE.id, 0) is None
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    # nor do the lobby's or the game's group buttons act from a private chat
+    message = prompt(driver, ALICE)
+    for data in ("st:1:0:", "cx:1:0:", "ab:1:0:", "op:1:0:turn"):
+        assert await driver.press(ALICE, ALICE.id, message.message_id, data) in (
+            "This button is not valid.",
+            "This lobby is closed.",
+        )
+    assert (await get_host(driver.app).storage.load(1)).status == "playing"
+    assert card_buttons(api.messages[ALICE.id][message.message_id])
+
+
+async def test_a_start_link_with_a_huge_number_is_just_a_bad_link(driver, api, errors):
+    await driver.send(ALICE, ALICE.id, "/start m" + "9" * 30)
+    assert api.last(ALICE.id).text == (
+        "This link is not valid. Use the buttons in the group, or /help."
+    )
+    await driver.send(ALICE, ALICE.id, "/start j99999999999999999999")
+    assert api.last(ALICE.id).text.startswith("This link is not valid")
+    assert not errors.records
+
+
+async def test_an_over_long_unknown_command_is_answered_within_telegrams_limit(driver, api, errors):
+    command = "/" + "x" * 5000
+    await driver.send(ALICE, ALICE.id, command)
+    answer = api.last(ALICE.id).text
+    assert answer.startswith("I don't know the command /xxxx") and len(answer) < 200
+    assert "…" in answer
+    assert not errors.records
+
+
+@pytest.mark.parametrize(("command", "label"), [("/rules", "5211"), ("/language", "English")])
+async def test_a_menu_choice_pressed_twice_is_answered_once_each_without_errors(
+    driver, api, errors, command, label
+):
+    await driver.send(ALICE, ALICE.id, command)
+    menu, button = driver.find_button(ALICE.id, label)
+    # two taps before the first edit arrives: both presses carry the menu
+    updates = [
+        driver.press_update(ALICE, ALICE.id, menu.message_id, button["callback_data"])
+        for _ in range(2)
+    ]
+    for update in updates:
+        await driver.feed(update)
+    for update in updates:
+        query = update["callback_query"]["id"]
+        assert len([a for a in api.answers if a["callback_query_id"] == query]) == 1
+    assert not api.messages[ALICE.id][menu.message_id].buttons()
+    assert not errors.records
+
+
+async def test_a_selection_step_from_an_older_version_of_the_prompt_is_stale(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    message = prompt(driver, ALICE)
+    old_cards = card_buttons(message)  # the prompt as first drawn
+    await driver.press(ALICE, ALICE.id, message.message_id, old_cards[0]["callback_data"])
+    draft = (await get_host(driver.app).storage.load(1)).seats[0].draft
+    # a step button of the prompt before that step: same decision, older prompt
+    answer = await driver.press(ALICE, ALICE.id, message.message_id, old_cards[1]["callback_data"])
+    assert answer == "This button is no longer valid. Use the latest message."
+    assert (await get_host(driver.app).storage.load(1)).seats[0].draft == draft
+    # the same card on the current prompt is taken
+    fresh_cards = card_buttons(api.messages[ALICE.id][message.message_id])
+    assert fresh_cards[1]["callback_data"] != old_cards[1]["callback_data"]
+    assert (
+        await driver.press(ALICE, ALICE.id, message.message_id, fresh_cards[1]["callback_data"])
+        is None
+    )
+    assert sum("✅" in b["text"] for b in card_buttons(prompt(driver, ALICE))) == 2

@@ -33,7 +33,7 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
     assert labels == [
         "✋ Join",
         "🚪 Leave",
-        "⚙️ One game",
+        "⚙️ Length: one game",
         "⏱ 3 minutes per move",
         "▶️ Start",
         "✖️ Cancel",
@@ -91,7 +91,7 @@ async def test_joining_goes_through_the_private_chat_and_fills_the_lobby(driver,
     for player in (CAROL, DAVE, EVE):
         await driver.press_label(player, GROUP, "Join")
     await driver.press_label(FRANK, GROUP, "Join")
-    assert api.last(FRANK.id).text == "This game is full (5 players)."
+    assert api.last(FRANK.id).text == "This game is full (maximum: 5)."
     assert "6. Frank" not in api.last(GROUP).text
 
 
@@ -117,11 +117,11 @@ async def test_only_the_creator_or_an_admin_may_start_cancel_or_change_options(d
     refusal = "Only the player who opened the game or an admin can do that."
     assert await driver.press_label(BOB, GROUP, "Start") == refusal
     assert await driver.press_label(BOB, GROUP, "Cancel") == refusal
-    assert await driver.press_label(BOB, GROUP, "One game") == refusal
+    assert await driver.press_label(BOB, GROUP, "Length: one game") == refusal
     api.admins[GROUP].add(CAROL.id)
-    assert await driver.press_label(CAROL, GROUP, "One game") == "Long game: first to 50 points"
-    assert await driver.press_label(ALICE, GROUP, "first to 50") == "Long game: first to 100 points"
-    assert "• Long game: first to 100 points" in api.last(GROUP).text
+    assert await driver.press_label(CAROL, GROUP, "Length: one game") == "Length: to 50 points"
+    assert await driver.press_label(ALICE, GROUP, "to 50 points") == "Length: to 100 points"
+    assert "• Length: to 100 points" in api.last(GROUP).text
     assert await driver.press_label(CAROL, GROUP, "Start") == "Let's play!"
     assert "Long game to 100 points · game 1" in board(driver, GROUP).text
 
@@ -170,7 +170,7 @@ async def test_new_game_button_after_the_end_opens_a_lobby_with_the_same_options
     from tests.bot.play5211 import play_to_the_end
 
     await open_lobby(driver)
-    await driver.press_label(ALICE, GROUP, "One game")  # → first to 50
+    await driver.press_label(ALICE, GROUP, "Length: one game")  # → to 50 points
     await driver.press_label(ALICE, GROUP, "3 minutes per move")  # → 10 minutes
     for player in (ALICE, BOB):
         await driver.press_label(player, GROUP, "Join")
@@ -179,7 +179,7 @@ async def test_new_game_button_after_the_end_opens_a_lobby_with_the_same_options
     await driver.press_label(BOB, GROUP, "New game")
     lobby = api.last(GROUP)
     assert lobby.text.startswith("🎲 5211 — new game")
-    assert "• Long game: first to 50 points" in lobby.text
+    assert "• Length: to 50 points" in lobby.text
     assert "• ⏱ 10 minutes per move" in lobby.text
     assert "1. Bob" in lobby.text  # Bob talks to the bot already: seated at once
     assert await driver.press_label(ALICE, GROUP, "New game") == (

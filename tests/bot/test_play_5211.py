@@ -178,7 +178,8 @@ async def test_someone_who_never_opened_the_private_chat_is_not_seated_until_the
     assert "1. Alice" not in lobby.text  # the creator has no private chat with the bot yet
     assert await driver.press_label(BOB, GROUP, "Leave") == "You have not joined this game."
     assert (
-        await driver.press_label(ALICE, GROUP, "Start") == "At least 2 players are needed to start."
+        await driver.press_label(ALICE, GROUP, "Start")
+        == "Not enough players yet: the game needs at least 2."
     )
     await driver.press_label(ALICE, GROUP, "Join")  # opens the chat and takes the seat
     assert "1. Alice" in api.last(GROUP).text

@@ -25,7 +25,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, has_choice, payload, play_by_data
+from tests.bot.helpers import buttons, find, has_choice, payload, play_by_data
 from tests.bot.play_azul import (
     ENGINE,
     board,
@@ -36,6 +36,7 @@ from tests.bot.play_azul import (
     play_until,
     press,
     prompt,
+    select_tiles,
     start_match,
     tiling_messages,
 )
@@ -45,6 +46,7 @@ PLAYERS = [ALICE, BOB]
 FOUR = [ALICE, BOB, CAROL, DAVE]
 STALE = "This button is no longer valid. Use the latest message."
 EMOJI = ["🟦", "🟨", "🟥", "⬛", "⬜"]
+WORDS = ["blue", "yellow", "red", "black", "white"]
 
 
 @pytest.fixture
@@ -80,8 +82,24 @@ def acting(state) -> int:
     return seat
 
 
+def tiles(count: int) -> str:
+    return f"{count} tile" + ("" if count == 1 else "s")
+
+
 def pairs(legal) -> set[str]:
     return {f"s{a[0]}c{a[1]}" for a in legal}
+
+
+def colour_steps(legal) -> set[str]:
+    """The first keyboard: a button per colour, which selects its source at once when only
+    one place has that colour."""
+    sources: dict[int, set[int]] = {}
+    for source, colour, _line in legal:
+        sources.setdefault(colour, set()).add(source)
+    return {
+        f"s{min(places)}c{colour}" if len(places) == 1 else f"c{colour}"
+        for colour, places in sources.items()
+    }
 
 
 def plain_length(text: str) -> int:
@@ -91,7 +109,7 @@ def plain_length(text: str) -> int:
 # -- a whole game ----------------------------------------------------------------------------
 async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new azul")
-    assert "• Coloured wall (standard)" in api.last(GROUP).text
+    assert "• Wall: coloured" in api.last(GROUP).text
     match = await start_match(driver, ALICE, PLAYERS)
     assert match.options == {"wall": "colour"}
     text = board(driver).text
@@ -99,16 +117,17 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
     assert lines[1] == "Round 1 · coloured wall · bag 80, lid 0"
     starter = acting(match.state)
     assert lines[2] == f"👉 {PLAYERS[starter].first_name} takes tiles."
-    assert "Centre: 1️⃣" in text
+    assert "Centre: 🎯 first-player marker" in text
     for k, tiles in enumerate(ENGINE.view(match.state, None)["factories"]):
         assert f"F{k + 1} " + "".join(EMOJI[c] * n for c, n in enumerate(tiles)) in text
-    assert text.count("▪️▪️▪️▪️▫️│▫️▫️▫️▫️▫️") == 2 and text.count("▫️▫️▫️▫️▫️│▫️▫️▫️▫️▫️") == 2
+    # an empty wall shows its colour pattern as circles: the first and the last row
+    assert text.count("▪️▪️▪️▪️▫️│🔵🟡🔴⚫⚪") == 2 and text.count("▫️▫️▫️▫️▫️│🟡🔴⚫⚪🔵") == 2
     assert "Alice — 0 points" in text and "Bob — 0 points" in text
     assert any(b["text"] == "🧱 My board" for b in board(driver).buttons())
     # the starter chooses among the tiles; the other waits
     mine = prompt(driver, PLAYERS[starter])
     assert "Your turn:" in mine.text and "Your board — 0 points" in mine.text
-    assert {payload(b) for b in buttons(mine, "d")} == pairs(
+    assert {payload(b) for b in buttons(mine, "d")} == colour_steps(
         ENGINE.legal_actions(match.state, starter)
     )
     assert not has_choice(driver, PLAYERS[1 - starter])
@@ -179,20 +198,41 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     view = ENGINE.view(match.state, None)
     legal = ENGINE.legal_actions(match.state, seat)
     message = prompt(driver, user)
-    # step 1: one button per (factory, colour), labelled with the tiles
-    for source, tiles in enumerate(view["factories"]):
-        for colour, count in enumerate(tiles):
-            if count:
-                label = button(message, "d", f"s{source}c{colour}")["text"]
-                assert label == f"F{source + 1} {EMOJI[colour]}×{count}"
+    # step 1: one row, a button per colour there is to take
+    [row] = message.markup["inline_keyboard"]
+    assert [b["text"] for b in row] == [EMOJI[c] for c in sorted({a[1] for a in legal})]
+    assert {payload(b) for b in row} == colour_steps(legal)
     assert not buttons(message, "a")
-    # the biggest pile of a factory: it overflows line 1
+    # the biggest pile of a factory whose colour lies in several places: it overflows line 1
     source, colour = max(
-        ((s, c) for s, tiles in enumerate(view["factories"]) for c in range(5) if tiles[c]),
+        (
+            (s, c)
+            for s, tiles in enumerate(view["factories"])
+            for c in range(5)
+            if tiles[c] and f"c{c}" in colour_steps(legal)
+        ),
         key=lambda pair: view["factories"][pair[0]][pair[1]],
     )
     count = view["factories"][source][colour]
     assert count >= 2
+    # step 2: where that colour lies, each place with the tiles it gives
+    assert await press(driver, user, message, button(message, "d", f"c{colour}")) is None
+    message = fresh(driver, user, message)
+    assert f"Take {EMOJI[colour]} {WORDS[colour]} from where?" in message.text
+    places = {payload(b): b["text"] for b in buttons(message, "d") if payload(b) != "b"}
+    assert places == {
+        f"s{k}c{colour}": f"F{k + 1} {EMOJI[colour]}×{tiles[colour]}"
+        for k, tiles in enumerate(view["factories"])
+        if tiles[colour]
+    }
+    assert max(len(row) for row in message.markup["inline_keyboard"]) <= 3
+    # back to the colours, and forward again
+    await press(driver, user, message, button(message, "d", "b"))
+    message = fresh(driver, user, message)
+    assert {payload(b) for b in buttons(message, "d")} == colour_steps(legal)
+    await press(driver, user, message, button(message, "d", f"c{colour}"))
+    message = fresh(driver, user, message)
+    # step 3: the line
     assert await press(driver, user, message, button(message, "d", f"s{source}c{colour}")) is None
     message = fresh(driver, user, message)
     assert f"You take {EMOJI[colour]}×{count} from factory {source + 1}." in message.text
@@ -201,24 +241,23 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     assert offered == {encode_action(a) for a in legal if a[:2] == (source, colour)}
     labels = {payload(b): b["text"] for b in buttons(message, "a")}
     assert labels[f"{source}.{colour}.0"] == (
-        f"Line 1 · 1/1 ✅ · {count - 1} to floor (−{floor_penalty(count - 1)})"
+        f"Line 1 · 1/1 ✅ · {tiles(count - 1)} to floor (−{floor_penalty(count - 1)})"
     )
     assert labels[f"{source}.{colour}.4"] == f"Line 5 · {count}/5"
     assert labels[f"{source}.{colour}.{FLOOR_LINE}"] == (
-        f"Floor · {EMOJI[colour]}×{count} (−{floor_penalty(count)})"
+        f"⬇️ All to the floor: {EMOJI[colour]}×{count} · −{floor_penalty(count)} points"
     )
     assert (await current_match(driver)).version == match.version  # nothing taken yet
-    # back to the tiles, then another pile, then back again
+    # back one step: where to take the colour from
     await press(driver, user, message, button(message, "d", "b"))
     message = fresh(driver, user, message)
-    assert "Your turn:" in message.text and not buttons(message, "a")
-    assert {payload(b) for b in buttons(message, "d")} == pairs(legal)
+    assert "from where?" in message.text and not buttons(message, "a")
     await press(driver, user, message, button(message, "d", f"s{source}c{colour}"))
     message = fresh(driver, user, message)
     # the second press makes the move
     popup = await press(driver, user, message, button(message, "a", f"{source}.{colour}.1"))
     space = min(2, count)
-    extra = f" ({count - 2} to the floor)" if count > 2 else ""
+    extra = f" ({tiles(count - 2)} to the floor)" if count > 2 else ""
     assert popup == f"Taken: F{source + 1} {EMOJI[colour]}×{count} → line 2{extra}."
     after = await current_match(driver)
     assert after.version == match.version + 1
@@ -228,25 +267,33 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     assert f"👉 {other.first_name} takes tiles." in text
     assert has_choice(driver, other) and not has_choice(driver, user)
 
-    # the centre: its buttons carry the first-player marker, and taking it costs
+    # the centre: its button carries the first-player marker, and taking it costs
     centre = ENGINE.view(after.state, None)["centre"]
     message = prompt(driver, other)
     colour = next(c for c in range(5) if centre[c])
-    label = button(message, "d", f"s5c{colour}")["text"]
-    assert label == f"Centre {EMOJI[colour]}×{centre[colour]} 1️⃣"
-    assert "The first to take from the centre also takes 1️⃣" in message.text
-    await press(driver, other, message, button(message, "d", f"s5c{colour}"))
+    assert "The first to take from the centre also takes 🎯" in message.text
+    step = find(message, "d", f"s5c{colour}") or button(message, "d", f"c{colour}")
+    await press(driver, other, message, step)
     message = fresh(driver, other, message)
+    if payload(step) != f"s5c{colour}":  # the colour lies in a factory too
+        label = button(message, "d", f"s5c{colour}")["text"]
+        assert label == f"Centre {EMOJI[colour]}×{centre[colour]} 🎯"
+        await press(driver, other, message, button(message, "d", f"s5c{colour}"))
+        message = fresh(driver, other, message)
     assert f"You take {EMOJI[colour]}×{centre[colour]} from the centre." in message.text
-    assert "You also take 1️⃣: it goes on your floor line (−1)." in message.text
+    assert "You also take 🎯: it goes on your floor line (−1)." in message.text
     floor = button(message, "a", f"5.{colour}.{FLOOR_LINE}")["text"]
     n = centre[colour]
-    assert floor == f"Floor · {EMOJI[colour]}×{n} (−{floor_penalty(1 + n) - 1})"
+    penalty = floor_penalty(1 + n) - 1
+    assert floor == f"⬇️ All to the floor: {EMOJI[colour]}×{n} · −{penalty} point" + (
+        "s" if penalty > 1 else ""
+    )
     popup = await press(driver, other, message, button(message, "a", f"5.{colour}.{FLOOR_LINE}"))
-    assert popup == f"Taken: Centre {EMOJI[colour]}×{n} + 1️⃣ → floor."
+    assert popup == f"Taken: Centre {EMOJI[colour]}×{n} + 🎯 → floor."
     text = board(driver).text
-    assert f"{other.first_name} — 0 points · floor 1️⃣{EMOJI[colour] * n}" in text
-    assert "Centre: 1️⃣" not in text
+    assert f"{other.first_name} — 0 points · floor 🎯{EMOJI[colour] * n}" in text
+    assert "first-player marker" not in text
+    assert "1️⃣" not in text + message.text  # keycaps number grey-wall columns only
 
 
 # -- the grey wall with four players -----------------------------------------------------------
@@ -256,9 +303,9 @@ def two_choosing(state) -> bool:
 
 async def test_four_players_on_the_grey_wall_choose_columns_at_the_same_time(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new azul")
-    popup = await driver.press_label(ALICE, GROUP, "Coloured wall (standard)")
-    assert popup == "Grey wall: you choose each tile's column"
-    assert "• Grey wall: you choose each tile's column" in api.last(GROUP).text
+    popup = await driver.press_label(ALICE, GROUP, "Wall: coloured")
+    assert popup == "Wall: grey (pick columns)"
+    assert "• Wall: grey (pick columns)" in api.last(GROUP).text
     for user in FOUR:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
@@ -287,9 +334,14 @@ async def test_four_players_on_the_grey_wall_choose_columns_at_the_same_time(dri
             assert f"{column + 1}\ufe0f\u20e3" in marked
         labels = {payload(b): b["text"] for b in buttons(message, "a")}
         assert labels == {
-            str(c): f"Column {c + 1} · +{column_points(view, seat, row, c)}"
+            str(c): f"{c + 1}\ufe0f\u20e3 +{column_points(view, seat, row, c)}"
             for c in view["pending_columns"][seat]
         }
+        # the columns are one row of buttons, numbered like the marked wall row
+        [columns] = message.markup["inline_keyboard"]
+        assert len(columns) == len(view["pending_columns"][seat])
+        # the grey wall has no printed colours: its empty spaces stay blank
+        assert not any(circle in message.text for circle in "🔵🟡🔴⚫⚪")
     for seat in range(4):
         if seat not in choosing:
             assert not has_choice(driver, FOUR[seat])
@@ -398,8 +450,7 @@ async def test_a_restart_in_the_middle_of_a_round_keeps_the_selected_tiles(api, 
         seat = acting(match.state)
         user = PLAYERS[seat]
         action = ENGINE.legal_actions(match.state, seat)[0]
-        message = prompt(driver, user)
-        await press(driver, user, message, button(message, "d", f"s{action[0]}c{action[1]}"))
+        await select_tiles(driver, user, action[0], action[1])
     async with running_bot(api, db_path) as driver:
         # the selection survived the restart: the line step is still there
         message = prompt(driver, user)
@@ -426,11 +477,11 @@ async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(dri
     user, other = PLAYERS[seat], PLAYERS[1 - seat]
     legal = ENGINE.legal_actions(match.state, seat)
     message = prompt(driver, user)
-    tiles = button(message, "d", f"s{legal[0][0]}c{legal[0][1]}")
+    source, colour, _line = legal[0]
+    tiles = find(message, "d", f"s{source}c{colour}") or button(message, "d", f"c{colour}")
     # a stranger presses the player's buttons
     assert await press(driver, MALLORY, message, tiles) == "You are not playing in this game."
-    await press(driver, user, message, tiles)
-    message = fresh(driver, user, message)
+    message = await select_tiles(driver, user, source, colour)
     line = button(message, "a", encode_action(legal[0]))
     assert await driver.press(MALLORY, user.id, message.message_id, line["callback_data"]) == (
         "You are not playing in this game."
@@ -439,10 +490,16 @@ async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(dri
     assert await play_by_data(driver, match, other, legal[0]) == "It is not your turn."
     # forged selection steps: a pair that is not on the table, and nonsense
     base = tiles["callback_data"].rsplit(":", 1)[0]
-    for forged in ("s9c9", "s0", "x", "s99c1"):
+    missing = (
+        next(c for c in range(5) if all(a[1] != c for a in legal))
+        if len({a[1] for a in legal}) < 5
+        else None
+    )
+    for forged in ("s9c9", "s0", "x", "s99c1", "c9", "c") + ((f"c{missing}",) if missing else ()):
         assert await driver.press(user, user.id, message.message_id, f"{base}:{forged}") == STALE
     # a forged move that is not legal
-    illegal = base.replace("d:", "a:", 1) + ":0.0.9"
+    match_and_token = base.split(":", 1)[1].split(".")[0]  # without the selection step
+    illegal = f"a:{match_and_token}:0.0.9"
     assert await driver.press(user, user.id, message.message_id, illegal) == (
         "That move is not allowed now."
     )
@@ -532,12 +589,13 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     match = await start_match(driver, OKSANA, players, lang="uk")
     text = board(driver, title="Азул").text
     assert "Раунд 1 · кольорова стіна · мішечок 80, кришка 0" in text
-    assert "Центр: 1️⃣" in text and "Ф1 " in text
+    assert "Центр: 🎯 маркер першого гравця" in text and "Ф1 " in text
     seat = acting(match.state)
     texts = {player: prompt(driver, player).text for player in players}
-    assert "Ваш планшет — 0 очок" in texts[OKSANA] and "Ваш планшет — 0 очков" in texts[IVAN]
+    # the informal "you" in both languages
+    assert "Твій планшет — 0 очок" in texts[OKSANA] and "Твой планшет — 0 очков" in texts[IVAN]
     starter = players[seat]
-    yours = "Ваш хід:" if starter is OKSANA else "Ваш ход:"
+    yours = "Твій хід:" if starter is OKSANA else "Твой ход:"
     assert yours in texts[starter]
     await play_until(driver, players, lambda s: s["round"] == 2, seed=11, by_buttons=True)
     await play_until(driver, players, lambda s: False, seed=11)
@@ -548,8 +606,8 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     final = api.last(GROUP)
     assert final.text.startswith("🏆 Гру закінчено!")
     assert "ряди" in final.text and "стовпці" in final.text and "кольори" in final.text
-    assert "Гру закінчено. Ваш підсумковий планшет:" in prompt(driver, OKSANA).text
-    assert "Игра окончена. Ваш итоговый планшет:" in prompt(driver, IVAN).text
+    assert "Гру закінчено. Твій підсумковий планшет:" in prompt(driver, OKSANA).text
+    assert "Игра окончена. Твой итоговый планшет:" in prompt(driver, IVAN).text
 
 
 def test_the_rules_mention_the_engines_own_end_rules_in_every_language():
@@ -561,7 +619,7 @@ def test_the_rules_mention_the_engines_own_end_rules_in_every_language():
     }.items():
         rules = UI.rules(translator(lang))
         assert all(word in rules for word in words), lang
-        assert "1️⃣" in rules and "⚠️" in rules
+        assert "🎯" in rules and "⚠️" in rules and "1️⃣" not in rules
 
 
 def test_move_labels_for_every_kind_of_move():
@@ -597,7 +655,7 @@ def test_a_line_whose_colour_fits_no_column_of_the_grey_wall_is_flagged():
     view = ENGINE.view(state, seat)
     screen = UI.prompt(t, view, seat, legal, {"s": 0, "c": 0}, Names.of(["A", "B"]))
     labels = {button.action: button.label for row in screen.rows for button in row}
-    assert labels[(0, 0, 0)] == "Line 1 · 1/1 ✅ · 1 to floor (−1) ⚠️"
+    assert labels[(0, 0, 0)] == "Line 1 · 1/1 ✅ · 1 tile to floor (−1) ⚠️"
     assert all("⚠️" not in label for action, label in labels.items() if action != (0, 0, 0))
     assert "⚠️ No column of that row can take this colour any more" in screen.text
 
@@ -608,7 +666,7 @@ def test_a_line_whose_colour_fits_no_column_of_the_grey_wall_is_flagged():
         ("row", [1], "🏁 B completed a horizontal row: the game ends."),
         ("no_tiles", [], "🏁 Not a single tile is left to refill the factories"),
         ("no_row_possible", [], "🏁 No row of any wall can be completed any more"),
-        ("round_limit", [], "🏁 Round 20 was the last one (20 rounds at most)"),
+        ("round_limit", [], "🏁 Round 20 was the last one (at most 20)"),
     ],
 )
 def test_every_end_trigger_is_announced_with_the_last_wall_tiling(reason, seats, text):

@@ -81,8 +81,8 @@ async def test_a_four_player_match_of_two_hands_from_the_lobby_to_the_results(dr
     await driver.send(ALICE, GROUP, "/new")
     await driver.press_label(ALICE, GROUP, TITLE)
     lobby = api.last(GROUP)
-    assert "• Match of 3 hands" in lobby.text
-    assert "• ⏲ Match length: the number of hands" in lobby.text
+    assert "• Length: 3 hands" in lobby.text
+    assert "• ⏲ By time: off" in lobby.text
     match = await start_match(driver, ALICE, PLAYERS, hands=2, new=False)
     assert match.options == {"hands": 2, "time_limit_minutes": 0}
     state = match.state
@@ -149,16 +149,18 @@ async def test_the_board_shows_the_round_the_last_winner_and_the_totals(driver, 
     # Alice leads 6 6 6 in two steps: the value, then how many (and jokers)
     lead = prompt(driver, ALICE)
     labels = [b["text"] for b in move_buttons(lead)]
-    assert "6 …" in labels and "12 …" in labels and "🫏 Lead the donkey" in labels
-    assert "3 …" in labels  # a single 3, but the joker can join it: still two ways
-    await tap(driver, ALICE, lead, "6 …")
+    assert "6 ×?" in labels and "12 ×?" in labels and "🫏 Lead the donkey" in labels
+    assert "3 ×?" in labels  # a single 3, but the joker can join it: still two ways
+    # the prompt says what "×?" means, with one of the buttons as the example
+    assert "«3 ×?»: tap to choose how many cards (and jokers) to play." in lead.text
+    await tap(driver, ALICE, lead, "6 ×?")
     step = api.messages[ALICE.id][lead.message_id]
     assert "How many 6? Jokers 🃏 can be added:" in step.text
     rows = [[b["text"] for b in row] for row in step.markup["inline_keyboard"]]
     assert rows == [["6"], ["6 6", "6 🃏"], ["6 6 6", "6 6 🃏"], ["6 6 6 🃏"], ["⬅️ Back"]]
     await tap(driver, ALICE, step, "⬅️ Back")
     assert "Your lead." in api.messages[ALICE.id][lead.message_id].text
-    await tap(driver, ALICE, lead, "6 …")
+    await tap(driver, ALICE, lead, "6 ×?")
     assert await tap(driver, ALICE, lead, "6 6 6") == "You played 6 6 6."
     text = board(driver).text
     assert "Round 1: Alice led 3 cards · to beat: 6 6 6 (Alice)" in text
@@ -171,7 +173,7 @@ async def test_the_board_shows_the_round_the_last_winner_and_the_totals(driver, 
     for player in (CAROL, DAVE):
         await tap(driver, player, prompt(driver, player), "Pass")
     text = board(driver).text
-    assert "Last round: Alice won with 6 6 6." in text
+    assert "📜 Last rounds:\n• Round 1: Alice 6 6 6 · pass: Bob, Carol, Dave" in text
     assert "Round 2: Alice leads." in text
     assert "→" not in text  # a new round: nothing played yet
     # the hand goes on to its end: the totals appear on the board of hand 2
@@ -222,7 +224,7 @@ async def test_a_donkey_round_one_card_each_and_the_last_highest_takes_all(drive
     assert taken == ["🫏 Carol takes the donkey round: 🫏 1 13 13"]
     taker = CAROL
     text = board(driver).text
-    assert "Last round: Carol took 4 cards, the donkey included." in text
+    assert "• Round 1 🫏: Alice 🫏 · Bob 13 · Carol 13 · Dave 1 → Carol takes 4 cards" in text
     assert "🫏 The donkey is with Carol." in text
     assert "Carol took the donkey and may not lead it this round." in text
     assert "👉 Carol 🫏 · 16 cards" in text
@@ -239,7 +241,7 @@ async def test_a_restart_in_the_middle_of_a_round_and_of_a_two_step_choice(api, 
         driver.group(GROUP, "Game Night")
         await start_match(driver, ALICE, PLAYERS)
         lead = prompt(driver, ALICE)
-        await tap(driver, ALICE, lead, "12 …")
+        await tap(driver, ALICE, lead, "12 ×?")
     async with running_bot(api, db_path) as driver:
         # the half-made choice survived: the second step is still on screen and works
         step = api.messages[ALICE.id][lead.message_id]
@@ -265,7 +267,7 @@ async def test_a_restart_in_the_middle_of_a_round_and_of_a_two_step_choice(api, 
             (2, "0"),
             (3, "0"),
         ]
-        assert "Last round: Alice won with 12 12." in board(driver).text
+        assert "• Round 1: Alice 12 12 · pass: Bob, Carol, Dave" in board(driver).text
 
 
 # -- presses that must change nothing ------------------------------------------------------------
@@ -274,7 +276,7 @@ async def test_a_restart_in_the_middle_of_a_round_and_of_a_two_step_choice(api, 
 async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(driver, api, seeded):
     match = await start_match(driver, ALICE, PLAYERS)
     lead = prompt(driver, ALICE)
-    six = button(lead, "6 …")["callback_data"]
+    six = button(lead, "6 ×?")["callback_data"]
     donkey = button(lead, "🫏 Lead the donkey")["callback_data"]
     before = await current_match(driver)
 
@@ -303,7 +305,7 @@ async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(dri
     assert "Your lead." in api.messages[ALICE.id][lead.message_id].text
 
     # Alice leads; her old buttons are stale from now on
-    await tap(driver, ALICE, lead, "6 …")
+    await tap(driver, ALICE, lead, "6 ×?")
     await tap(driver, ALICE, lead, "6 6 6")
     version = (await current_match(driver)).version
     assert await driver.press(ALICE, ALICE.id, lead.message_id, donkey) == STALE
@@ -364,7 +366,7 @@ async def test_a_timeout_in_a_donkey_round_plays_the_lowest_card_a_joker_first(d
     match = await current_match(driver)
     assert match.state["round_no"] == 2 and match.state["turn"] == 2
     assert "🫏 Carol takes the donkey round: 🫏 13 🃏 🃏" in [m.text for m in api.visible(GROUP)]
-    assert "Last round: Carol took 4 cards, the donkey included." in board(driver).text
+    assert "→ Carol takes 4 cards" in board(driver).text
 
 
 async def test_a_timed_match_shows_its_clock_and_ends_with_the_hand_in_progress(
@@ -373,7 +375,7 @@ async def test_a_timed_match_shows_its_clock_and_ends_with_the_hand_in_progress(
     clock = use_clock(driver)
     match = await start_match(driver, ALICE, [ALICE, BOB, CAROL], minutes=15, no_move_limit=True)
     assert match.options["time_limit_minutes"] == 15
-    assert "⏲ Timed match (15 min) · hand 1" in board(driver).text
+    assert "⏲ Timed match: 15 minutes · hand 1" in board(driver).text
     rng = random.Random(1)
     for _ in range(4):
         _match, _seat, user = await acting(driver, [ALICE, BOB, CAROL])
@@ -381,7 +383,7 @@ async def test_a_timed_match_shows_its_clock_and_ends_with_the_hand_in_progress(
     clock.now += 15 * 60 + 1
     await tick(driver, clock, match.id)
     assert "⏰ Time is up: hand 1 is the last one." in [m.text for m in api.visible(GROUP)]
-    assert "⏲ Timed match (15 min) · hand 1 · ⏰ time is up: last hand" in board(driver).text
+    assert "⏲ Timed match: 15 minutes · hand 1 · ⏰ time is up: last hand" in board(driver).text
     await play_to_the_end(driver, [ALICE, BOB, CAROL], rng)
     final = api.last(GROUP)
     assert final.text.startswith("🏁 Who's the Donkey? is over after 1 hand.")
@@ -416,9 +418,12 @@ async def test_a_quick_game_in_russian_ukrainian_and_italian(driver, api, seeded
 
 
 def test_lobby_labels_for_every_match_length():
-    assert hands_label(2) == "Match of 2 hands" and hands_label(1) == "One hand"
-    assert minutes_label(30) == "⏲ Match length: 30 minutes (then the hand is finished)"
-    assert minutes_label(0, "ru") == "⏲ Длина матча: по числу партий"
+    assert hands_label(2) == "Length: 2 hands" and hands_label(1) == "Length: 1 hand"
+    assert minutes_label(30) == "⏲ By time: 30 min"
+    assert minutes_label(0, "ru") == "⏲ На время: нет"
+    assert (
+        hands_label(5, "ru") == "Длина: 5 партий" and hands_label(2, "uk") == "Тривалість: 2 партії"
+    )
 
 
 async def test_time_up_between_hands_ends_the_match_at_once(driver, api, seeded):
@@ -429,7 +434,7 @@ async def test_time_up_between_hands_ends_the_match_at_once(driver, api, seeded)
     while (await current_match(driver)).state["hand_no"] == 1:
         _match, _seat, user = await acting(driver, players)
         await random_move(driver, user, rng)
-    assert "⏲ Timed match (30 min) · hand 2" in board(driver).text
+    assert "⏲ Timed match: 30 minutes · hand 2" in board(driver).text
     clock.now += 30 * 60
     await tick(driver, clock, match.id)
     texts = [m.text for m in api.visible(GROUP)]

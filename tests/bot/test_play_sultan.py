@@ -54,6 +54,21 @@ def gem(colour: int) -> str:
     return f"{GEM_EMOJI[colour]} {GEM_WORDS[colour]} gem"
 
 
+def worth(colour: int) -> str:
+    """A gem where it is bid on or sent back: with its points."""
+    points = colour + 1
+    return f"{gem(colour)} · {points} point" + ("s" if points > 1 else "")
+
+
+def russian(n: int, one: str, few: str, many: str) -> str:
+    """A Russian count: 1 камень, 2 камня, 5 камней, 11 камней, 21 камень."""
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} {one}"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return f"{n} {few}"
+    return f"{n} {many}"
+
+
 def acting(match) -> int:
     (seat,) = ENGINE.to_act(match.state)
     return seat
@@ -70,7 +85,10 @@ def check_final(text: str, result, names: list[str]) -> None:
     players = result.details["players"]
     for seat, name in enumerate(names):
         line = players[seat]
-        assert f"{name} — {result.scores[seat]} points, gems: {line['gem_count']}" in text
+        score, count = result.scores[seat], line["gem_count"]
+        points = f"{score} point" + ("" if score == 1 else "s")
+        gems = f"{count} gem" + ("" if count == 1 else "s")
+        assert f"{name} — {points}, 💎 {gems}" in text
         assert f"gems {line['gem_points']} + bonuses {line['bonus_points']}" in text
     winners = ", ".join(names[seat] for seat in result.winners)
     if len(result.winners) == 1:
@@ -99,7 +117,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
         assert "💎 Behind your screen: no gems yet" in text
         if seat == start:
             labels = [b["text"] for b in buttons(prompt(driver, user), "a")]
-            assert labels == [f"↩️ Return the {gem(c)}" for c in sorted(set(drawn))]
+            assert labels == [f"↩️ Return the {worth(c)}" for c in sorted(set(drawn))]
             assert "🎯 You are the start player." in text
         else:
             assert not has_choice(driver, user)
@@ -111,7 +129,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     cushions = (await current_match(driver, GROUP)).state["cushions"]
     text = board(driver, GROUP).text
     for index, colour in enumerate(cushions):
-        assert f"{index + 1}. {gem(colour)} — no bids yet" in text
+        assert f"{index + 1}. {worth(colour)} — no bids yet" in text
     assert f"↩️ Back in the bag: {gem(back)}" in text
     assert f"⏳ {names[start]} is bidding." in text
 
@@ -121,7 +139,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     popup = await bid(driver, users[start], 1, value)
     assert popup == f"You bid {value} on the {gem(cushions[1])}."
     text = board(driver, GROUP).text
-    assert f"2. {gem(cushions[1])} — {names[start]}\n" in text
+    assert f"2. {worth(cushions[1])} — {names[start]}\n" in text
     assert f"{names[start]} — 💎 0 gems · 🃏 4 cards" in text
     assert (
         f"Your card this circle: {value} on the {gem(cushions[1])}"
@@ -137,10 +155,15 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     assert [re.match(r"💎 Round (\d), circle (\d)", m.text).groups() for m in circles] == [
         (str(r), str(c)) for r in (1, 2, 3) for c in range(1, 6)
     ]
-    assert "🔄 Round 2 begins: everyone takes 5 new money cards." in circles[4].text
-    assert "🔄 Round 3 begins" in circles[9].text and "Round" not in circles[14].text[10:]
+    # the last circle of a round says so, and that everyone's hand was refilled
+    assert "🏁 End of round 1 of 3: every money card in hand has been played." in circles[4].text
+    assert (
+        "🔄 Round 2 of 3: hands are refilled — everyone takes 5 new money cards from their deck."
+        in circles[4].text
+    )
+    assert "🔄 Round 3 of 3" in circles[9].text and "Round" not in circles[14].text[10:]
     # the first reveal: the start player's bid on cushion 2, with its value
-    assert f"2. {gem(cushions[1])}: {names[start]} {value}" in circles[0].text
+    assert f"2. {worth(cushions[1])}: {names[start]} {value}" in circles[0].text
 
     match = await current_match(driver, GROUP)
     assert match.status == "finished"
@@ -185,8 +208,8 @@ async def test_full_two_player_game_with_two_bids_per_circle(driver, api):
     assert "Your second bid this circle, on another cushion" in second.text
     assert f"Your card this circle: {tie} on the {gem(state['cushions'][0])}" in second.text
     assert [b["text"] for b in buttons(second, "d") if b["text"][0].isdigit()] == [
-        f"2. {gem(state['cushions'][1])}",
-        f"3. {gem(state['cushions'][2])}",
+        f"2. {worth(state['cushions'][1])}",
+        f"3. {worth(state['cushions'][2])}",
     ]
     answer = await forged(driver, users[start], await current_match(driver, GROUP), "d", "c0")
     assert answer == STALE  # no second card on the cushion already used
@@ -203,7 +226,7 @@ async def test_full_two_player_game_with_two_bids_per_circle(driver, api):
         f"{names[start]} {tie}, {names[other]} {tie} → {names[start]}"
         " (equal bids: the start player wins)"
     )
-    assert f"1. {gem(state['cushions'][0])}: {expected}" in reveal
+    assert f"1. {worth(state['cushions'][0])}: {expected}" in reveal
     match = await current_match(driver, GROUP)
     assert acting(match) == other  # the start player alternates
     assert f"🎯 Start player: {names[other]}" in board(driver, GROUP).text
@@ -237,7 +260,7 @@ async def test_a_restart_in_the_middle_of_a_circle_loses_nothing(api, db_path):
         assert match.version == version and acting(match) == second
         message = prompt(driver, users[second])
         assert button(message, "d", "c1")["text"].startswith("✅")  # the selection survived
-        assert f"1. {gem(match.state['cushions'][0])} — {users[start].first_name}" in (
+        assert f"1. {worth(match.state['cushions'][0])} — {users[start].first_name}" in (
             board(driver, GROUP).text
         )
         hand = ENGINE.view(match.state, second)["hand"]
@@ -374,7 +397,7 @@ async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, 
     match = await current_match(driver, GROUP)
     assert match.state["bid_cushions"] == [0, best]
     assert hand[0] not in ENGINE.view(match.state, second)["hand"]
-    assert f"{best + 1}. {gem(match.state['cushions'][best])} — " in board(driver, GROUP).text
+    assert f"{best + 1}. {worth(match.state['cushions'][best])} — " in board(driver, GROUP).text
     assert await host.storage.automatic_moves(match.id) == 2
     assert has_choice(driver, users[(start + 2) % 3])
 
@@ -398,10 +421,9 @@ async def test_a_game_in_russian_with_ukrainian_and_italian_players(driver, api)
     assert "Игра «Султан» окончена." in final
     for seat, user in enumerate(users):
         line = result.details["players"][seat]
-        assert (
-            f"{user.first_name} — очков: {result.scores[seat]}, камней: {line['gem_count']}"
-            in final
-        )
+        score = russian(result.scores[seat], "очко", "очка", "очков")
+        gems = russian(line["gem_count"], "камень", "камня", "камней")
+        assert f"{user.first_name} — {score}, 💎 {gems}" in final
     assert "Гру закінчено" in prompt(driver, OKSANA).text
     assert "La partita è finita" in prompt(driver, GIULIA).text
 

@@ -9,6 +9,7 @@ import pytest
 
 from bot.host import get_host
 from bot.i18n import translator
+from games.summer_pavilion.engine import CENTRE, Bonus, Keep, Pass, Place, Take, space_index
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -89,8 +90,8 @@ def acting(state) -> int:
 async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
     lobby = api.last(GROUP)
-    assert "• Coloured stars (standard board side)" in lobby.text
-    assert "• Wild colours in the usual order" in lobby.text
+    assert "• Stars: coloured" in lobby.text
+    assert "• Wild order: standard" in lobby.text
     match = await start_match(driver, ALICE, PLAYERS)
     assert match.options == {"variant1": False, "variant2": False}
     first = board(driver).text
@@ -146,7 +147,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
         stars = ", ".join(f"{STAR_ICONS[star]} +{points}" for star, points in figures["stars"])
         numbers = ", ".join(f"{'⓪①②③④'[number]} +{points}" for number, points in figures["numbers"])
         detail = (
-            f"{figures['before']} after round 6 · stars {stars or '—'} · "
+            f"after round 6: {figures['before']} · stars {stars or '—'} · "
             f"numbers {numbers or '—'} · corners −{figures['corner_penalty']}"
         )
         assert detail in final.text
@@ -175,7 +176,7 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
     assert await press(driver, user, message, button(message, "d", "s1")) is None
     message = fresh(driver, user, message)
     assert "From factory 1" in message.text
-    legal = [a for a in ENGINE.legal_actions(match.state, seat) if a[1] == 1]
+    legal = [a for a in ENGINE.legal_actions(match.state, seat) if a.source == 1]
     offered = {payload(b) for b in buttons(message, "a")}
     assert offered == {".".join(map(str, a)) for a in legal}
     assert (await current_match(driver)).version == match.version
@@ -203,12 +204,14 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
 def colour_and_wild_choice(state, seat):
     """A centre-star space where several colours fit and one of them can be paid in
     several ways (with more or fewer wild tiles)."""
-    placements = [a for a in ENGINE.legal_actions(state, seat) if a[0] == 1 and a[1] == 0]
+    placements = [
+        a for a in ENGINE.legal_actions(state, seat) if type(a) is Place and a.star == CENTRE
+    ]
     for space in range(1, 7):
-        here = [a for a in placements if a[2] == space]
-        colours = {a[3] for a in here}
+        here = [a for a in placements if a.space == space]
+        colours = {a.colour for a in here}
         for colour in colours:
-            ways = [a for a in here if a[3] == colour]
+            ways = [a for a in here if a.colour == colour]
             if len(colours) > 1 and len(ways) > 1:
                 return space, colour, ways
     return None
@@ -236,13 +239,15 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     assert find(message, "a", "2"), "Pass is always there"
     stars = {payload(b) for b in buttons(message, "d")}
     legal = ENGINE.legal_actions(match.state, seat)
-    assert stars == {f"t{a[1]}" for a in legal if a[0] == 1}
+    assert stars == {f"t{a.star}" for a in legal if type(a) is Place}
     # star → its spaces with their cost and points; back; star again
     await press(driver, user, message, button(message, "d", "t0"))
     message = fresh(driver, user, message)
     assert "Centre star: choose a space." in message.text
     label = button(message, "d", f"p{space}")["text"]
-    assert label.startswith(f"Space {space}: pay {space} · +")
+    assert label.startswith(
+        f"Space {space}: pay {space} tile" + ("s" if space > 1 else "") + " · +"
+    )
     assert find(message, "a", "2") and find(message, "d", "b")
     await press(driver, user, message, button(message, "d", "b"))
     message = fresh(driver, user, message)
@@ -252,10 +257,10 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     message = fresh(driver, user, message)
     # the colour step: only the colours that fit
     assert f"Centre star, space {space} (costs {space}): choose the colour." in message.text
-    here = [a for a in legal if a[0] == 1 and a[1] == 0 and a[2] == space]
+    here = [a for a in legal if type(a) is Place and a.star == CENTRE and a.space == space]
     shown = {int(payload(b)[1:]) for b in buttons(message, "d") if payload(b).startswith("c")}
     shown |= {int(payload(b).split(".")[3]) for b in buttons(message, "a") if payload(b) != "2"}
-    assert shown == {a[3] for a in here}
+    assert shown == {a.colour for a in here}
     await press(driver, user, message, button(message, "d", f"c{colour}"))
     message = fresh(driver, user, message)
     # the wild step: exactly the legal ways to pay
@@ -270,7 +275,7 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     message = fresh(driver, user, message)
     action = ways[-1]
     popup = await press(driver, user, message, button(message, "a", ".".join(map(str, action))))
-    assert popup.startswith(f"{COLOUR_LIST[colour]} on 🌈 Centre star, space {space}: paid ")
+    assert popup.startswith(f"🌈 Centre star, space {space}: placed {COLOUR_LIST[colour]}, paid ")
     after = await current_match(driver)
     assert after.state["boards"][seat][space - 1] == colour
     assert f"Last move: {user.first_name} {COLOUR_LIST[colour]}→🌈" in board(driver).text
@@ -285,6 +290,11 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     due = match.state["bonus_due"]
     message = prompt(driver, user)
     assert "Bonus!" in message.text and f"Take {due} more tile" in message.text
+    # the prompt names what the placement surrounded, with the tiles each one gives
+    placed = next(e for e in reversed(match.state["log"]) if e["type"] == "place")
+    kinds = {0: "🏛 pillar surrounded: +1 tile", 1: "🗿 statue surrounded: +2 tiles"}
+    kinds[2] = "🪟 window surrounded: +3 tiles"
+    assert ", ".join(kinds[kind] for kind, _star in placed["structures"]) in message.text
     supply = match.state["supply"]
     offered = {payload(b) for b in buttons(message, "a")}
     assert offered == {f"3.{c}" for c in range(6) if supply[c]}
@@ -307,9 +317,11 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     user = PLAYERS[seat]
     hand = list(match.state["hands"][seat])
     message = prompt(driver, user)
-    assert "You passed." in message.text and "(0 kept," in message.text
+    room = min(4 - sum(match.state["corners"][seat]), sum(hand))
+    assert "You passed." in message.text and f"(room for {room} more)" in message.text
     loss = min(sum(hand), match.state["scores"][seat])
-    assert "Done now: " in message.text and f"go to the tower, −{loss}." in message.text
+    verb = "goes" if sum(hand) == 1 else "go"
+    assert "Done now: " in message.text and f"{verb} to the tower, −{loss}." in message.text
     assert button(message, "a", "5")["text"] == f"✅ Done: discard {sum(hand)}, −{loss}"
     assert f"{user.first_name} passes and chooses the tiles to keep." in board(driver).text
     colour = next(c for c in range(6) if hand[c])
@@ -319,7 +331,7 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     match = await current_match(driver)
     assert match.state["phase"] == "keeping" and acting(match.state) == seat
     message = prompt(driver, user)
-    assert "(1 kept," in message.text
+    assert f"(room for {room - 1} more)" in message.text
     left = sum(match.state["hands"][seat])
     loss = min(left, match.state["scores"][seat])
     assert await play_by_buttons(driver, user, (5,)) == "Done: the other tiles went to the tower."
@@ -335,9 +347,9 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
 # -- variants ---------------------------------------------------------------------------------
 async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
-    popup = await driver.press_label(ALICE, GROUP, "Coloured stars")
-    assert popup == "Variant 1: you choose the colours of your stars"
-    assert "• Variant 1: you choose the colours of your stars" in api.last(GROUP).text
+    popup = await driver.press_label(ALICE, GROUP, "Stars: coloured")
+    assert popup == "Stars: you colour them (V1)"
+    assert "• Stars: you colour them (V1)" in api.last(GROUP).text
     for user in PLAYERS:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
@@ -371,8 +383,8 @@ async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api
 
 async def test_variant_2_uses_the_other_order_of_wild_colours(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
-    popup = await driver.press_label(ALICE, GROUP, "Wild colours in the usual order")
-    assert popup == "Variant 2: the other order of wild colours"
+    popup = await driver.press_label(ALICE, GROUP, "Wild order: standard")
+    assert popup == "Wild order: other (V2)"
     for user in PLAYERS:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
@@ -402,10 +414,10 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         action = next(
             a
             for a in ENGINE.legal_actions(match.state, seat)
-            if a[0] == 1 and a[1] > 0  # an outer star: star, then the space places
+            if type(a) is Place and a.star != CENTRE  # an outer star: star, then the space
         )
         message = prompt(driver, user)
-        await press(driver, user, message, button(message, "d", f"t{action[1]}"))
+        await press(driver, user, message, button(message, "d", f"t{action.star}"))
     async with running_bot(api, db_path) as driver:
         # the selection survived: the star's spaces are still offered
         message = prompt(driver, user)
@@ -416,7 +428,8 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         assert " space " in popup and "paid" in popup
         after = await current_match(driver)
         assert after.version == match.version + 1
-        assert after.state["boards"][seat][action[1] * 6 + action[2] - 1] == action[3]
+        index = space_index(action.star, action.space)
+        assert after.state["boards"][seat][index] == action.colour
         assert "Phase 2: placing tiles" in board(driver).text
     async with running_bot(api, db_path) as driver:
         await play_until(driver, PLAYERS, lambda s: False, seed=6)
@@ -429,7 +442,7 @@ async def play_by_buttons_from_space(driver, user, action):
     """The star is selected already: tap the space (and colour), then the move."""
     message = prompt(driver, user)
     move = ".".join(map(str, action))
-    for step in (f"p{action[2]}", f"c{action[3]}"):
+    for step in (f"p{action.space}", f"c{action.colour}"):
         if find(message, "a", move):
             break
         await press(driver, user, message, button(message, "d", step))
@@ -491,19 +504,19 @@ async def test_timeouts_play_the_default_take_place_bonus_and_keep(driver, api, 
     await start_match(driver, ALICE, PLAYERS)
     # phase 1: the biggest take
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("taking"))
-    assert action[0] == 0
+    assert type(action) is Take
     # phase 2: the best placement (or a pass)
     await play_until(driver, PLAYERS, in_phase("placing"), seed=9)
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("placing"))
-    assert action[0] in (1, 2)
+    assert type(action) in (Place, Pass)
     # bonus tiles
     await play_until(driver, PLAYERS, in_phase("bonus"), seed=9)
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("bonus"))
-    assert action[0] == 3
+    assert type(action) is Bonus
     # keeping tiles on the corners
     await play_until(driver, PLAYERS, in_phase("keeping"), seed=9)
     seat, action = await expect_default_on_timeout(driver, api, clock, in_phase("keeping"))
-    assert action[0] == 4
+    assert type(action) is Keep
     # the next decision is the player's own again (one timeout is not autopilot)
     match = await current_match(driver)
     assert not match.seats[seat].autopilot
@@ -525,9 +538,10 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     assert "Етап 1: вибір плиток" in text and "Вітрини фабрик:" in text
     seat = acting(match.state)
     texts = {player: prompt(driver, player).text for player in players}
-    assert "Ваші зірки" in texts[OKSANA] and "Ваши звёзды" in texts[IVAN]
+    # the informal "you" in both languages
+    assert "Твої зірки" in texts[OKSANA] and "Твои звёзды" in texts[IVAN]
     starter = players[seat]
-    assert ("Ваш хід: візьміть плитки." if starter is OKSANA else "Ваш ход: возьмите плитки.") in (
+    assert ("Твій хід: візьми плитки." if starter is OKSANA else "Твой ход: возьми плитки.") in (
         texts[starter]
     )
     await play_until(driver, players, lambda s: False, seed=11, by_buttons=True)
@@ -536,8 +550,8 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     final = api.last(GROUP)
     assert final.text.startswith("🏆 Гру закінчено!")
     assert "після 6 раунду" in final.text
-    assert "Гру закінчено. Ваш планшет:" in prompt(driver, OKSANA).text
-    assert "Игра окончена. Ваш планшет:" in prompt(driver, IVAN).text
+    assert "Гру закінчено. Твій планшет:" in prompt(driver, OKSANA).text
+    assert "Игра окончена. Твой планшет:" in prompt(driver, IVAN).text
 
 
 async def test_four_players_fit_on_a_phone(driver, api, seeded):

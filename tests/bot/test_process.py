@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sqlite3
+import time
+from dataclasses import dataclass
 
 import pytest
 
@@ -18,7 +21,13 @@ from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import ALICE, BOB, GROUP
 from tests.bot.play5211 import card_buttons, confirm_button, has_choice, prompt
-from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
+from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
+
+
+@pytest.fixture(autouse=True)
+async def no_bot_left_running():
+    yield
+    await stop_leftovers()
 
 
 @pytest.fixture
@@ -86,18 +95,75 @@ def answered(api: FakeTelegram, query_id: str) -> str | None:
     return None
 
 
-TRIALS = [(game, seed) for game in playable_games() for seed in (1, 2)]
+@dataclass
+class Trial:
+    """What one SIGKILL trial did."""
+
+    game: str
+    kills: int = 0
+    answered: int = 0  # presses answered as played: each must be in the move log
+    lost: int = 0  # answered moves missing from the log: must stay 0
+    rearmed: int = 0  # deadlines that fell due while the bot was down, then played
+    redrawn: int = 0  # restarts after which the board and every prompt were redrawn
 
 
-@pytest.mark.parametrize(("game", "seed"), TRIALS)
-async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path, game, seed):
+def automatic_moves(db_path) -> int:
+    with sqlite3.connect(db_path) as db:
+        return db.execute("SELECT COUNT(*) FROM moves WHERE automatic = 1").fetchone()[0]
+
+
+def deadline_soon(db_path, seconds: float) -> None:
+    """While the bot is down, time passes: one waiting player's deadline is ``seconds``
+    away."""
+    with sqlite3.connect(db_path) as db:
+        db.execute(
+            "UPDATE seats SET deadline = ? WHERE match_id = 1 AND seat = "
+            "(SELECT MIN(seat) FROM seats WHERE match_id = 1 AND deadline IS NOT NULL)",
+            (time.time() + seconds,),
+        )
+
+
+def drawn_as_committed(api: FakeTelegram, db_path) -> bool:
+    """The group shows the committed version, and every player with a decision has a
+    private prompt whose buttons carry their current token."""
+    with sqlite3.connect(db_path) as db:
+        version, published, board_id, status = db.execute(
+            "SELECT version, published, board_message_id, status FROM matches WHERE id = 1"
+        ).fetchone()
+        seats = db.execute(
+            "SELECT user_id, token, prompt_token, prompt_message_id, deadline FROM seats "
+            "WHERE match_id = 1"
+        ).fetchall()
+    if published != version or board_id is None:
+        return False
+    if board_id not in api.messages[GROUP] or api.messages[GROUP][board_id].deleted:
+        return False
+    for user_id, token, prompt_token, prompt_id, deadline in seats:
+        if status != "playing" or deadline is None:
+            continue  # no decision waits for this seat
+        shown = api.messages[user_id].get(prompt_id)
+        if prompt_token != token or shown is None or shown.deleted:
+            return False
+        data = [button.get("callback_data", "") for button in shown.buttons()]
+        if not any(f":{token}:" in d or f":{token}." in d for d in data):
+            return False
+    return True
+
+
+async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
     """Play a whole match with random legal presses, killing the bot (SIGKILL) at random
-    moments and starting it again on the same database."""
+    moments and starting it again on the same database. After a restart the board and the
+    prompts must be redrawn; sometimes a deadline falls due while the bot is down and must
+    be played once it is back (its timer re-armed). At the end: every answered move is in
+    the log, replaying the log gives the final state, and the database is intact."""
     rng = random.Random(seed)
     engine = get_engine(game)
     players = [FakeUser(300 + n, f"P{n}") for n in range(engine.min_players)]
-    db_path = tmp_path / "bot.sqlite3"
-    bot = BotProcess(server, db_path)
+    db_path = workdir / "bot.sqlite3"
+    trial = Trial(game)
+    # a move time limit, so that timers are part of every restart; autopilot kept out of
+    # the way (the random presses play every seat)
+    bot = BotProcess(server, db_path, DEFAULT_TURN_SECONDS="60", AUTOPILOT_AFTER="1000")
     await bot.start()
     driver = ProcessDriver(server.api)
     driver.group(GROUP, "Game Night")
@@ -106,8 +172,22 @@ async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path
         await driver.follow(player, f"https://t.me/{server.api.username}?start=j1")
     await driver.press_label(players[0], GROUP, "Start")
     played: list[tuple[int, str]] = []  # moves whose press was answered as played
-    kills = 0
-    for _ in range(2000):
+
+    async def restart(deadline_due: bool = False) -> None:
+        await bot.kill()
+        trial.kills += 1
+        automatic = automatic_moves(db_path)
+        if deadline_due:
+            deadline_soon(db_path, 1.0)
+        await bot.start()
+        if deadline_due:
+            await until(
+                lambda: automatic_moves(db_path) > automatic,
+                what=f"the deadline to be played after a restart; calls:\n{last_calls(server.api)}",
+            )
+            trial.rearmed += 1
+
+    for _ in range(3000):
         state, _, tokens, status = read_match(db_path)
         if status == "finished":
             break
@@ -119,13 +199,19 @@ async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path
         server.api.queue_update(update)
         if rng.random() < 0.12:  # SIGKILL at a random moment around the press
             await asyncio.sleep(rng.uniform(0, 0.05))
-            await bot.kill()
-            kills += 1
-            await bot.start()
+            await restart()
             # Fetched but not yet handled when the process died, the press is gone, as
             # with Telegram itself: it was never answered, and the player presses again.
             with contextlib.suppress(AssertionError):
                 await until(lambda q=query: answered(server.api, q) is not None, timeout=2)
+            if rng.random() < 0.2 and read_match(db_path)[3] == "playing":
+                await driver.settle()  # nothing in flight: the deadline is the only change
+                await restart(deadline_due=True)  # time passed while the bot was down
+            await until(
+                lambda: drawn_as_committed(server.api, db_path),
+                what=f"the board and prompts redrawn; calls:\n{last_calls(server.api)}",
+            )
+            trial.redrawn += 1
         else:
             await until(
                 lambda q=query: answered(server.api, q) is not None,
@@ -135,7 +221,6 @@ async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path
             played.append((seat, action))
     else:
         raise AssertionError("the match did not end")
-    assert kills >= 2
     await until(lambda: any(m.buttons() for m in server.api.visible(GROUP)), what="the end")
     await bot.terminate()
     state, _, _, status = read_match(db_path)
@@ -144,13 +229,60 @@ async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path
         moves = [tuple(row) for row in db.execute(
             "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
         )]  # fmt: skip
-    for move in played:
-        assert move in moves, f"an answered move was lost: {move}"
+    trial.answered = len(played)
+    trial.lost = sum(1 for move in played if move not in moves)
+    assert trial.lost == 0, f"answered moves were lost: {set(played) - set(moves)}"
     # every committed move exactly once: replaying them from the seed gives the final state
     replayed = engine.new_game(len(players), state["options"], state["seed"])
     for move_seat, move_action in moves:
         replayed = engine.apply(replayed, move_seat, decode_action(move_action))
     assert replayed == state and engine.is_over(state)
+    return trial
+
+
+TRIALS = [(game, seed) for game in playable_games() for seed in (1, 2)]
+
+
+@pytest.mark.parametrize(("game", "seed"), TRIALS)
+async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path, game, seed):
+    trial = await sigkill_trial(server, tmp_path, game, seed)
+    assert trial.kills >= 2 and trial.redrawn >= 1
+
+
+@pytest.mark.soak
+async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
+    """The same trials, many of them (``SOAK_TRIALS``, default 100), across all five games:
+    ``SOAK_TRIALS=100 python -m pytest -m soak -s tests/bot/test_process.py``. Prints its
+    figures as one JSON line."""
+    count = int(os.environ.get("SOAK_TRIALS", "100"))
+    games = playable_games()
+    started = time.monotonic()
+    trials = []
+    for number in range(count):
+        api = FakeTelegram(record=True)
+        server = FakeTelegramServer(api)
+        server.start()
+        workdir = tmp_path / f"trial{number}"
+        workdir.mkdir()
+        game = games[number % len(games)]
+        try:
+            trials.append(await sigkill_trial(server, workdir, game, number))
+        except AssertionError as error:
+            raise AssertionError(f"trial {number} ({game}, seed {number}): {error}") from None
+        finally:
+            await server.stop()
+    figures = {
+        "trials": len(trials),
+        "games": {game: sum(t.game == game for t in trials) for game in games},
+        "kills": sum(t.kills for t in trials),
+        "answered_moves": sum(t.answered for t in trials),
+        "lost_answered_moves": sum(t.lost for t in trials),
+        "deadlines_rearmed": sum(t.rearmed for t in trials),
+        "redraws_checked": sum(t.redrawn for t in trials),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    print("\nsoak:", json.dumps(figures))
+    assert figures["lost_answered_moves"] == 0 and figures["trials"] == count
 
 
 async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(server, tmp_path):

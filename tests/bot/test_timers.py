@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from bot.host import get_host
-from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, running_bot
+from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, running_bot
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
 
 
@@ -95,7 +95,7 @@ async def test_after_two_timeouts_in_a_row_the_seat_is_on_autopilot_until_im_bac
         clock.now += 181
         await tick(driver, clock)
     texts = [m.text for m in api.visible(GROUP)]
-    assert any("Bob missed 2 moves in a row" in text for text in texts)
+    assert any("Moves Bob missed in a row: 2." in text for text in texts)
     assert (await load(driver)).seats[1].autopilot
     # from now on Bob's moves are made at once, right after Alice's
     await choose(driver, ALICE)
@@ -189,3 +189,173 @@ async def test_a_stale_card_button_from_before_a_timeout_is_refused(driver, api)
     assert await driver.press(BOB, BOB.id, old.message_id, data) == (
         "This button is no longer valid. Use the latest message."
     )
+
+
+async def wait_for(condition, seconds: float = 5.0) -> bool:
+    for _ in range(int(seconds / 0.02)):
+        if await condition():
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+async def test_a_deadline_whose_job_fires_late_on_a_busy_loop_still_plays(driver, api):
+    """The scheduler used to drop a job more than a second late ("missed"): the absent
+    player's default move then never came."""
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    await choose(driver, ALICE)
+    host = get_host(driver.app)
+    match = await load(driver)
+    match.seats[1].deadline = time.time() + 0.2  # Bob's deadline, on the real clock
+    await host.storage.save(match)
+    host.timers.arm(match)
+    await driver.app.job_queue.start()
+    try:
+        time.sleep(1.8)  # the event loop is busy well past the deadline
+        moved = await wait_for(lambda: host.storage.automatic_moves(1), seconds=3)
+    finally:
+        await driver.app.job_queue.stop(wait=False)
+    await driver.settle()
+    assert moved, "the late deadline was dropped"
+    assert any("Bob ran out of time" in m.text for m in api.visible(GROUP))
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+
+
+async def test_the_sweep_plays_an_overdue_deadline_whose_job_was_lost(driver, api):
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    await choose(driver, ALICE)
+    host = get_host(driver.app)
+    for job in driver.app.job_queue.get_jobs_by_name("timer-1"):
+        job.schedule_removal()  # the timer job is gone, whatever the reason
+    assert await host.timers.sweep(now=clock.now + 60) == []  # nothing due yet
+    clock.now += 181
+    assert await host.timers.sweep() == [1]
+    await driver.settle()
+    assert await host.storage.automatic_moves(1) == 1
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    # start-up schedules the sweep every 30 seconds, late runs included
+    (sweeper,) = driver.app.job_queue.get_jobs_by_name("deadline-sweep")
+    assert sweeper.job.trigger.interval.total_seconds() == 30
+    assert sweeper.job.misfire_grace_time is None
+
+
+async def test_the_sweep_also_finds_reminders_offers_and_the_end_of_a_timed_match(api, db_path):
+    async with running_bot(api, db_path, start_clock_after_minutes=10) as driver:
+        driver.group(GROUP, "Game Night")
+        clock = use_clock(driver)
+        host = get_host(driver.app)
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move
+        await choose(driver, ALICE)
+        assert await host.storage.due_matches(clock.now + 89, 600) == []
+        assert await host.storage.due_matches(clock.now + 90, 600) == [1]  # half time
+        match = await load(driver)
+        match.turn_seconds = 0  # as if the lobby had no limit: the offer is what is due
+        match.seats[1].deadline = None
+        await host.storage.save(match)
+        assert await host.storage.due_matches(clock.now + 599, 600) == []
+        assert await host.storage.due_matches(clock.now + 600, 600) == [1]
+        assert await host.storage.due_matches(clock.now + 600, 0) == []  # offers off
+        match.ends_at = clock.now + 30
+        await host.storage.save(match)
+        assert await host.storage.due_matches(clock.now + 30, 0) == [1]
+
+
+async def no_limit_game(driver, players):
+    await driver.send(players[0], GROUP, "/new")
+    await driver.press_label(players[0], GROUP, "5211")
+    for _ in range(4):  # 3 min → 10 min → 1 h → 24 h → none
+        await driver.press_label(players[0], GROUP, "per move")
+    for player in players:
+        await driver.press_label(player, GROUP, "Join")
+    await driver.press_label(players[0], GROUP, "Start")
+
+
+def clock_button(driver, group=GROUP):
+    message, button = driver.find_button(group, "Start the clock")
+    return message, button
+
+
+async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(driver, api):
+    clock = use_clock(driver)
+    await no_limit_game(driver, [ALICE, BOB, CAROL])
+    await choose(driver, ALICE)
+    await choose(driver, CAROL)
+    clock.now += 9 * 60
+    await tick(driver, clock)
+    assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
+    clock.now += 60
+    await tick(driver, clock)
+    assert api.last(GROUP).text.startswith("5211")  # the board, below the news
+    offer = api.visible(GROUP)[-2]
+    assert offer.text == (
+        "⏳ Bob has not moved for 10 minutes. The other players can press «⏰ Start the clock» "
+        "under the board: Bob then has 2 minutes to move."
+    )
+    message, button = clock_button(driver)
+    assert message.message_id == board(driver, GROUP).message_id
+    assert button["text"] == "⏰ Start the clock for Bob"
+    data = button["callback_data"]
+    # only the other players of the match may press it
+    assert await driver.press(BOB, GROUP, message.message_id, data) == (
+        "Only the other players can start your clock."
+    )
+    assert await driver.press(MALLORY, GROUP, message.message_id, data) == (
+        "You are not playing in this game."
+    )
+    assert (await load(driver)).seats[1].deadline is None
+    assert await driver.press(CAROL, GROUP, message.message_id, data) == "⏰ The clock is running."
+    assert (await load(driver)).seats[1].deadline == clock.now + 120
+    texts = [m.text for m in api.visible(GROUP)]
+    assert "⏰ Carol started the clock: Bob has 2 minutes to move." in texts
+    assert api.last(BOB.id).text == (
+        "⏰ Game Night: the other players started your clock — you have 2 minutes to move."
+    )
+    assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
+    assert await driver.press(ALICE, GROUP, message.message_id, data) == (
+        "This button is no longer valid. Use the latest message."
+    )
+    # then the usual rules: the default move at the deadline, autopilot after two
+    clock.now += 121
+    await tick(driver, clock)
+    assert any("Bob ran out of time" in m.text for m in api.visible(GROUP))
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    assert (await load(driver)).seats[1].deadline is None  # no limit for his next decision
+    await choose(driver, ALICE)
+    await choose(driver, CAROL)
+    clock.now += 10 * 60
+    await tick(driver, clock)
+    _, button = clock_button(driver)
+    await driver.press(ALICE, GROUP, board(driver, GROUP).message_id, button["callback_data"])
+    clock.now += 121
+    await tick(driver, clock)
+    assert any("Moves Bob missed in a row: 2." in m.text for m in api.visible(GROUP))
+    assert (await load(driver)).seats[1].autopilot
+
+
+async def test_a_move_withdraws_the_offer_to_start_the_clock(driver, api):
+    clock = use_clock(driver)
+    await no_limit_game(driver, [ALICE, BOB])
+    await choose(driver, ALICE)
+    clock.now += 10 * 60
+    await tick(driver, clock)
+    message, button = clock_button(driver)
+    await choose(driver, BOB)
+    assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
+    assert await driver.press(ALICE, GROUP, message.message_id, button["callback_data"]) == (
+        "This button is no longer valid. Use the latest message."
+    )
+    assert all(seat.deadline is None for seat in (await load(driver)).seats)
+
+
+async def test_a_game_with_a_time_limit_offers_no_clock(api, db_path):
+    async with running_bot(api, db_path, start_clock_after_minutes=1) as driver:
+        driver.group(GROUP, "Game Night")
+        clock = use_clock(driver)
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move
+        await choose(driver, ALICE)
+        clock.now += 170  # past the minute after which a game without limit offers it
+        await tick(driver, clock)
+        assert not [m for m in api.visible(GROUP) if "Start the clock" in m.text]
+        assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
+        assert "half of your time" in api.last(BOB.id).text  # the limit's own reminder

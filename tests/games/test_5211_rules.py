@@ -1,4 +1,4 @@
-"""5211 rules (shared/rules/5211.md), the rulebook's worked examples and its edge cases."""
+"""5211 rules (docs/rules/5211.md), the rulebook's worked examples and its edge cases."""
 
 from collections import Counter
 

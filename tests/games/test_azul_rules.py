@@ -1,4 +1,4 @@
-"""Azul rules (shared/rules/azul.md), the rulebook summary's examples and every [decision]."""
+"""Azul rules (docs/rules/azul.md), the rulebook summary's examples and every [decision]."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Who's the Donkey? rules (shared/rules/donkey.md), the rulebook's worked examples and the
+"""Who's the Donkey? rules (docs/rules/donkey.md), the rulebook's worked examples and the
 edge cases: the donkey lock, emptying a hand in a donkey round, timed matches, shared ties."""
 
 from collections import Counter

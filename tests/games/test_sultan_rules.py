@@ -1,4 +1,4 @@
-"""Sultan rules (shared/rules/sultan.md), the rulebook's worked examples and its edge cases."""
+"""Sultan rules (docs/rules/sultan.md), the rulebook's worked examples and its edge cases."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""Azul Mini: Summer Pavilion rules (shared/rules/summer_pavilion.md), the rulebook's worked
+"""Azul Mini: Summer Pavilion rules (docs/rules/summer_pavilion.md), the rulebook's worked
 examples (phase 1, placing examples А–Д, Sergiy's wild example) and every [decision]."""
 
 import json
@@ -610,6 +610,48 @@ def test_nothing_to_take_no_bonus_step():
     assert last(state, "place")["bonus"] == [3, 0]
     assert state["phase"] == "placing" and state["bonus_due"] == 0
     assert state["supply"] == tiles(red=5)  # the tower refilled it after the turn
+
+
+def test_the_supply_is_refilled_after_a_pass_so_its_discards_can_be_the_next_bonus():
+    # [decision] refill after every turn of phase 2, passes included. Bag and tower are
+    # empty and the supply holds one tile; seat 3 passes and discards 5 blue tiles, then
+    # seat 0 completes the red window (3 bonus tiles).
+    red = STAR_OF[RED]
+    state = build(
+        4,
+        current=3,
+        hands={0: tiles(red=6), 3: tiles(blue=5)},
+        boards={0: {(red, 5): RED}},
+        passed=[False, True, True, False],
+        supply=tiles(green=1),
+        rest=(1, 2, 3, 0),
+    )
+    assert state["bag"] == [] and state["tower"] == tiles()
+    state = play(state, (3, (PASS,)), (3, (DONE,)))
+    assert state["supply"] == tiles(green=1, blue=5) and state["tower"] == tiles()
+    assert last(state, "supply_refilled") == {"type": "supply_refilled", "drawn": 5}
+    assert ENGINE.view(state, None)["supply"] == tiles(green=1, blue=5)
+    state = ENGINE.apply(state, 0, place(red, 6, RED))
+    assert last(state, "place")["bonus"] == [3, 3]
+    state = play(state, *[(0, (BONUS, BLUE))] * 3)
+    assert state["hands"][0] == tiles(blue=3)
+
+
+def test_the_last_pass_of_a_round_refills_the_supply_before_the_factories():
+    # The pass that ends phase 2 is a turn too: its discards refill the supply first, and
+    # the next round's factories get what is left.
+    state = build(
+        4,
+        hands={0: tiles(blue=5)},
+        passed=[False, True, True, True],
+        supply=tiles(green=7),
+        rest=(1, 2, 3, 0),
+    )
+    assert state["bag"] == [] and state["tower"] == tiles()
+    state = play(state, (0, (PASS,)), (0, (DONE,)))
+    assert state["round"] == 2 and state["phase"] == "taking"
+    assert state["supply"] == tiles(green=7, blue=3)
+    assert [sum(factory) for factory in state["factories"]] == [2] + [0] * 8
 
 
 # -- passing ------------------------------------------------------------------------------------

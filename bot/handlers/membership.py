@@ -1,0 +1,36 @@
+"""The group itself changes: it is upgraded to a supergroup, or the bot is removed from it."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus
+from telegram.ext import ContextTypes
+
+from bot.chat_lifecycle import bot_removed, move_chat
+from bot.handlers.common import is_group
+from bot.host import get_host
+
+GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+
+async def chat_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Telegram's service messages of an upgrade: ``migrate_to_chat_id`` in the old group,
+    ``migrate_from_chat_id`` in the new supergroup. Either one moves the chat's games."""
+    message = update.effective_message
+    if message.migrate_to_chat_id:
+        old, new = message.chat.id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id:
+        old, new = message.migrate_from_chat_id, message.chat.id
+    else:
+        return
+    await move_chat(get_host(context.application), old, new)
+
+
+async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own membership changed (``my_chat_member``): removed from a group, it ends
+    the games it can no longer show there."""
+    change = update.my_chat_member
+    if change is None or not is_group(change.chat):
+        return
+    if change.new_chat_member.status in GONE:
+        await bot_removed(get_host(context.application), change.chat.id)

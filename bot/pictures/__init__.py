@@ -1,0 +1,131 @@
+"""Board pictures of the tile games (Azul, Summer Pavilion), drawn with Pillow from the
+engines' views. The host sends them as photos; the text boards stay the fallback.
+
+The API is small and pure, so drawing can run off the event loop (``asyncio.to_thread``):
+
+* :func:`render_group` — the table as the group sees it: every board, the supply, the
+  players to act framed in gold;
+* :func:`render_private` — what the player about to decide needs: the supply and their own
+  board, larger;
+* :class:`PictureCache` — recently drawn pictures by a key such as ``(match_id, version,
+  audience)``; it renders in a worker thread on a miss.
+
+Pictures hold no words — seats are numbers, everything else is tiles, symbols and digits —
+so one picture serves every language (the caption carries the names and the words) and a
+cache key needs no language. Input is a view as the engine produces it (plain lists and
+ints, read only); output is PNG bytes, the same bytes for the same view. Drawing never
+touches the network or the machine's fonts: Pillow's bundled font draws the digits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from functools import cache
+from importlib import import_module
+from types import ModuleType
+
+from PIL import Image
+
+from bot.pictures.encoding import build_palette, to_png
+from games.core import View
+
+# game id -> its drawing module
+PICTURE_MODULES: dict[str, str] = {
+    "azul": "bot.pictures.azul",
+    "summer_pavilion": "bot.pictures.summer_pavilion",
+}
+
+# Telegram's limits for a photo (sendPhoto): the picture's size and shape
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_PHOTO_SIDES = 10_000  # width + height
+MAX_PHOTO_RATIO = 20
+
+
+def supports(game: str) -> bool:
+    """Whether ``game`` has pictures (the card games keep their text boards)."""
+    return game in PICTURE_MODULES
+
+
+def _module(game: str) -> ModuleType:
+    if game not in PICTURE_MODULES:
+        raise KeyError(f"no pictures for {game!r}")
+    return import_module(PICTURE_MODULES[game])
+
+
+@cache
+def palette(game: str) -> Image.Image:
+    """The game's 256 colours, learnt once from specimen pictures (see ``encoding``)."""
+    module = _module(game)
+    specimens = []
+    for view in module.specimen_views():
+        everyone = module.acting(view)
+        specimens.append(module.group_picture(view, everyone))
+        specimens.append(module.private_picture(view, 0, everyone))
+    return build_palette(module.key_colours(), specimens)
+
+
+def group_image(game: str, view: View, acting_seats: Iterable[int] | None = None) -> Image.Image:
+    """The group picture as an RGB image (before encoding)."""
+    module = _module(game)
+    seats = module.acting(view) if acting_seats is None else frozenset(acting_seats)
+    return module.group_picture(view, seats)
+
+
+def private_image(game: str, view: View, seat: int) -> Image.Image:
+    """The private picture of ``seat`` as an RGB image (before encoding)."""
+    module = _module(game)
+    return module.private_picture(view, seat, module.acting(view))
+
+
+def render_group(game: str, view: View, acting_seats: Iterable[int] | None = None) -> bytes:
+    """The group's picture (PNG) of a public ``view``: the supply and every board.
+    ``acting_seats`` are framed in gold; by default the seats the view says are to act."""
+    return to_png(group_image(game, view, acting_seats), palette(game))
+
+
+def render_private(game: str, view: View, seat: int) -> bytes:
+    """``seat``'s private picture (PNG): the supply and that player's own board, larger."""
+    return to_png(private_image(game, view, seat), palette(game))
+
+
+def warm_up(games: Iterable[str] = tuple(PICTURE_MODULES)) -> None:
+    """Learn the palettes and draw the common backgrounds and sprites ahead of the first
+    move (about a second per game); otherwise the first pictures pay for it."""
+    for game in games:
+        palette(game)
+
+
+class PictureCache:
+    """The last ``capacity`` pictures drawn, by key — e.g. ``(match_id, version, "group")``
+    or ``(match_id, version, seat)``: a redraw of an unchanged match (a retry, a restart,
+    a resent prompt) costs nothing. No language in the key: pictures hold no words."""
+
+    def __init__(self, capacity: int = 64) -> None:
+        self.capacity = capacity
+        self._pictures: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+    def get(self, key: Hashable) -> bytes | None:
+        picture = self._pictures.get(key)
+        if picture is not None:
+            self._pictures.move_to_end(key)
+        return picture
+
+    def put(self, key: Hashable, picture: bytes) -> None:
+        self._pictures[key] = picture
+        self._pictures.move_to_end(key)
+        while len(self._pictures) > self.capacity:
+            self._pictures.popitem(last=False)
+
+    async def render(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
+        """The cached picture, or ``draw()`` run in a worker thread (drawing takes a few
+        milliseconds of CPU the event loop should not wait for) and remembered."""
+        picture = self.get(key)
+        if picture is None:
+            picture = await asyncio.to_thread(draw)
+            self.put(key, picture)
+        return picture

@@ -1,0 +1,151 @@
+"""Outgoing calls paced to Telegram's limits: about 30 a second in all, and at most 19 calls
+in any rolling minute to one group (Telegram allows about 20).
+
+PTB's ``AIORateLimiter`` spaces a group's calls when they *enter* the limiter; a call that
+then waits for the overall limiter goes out later, closer to the next one, and a busy
+minute reached 21 calls. Here a group's budget is charged when its call actually leaves,
+one call of a group at a time, so the bound holds whatever the load:
+
+* a hard rule: at most ``GROUP_CALLS`` calls in any ``window`` (plus a second's margin for
+  delivery jitter);
+* pacing within it: a burst of up to ``GROUP_BURST`` calls (a move's news, board and ping
+  go out together), then one call every ``window / (GROUP_CALLS - GROUP_BURST)`` seconds,
+  so under fast play the board keeps moving instead of stalling once the budget is spent;
+* at least a second between two calls to the same group.
+
+While a group waits here the publisher's requests for it coalesce: the next call draws the
+latest state. Reads (``getChatMember``...) are not messages and are not held back, so a
+press that needs an admin check is still answered at once. Answers to presses carry no
+chat and are never held back either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+from telegram.ext import BaseRateLimiter
+
+GROUP_CALLS = 19  # per window and group: Telegram allows about 20 a minute
+GROUP_BURST = 3
+OVERALL_PER_SECOND = 30  # Telegram: about 30 messages a second per bot
+READS = frozenset(
+    {"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount", "getMe"}
+)
+MAX_IDLE_GROUPS = 1000  # idle groups' bookkeeping is dropped beyond this many
+
+
+@dataclass
+class _Group:
+    tokens: float
+    checked: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sent: deque[float] = field(default_factory=deque)  # when its recent calls left
+
+
+class TelegramLimits(BaseRateLimiter[int]):
+    """``window`` is Telegram's minute; tests shrink it (and ``margin``) to see many minutes
+    of play in a few seconds."""
+
+    def __init__(
+        self,
+        window: float = 60.0,
+        margin: float = 1.0,
+        group_calls: int = GROUP_CALLS,
+        burst: int = GROUP_BURST,
+        overall_per_second: float = OVERALL_PER_SECOND,
+    ) -> None:
+        self.group_calls = group_calls
+        self.burst = burst
+        self.guard = window + margin  # any window this long holds at most group_calls
+        # burst + guard / refill ≤ group_calls + a fraction: the bucket alone keeps the rule
+        self.refill = window / (group_calls - burst)
+        self.min_gap = window / 60
+        self.overall = AsyncLimiter(overall_per_second, 1)
+        self._groups: dict[int | str, _Group] = {}
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        chat_id = data.get("chat_id")
+        if chat_id is None:  # answers to presses, getMe...: no chat, no limit
+            return await callback(*args, **kwargs)
+        group = _group_id(chat_id)
+        if group is None or endpoint in READS:
+            async with self.overall:
+                return await callback(*args, **kwargs)
+        state = self._group(group)
+        async with state.lock:
+            await self._wait_for_budget(state)
+            async with self.overall:
+                now = _now()
+                self._refill(state, now)
+                state.tokens -= 1
+                state.sent.append(now)
+                return await callback(*args, **kwargs)
+
+    def _group(self, group: int | str) -> _Group:
+        state = self._groups.get(group)
+        if state is None:
+            if len(self._groups) > MAX_IDLE_GROUPS:
+                self._forget_idle()
+            state = self._groups[group] = _Group(tokens=self.burst, checked=_now())
+        return state
+
+    def _refill(self, state: _Group, now: float) -> None:
+        state.tokens = min(self.burst, state.tokens + (now - state.checked) / self.refill)
+        state.checked = now
+        while state.sent and state.sent[0] <= now - self.guard:
+            state.sent.popleft()
+
+    async def _wait_for_budget(self, state: _Group) -> None:
+        while True:
+            now = _now()
+            self._refill(state, now)
+            waits = []
+            if state.tokens < 1:
+                waits.append((1 - state.tokens) * self.refill)
+            if state.sent and now - state.sent[-1] < self.min_gap:
+                waits.append(state.sent[-1] + self.min_gap - now)
+            if len(state.sent) >= self.group_calls:
+                waits.append(state.sent[0] + self.guard - now)
+            if not waits:
+                return
+            await asyncio.sleep(max(waits))
+
+    def _forget_idle(self) -> None:
+        now = _now()
+        for group, state in list(self._groups.items()):
+            idle = not state.sent or state.sent[-1] <= now - self.guard
+            if idle and not state.lock.locked():
+                del self._groups[group]
+
+
+def _group_id(chat_id: Any) -> int | str | None:
+    """Groups and channels have negative ids (or ``@names``); private chats positive ones."""
+    with contextlib.suppress(ValueError, TypeError):
+        chat_id = int(chat_id)
+    if isinstance(chat_id, str) or (isinstance(chat_id, int) and chat_id < 0):
+        return chat_id
+    return None
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()

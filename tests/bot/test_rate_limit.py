@@ -1,0 +1,135 @@
+"""Telegram's limits with the rate limiter on: a group never gets more than 19 calls in any
+rolling minute, board edits still coalesce, and presses are answered before slower work.
+
+Telegram's minute is shrunk to ``WINDOW`` seconds (``TelegramLimits(window=...)``), so many
+"minutes" of play fit in a few seconds of a test."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+
+from telegram import Update
+
+from bot.callbacks import Callback
+from bot.host import get_host
+from bot.i18n import translator
+from bot.publisher import names_of
+from bot.rate_limit import TelegramLimits
+from bot.testing.fake_telegram import plain
+from bot.ui import get_ui
+from games import get_engine
+from games.core import encode_action
+from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
+from tests.bot.play5211 import board, choose, start_game
+
+WINDOW = 1.0
+ENGINE = get_engine("5211")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def press_now(driver, user, match, seat) -> None:
+    """A player's move by its callback data, without waiting for the bot to draw it."""
+    action = ENGINE.legal_actions(match.state, seat)[0]
+    data = Callback("a", match.id, match.seats[seat].token, encode_action(action)).encode()
+    update = driver.press_update(user, user.id, 1, data)
+    await driver.app.process_update(Update.de_json(update, driver.app.bot))
+
+
+def group_calls(api) -> list[tuple[float, str]]:
+    return [(when, method) for when, method, chat in api.timeline if chat == GROUP]
+
+
+async def test_fast_play_with_timeouts_keeps_a_group_within_19_calls_a_minute(api, db_path):
+    limits = TelegramLimits(window=WINDOW, margin=0.05)
+    async with running_bot(api, db_path, limits, rate_limit=True) as driver:
+        driver.group(GROUP, "Game Night")
+        clock = Clock()
+        host = get_host(driver.app)
+        host.clock = clock
+        await driver.send(ALICE, GROUP, "/new 5211")
+        await driver.press_label(ALICE, GROUP, "Length: one game")
+        await driver.press_label(ALICE, GROUP, "to 50 points")  # a long match: to 100
+        for player in (ALICE, BOB, CAROL):
+            await driver.press_label(player, GROUP, "Join")
+        await driver.press_label(ALICE, GROUP, "Start")
+        api.timeline.clear()
+        for _ in range(30):  # Alice and Carol play at once; Bob times out every time
+            match = await host.storage.load(1)
+            if match.status != "playing":
+                break
+            for seat, user in ((0, ALICE), (2, CAROL)):
+                await press_now(driver, user, match, seat)
+            clock.now += 181
+            await host.timers.tick(1, now=clock.now)
+        await driver.settle()
+        match = await host.storage.load(1)
+        t = translator("en")
+        expected = get_ui("5211").board(t, ENGINE.view(match.state, None), names_of(match))
+        shown = board(driver, GROUP)
+    calls = group_calls(api)
+    assert len(calls) > 3 * 19  # the demand was well above one window's budget...
+    assert api.peak_group_calls_per_minute(window=WINDOW) <= 19  # ...and never exceeded
+    assert any("Moves Bob missed in a row: 2." in m.text for m in api.visible(GROUP))
+    # coalescing: the board shows the latest state, after fewer edits than moves
+    assert shown.text == plain(expected.text) and match.published == match.version
+    board_edits = sum(1 for _, method in calls if method == "editMessageText")
+    assert board_edits < match.version
+
+
+async def test_a_press_is_answered_before_the_moves_of_seats_on_autopilot(driver, api, db_path):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
+    host = get_host(driver.app)
+    match = await host.storage.load(1)
+    for seat in match.seats[1:]:  # Bob and Carol play on autopilot
+        seat.autopilot = True
+        seat.deadline = host.clock()
+    await host.storage.save(match)
+    async with host.lock(1):
+        await host.timers.settle(match)
+    answered_at: list[int] = []
+    answer = api._api_answerCallbackQuery
+
+    def moves_when_answered(params: dict) -> bool:
+        with sqlite3.connect(db_path) as db:
+            answered_at.append(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+        return answer(params)
+
+    api._api_answerCallbackQuery = moves_when_answered
+    await choose(driver, ALICE, picks=[0, 1])
+    # the start, Bob's and Carol's first moves, Alice's move: answered; then autopilot
+    assert answered_at[-1] == 4
+    assert len(await host.storage.moves(1)) == 6
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+
+
+async def test_an_admin_check_is_not_held_up_by_a_busy_group(api, db_path):
+    limits = TelegramLimits(window=2.0, margin=0.05)
+    async with running_bot(api, db_path, limits, rate_limit=True) as driver:
+        driver.group(GROUP, "Game Night")
+        api.admins[GROUP].add(DAVE.id)
+        await driver.send(ALICE, GROUP, "/new 5211")
+        for player in (ALICE, BOB):
+            await driver.press_label(player, GROUP, "Join")
+        api.timeline.clear()
+        host = get_host(driver.app)
+        # the group's budget is spent: these messages wait their turn
+        busy = [asyncio.create_task(host.messenger.send(GROUP, f"news {n}")) for n in range(25)]
+        await asyncio.sleep(0.1)
+        await driver.press_label(DAVE, GROUP, "Start")  # an admin, not the creator
+        await asyncio.gather(*busy)
+        await driver.settle()
+        assert (await host.storage.load(1)).status == "playing"
+    order = [method for _, method, chat in api.timeline if chat in (GROUP, None)]
+    answered = order.index("answerCallbackQuery")
+    assert "getChatMember" in order[:answered]
+    sent_before = order[:answered].count("sendMessage")
+    assert sent_before < 25, "the press waited for the group's queue"
