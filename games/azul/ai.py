@@ -45,11 +45,10 @@ LOST_LINE_PENALTY = 1.5
 
 
 def tile_value(wall: list[int], row: int, column: int, colour: int) -> float:
-    """Points of a tile placed at (row, column) of ``wall``, plus bonus progress."""
-    index = row * SIZE + column
-    wall[index] = colour
+    """Points of a tile placed at (row, column) of ``wall``, plus bonus progress. ``wall``
+    is only read (it may be a view's or a state's own list): the points of a placement
+    count the neighbours, not the cell itself."""
     points = placement_points(wall, row, column)[0]
-    wall[index] = EMPTY
     in_row = sum(cell >= 0 for cell in wall[row * SIZE : row * SIZE + SIZE])
     in_column = sum(cell >= 0 for cell in wall[column : SIZE * SIZE : SIZE])
     of_colour = wall.count(colour)
@@ -97,7 +96,7 @@ class AzulAI(GameAI):
         if view["phase"] == "wall":
             row = view["pending_rows"][seat]
             colour = view["line_colours"][seat][row]
-            return [tile_value(list(wall), row, action[0], colour) for action in legal]
+            return [tile_value(wall, row, action[0], colour) for action in legal]
         colours = view["line_colours"][seat]
         counts = view["line_counts"][seat]
         planned = planned_wall(wall, colours, counts, grey)
