@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from operator import add, itemgetter
+from operator import add, itemgetter, mul, sub
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
@@ -118,6 +118,11 @@ PLAYS = tuple(  # PLAYS[value][count][jokers]
 )
 CARDS = tuple(Card(K_CARD, card) for card in range(SLOTS))
 CARDS_HELD = CARDS[1:]  # the cards of a donkey round, 1..14, as a hand's counts ``[1:]`` list them
+# SETS[count][value]: ``count`` real cards of ``value`` (1..13); SINGLES: one card of each
+SETS = tuple(
+    tuple(PLAYS[value][count][0] for value in range(JOKER)) for count in range(MAX_SET + 1)
+)
+SINGLES = SETS[1]
 
 
 def follow_plays(value: int, count: int, real: int, jokers: int) -> tuple[Play, ...]:
@@ -246,10 +251,10 @@ class DonkeyOptions(GameOptions):
 
 def penalty(counts: list[int]) -> int:
     """Penalty points of cards left in a hand: face value, joker 14, donkey 20."""
-    points = counts[DONKEY] * PENALTY_DONKEY + counts[JOKER] * PENALTY_JOKER
-    for value in VALUES:
-        points += counts[value] * value
-    return points
+    return sum(map(mul, counts, PENALTIES))
+
+
+PENALTIES = (PENALTY_DONKEY, *VALUES, PENALTY_JOKER)  # the penalty of one card, by value
 
 
 def cards_of(counts: list[int]) -> list[int]:
@@ -321,12 +326,14 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         deck = list(DECK_WITHOUT_DONKEY)
         shuffle(rng, deck)  # deck[0] is the top card
         deck.insert(below(rng, DONKEY_DEPTH), DONKEY)
-        hands = [0] * (n * SLOTS)
-        for index in range(n * size):  # one card at a time, clockwise from seat 0
-            hands[(index % n) * SLOTS + deck[index]] += 1
-        undealt = [0] * SLOTS
-        for card in deck[n * size :]:
-            undealt[card] += 1
+        hands: list[int] = []
+        undealt = list(FULL_COUNTS)
+        for seat in range(n):  # one card at a time, clockwise from seat 0
+            hand = [0] * SLOTS
+            for card in deck[seat : n * size : n]:
+                hand[card] += 1
+            hands += hand
+            undealt = list(map(sub, undealt, hand))
         state["hand_no"] += 1
         state.update(
             {
@@ -358,15 +365,61 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
     # state the move was given (see :func:`games.core.own`).
     def _next_state(self, state: DonkeyState, seat: int, action: Action) -> DonkeyState:
         new = state.copy()
-        new["plays"] = state["plays"][:]
-        new["log"] = state["log"][:]
-        move = as_action(action)
-        if move[0] == K_PASS:
-            new["plays"].append([seat, K_PASS, 0, 0, 0])
-            new["log"].append({"type": "pass", "seat": seat, "forced": False})
-        else:
-            self._play_cards(new, state, seat, move)
-        self._advance(new, state)
+        plays = new["plays"] = state["plays"][:]
+        log = new["log"] = state["log"][:]
+        kind = action[0]  # a legal action: its numbers fit its kind (as_action names them)
+        if kind == K_PASS:
+            plays.append([seat, K_PASS, 0, 0, 0])
+            log.append({"type": "pass", "seat": seat, "forced": False})
+        else:  # its cards leave the hand for the table
+            base = seat * SLOTS
+            hands = new["hands"] = state["hands"][:]
+            event: dict[str, Any]
+            # Move events are short (no hand or round number): a round_won event closes
+            # each round.
+            if kind == K_SET:
+                _, value, count, used = action
+                if value == JOKER:
+                    hands[base + JOKER] -= count
+                else:
+                    hands[base + value] -= count - used
+                    hands[base + JOKER] -= used
+                plays.append([seat, K_SET, value, count, used])
+                cards = set_cards(value, count, used)
+                event = {"type": "play", "seat": seat, "value": value, "cards": cards}
+            elif kind == K_CARD:
+                card = action[1]
+                hands[base + card] -= 1
+                plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
+                worth = card_worth_in_donkey_round(card)
+                event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
+            else:  # K_DONKEY: the donkey led
+                hands[base + DONKEY] -= 1
+                plays.append([seat, K_DONKEY, DONKEY, 1, 0])
+                event = {"type": "donkey_led", "seat": seat}
+            event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
+            log.append(event)
+        # the turn passes clockwise, with the forced passes, and a full round closes
+        n = state["num_players"]
+        if len(plays) == n:
+            self._end_round(new, state)
+            return new
+        turn = new["turn"] = (seat + 1) % n
+        lead = plays[0]
+        if not AUTO_PASS_FORCED or lead[P_KIND] == K_DONKEY:
+            return new
+        count = lead[P_COUNT]
+        unbeatable = max(map(PLAY_VALUE, plays)) >= JOKERS_ALONE_VALUE
+        if not unbeatable and count == 1:  # a seat yet to act this round holds a card: a
+            return new  # round starts with no hand empty (check_invariants), none emptied
+        hands = new["hands"]
+        while unbeatable or sum(hands[turn * SLOTS : (turn + 1) * SLOTS]) < count:
+            plays.append([turn, K_PASS, 0, 0, 0])
+            log.append({"type": "pass", "seat": turn, "forced": True})
+            if len(plays) == n:
+                self._end_round(new, state)
+                return new
+            turn = new["turn"] = (turn + 1) % n
         return new
 
     def to_act(self, state: DonkeyState) -> frozenset[int]:
@@ -389,15 +442,22 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
             if hand[DONKEY] and not state["locked"]:
                 actions.append(LEAD_DONKEY)
             return actions
-        if plays[0][P_KIND] == K_DONKEY:  # a donkey round: any one card
+        lead = plays[0]
+        if lead[P_KIND] == K_DONKEY:  # a donkey round: any one card
             return list(compress(CARDS_HELD, hand[1:]))
         # a follower: pass, or as many cards as the lead of a strictly higher value
-        count = plays[0][P_COUNT]
+        count = lead[P_COUNT]
         best = max(map(PLAY_VALUE, plays))
-        follow = FOLLOWS[count]
-        actions = [PASS]
-        for value in compress(range(best + 1, JOKER), hand[best + 1 : JOKER]):
-            actions += follow[value][hand[value]][jokers]
+        higher = hand[best + 1 : JOKER]  # how many of each higher value the hand holds
+        if count == 1:  # one card: one play per value held, jokers alone aside
+            actions = [PASS, *compress(SINGLES[best + 1 :], higher)]
+        elif not jokers:  # no jokers: one play per value held at least ``count`` times
+            actions = [PASS, *compress(SETS[count][best + 1 :], map(count.__le__, higher))]
+        else:  # every split into real cards and jokers
+            follow = FOLLOWS[count]
+            actions = [PASS]
+            for value in compress(range(best + 1, JOKER), higher):
+                actions += follow[value][hand[value]][jokers]
         if jokers >= count and best < JOKERS_ALONE_VALUE:
             actions.append(PLAYS[JOKER][count][count])
         return actions
@@ -405,9 +465,14 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
     def is_legal(self, state: DonkeyState, seat: int, action: Action) -> bool:
         """Exactly ``action in legal_actions(state, seat)``, checked by kind without listing
         (tests/games compares the two over many random positions)."""
-        move = parse_action(action)
-        if move is None or state["over"] or seat != state["turn"]:
+        if state["over"] or seat != state["turn"]:
             return False
+        if type(action) in ACTION_KINDS:  # made by the engine (its legal actions)
+            move = action
+        else:  # a plain tuple from a button
+            move = parse_tagged(action, ACTION_KINDS)
+            if move is None:
+                return False
         kind = move[0]
         base = seat * SLOTS
         hands = state["hands"]
@@ -428,61 +493,6 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         if kind == K_DONKEY:
             return not plays and hands[base + DONKEY] > 0 and not state["locked"]
         return False  # a card outside a donkey round
-
-    @staticmethod
-    def _play_cards(
-        state: DonkeyState, previous: DonkeyState, seat: int, move: DonkeyAction
-    ) -> None:
-        """A move that is not a pass: its cards leave the hand for the table."""
-        base = seat * SLOTS
-        hands = state["hands"] = previous["hands"][:]
-        kind = move[0]
-        event: dict[str, Any]
-        # Move events are short (no hand or round number): a round_won event closes each round.
-        if kind == K_SET:
-            _, value, count, used = move
-            if value == JOKER:
-                hands[base + JOKER] -= count
-            else:
-                hands[base + value] -= count - used
-                hands[base + JOKER] -= used
-            state["plays"].append([seat, K_SET, value, count, used])
-            cards = set_cards(value, count, used)
-            event = {"type": "play", "seat": seat, "value": value, "cards": cards}
-        elif kind == K_CARD:
-            card = move[1]
-            hands[base + card] -= 1
-            state["plays"].append([seat, K_CARD, card, 1, int(card == JOKER)])
-            worth = card_worth_in_donkey_round(card)
-            event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
-        else:  # K_DONKEY: the donkey led
-            hands[base + DONKEY] -= 1
-            state["plays"].append([seat, K_DONKEY, DONKEY, 1, 0])
-            event = {"type": "donkey_led", "seat": seat}
-        event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
-        state["log"].append(event)
-
-    def _advance(self, state: DonkeyState, previous: DonkeyState) -> None:
-        """Pass the turn clockwise, making the forced passes, and close a full round."""
-        n = state["num_players"]
-        plays = state["plays"]
-        if len(plays) == n:
-            self._end_round(state, previous)
-            return
-        turn = (state["turn"] + 1) % n
-        state["turn"] = turn
-        if not AUTO_PASS_FORCED or plays[0][P_KIND] == K_DONKEY:
-            return
-        hands = state["hands"]
-        count = plays[0][P_COUNT]
-        unbeatable = max(map(PLAY_VALUE, plays)) >= JOKERS_ALONE_VALUE
-        while unbeatable or sum(hands[turn * SLOTS : (turn + 1) * SLOTS]) < count:
-            plays.append([turn, K_PASS, 0, 0, 0])
-            state["log"].append({"type": "pass", "seat": turn, "forced": True})
-            if len(plays) == n:
-                self._end_round(state, previous)
-                return
-            turn = state["turn"] = (turn + 1) % n
 
     def _end_round(self, state: DonkeyState, previous: DonkeyState) -> None:
         """Close a full round: the winner leads the next one, unless a hand is empty."""

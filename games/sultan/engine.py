@@ -127,6 +127,7 @@ class Setup:
     __slots__ = (
         "bid_indices",
         "bid_order",
+        "bidders",
         "bids_per_player",
         "bonus",
         "card_counts",
@@ -156,6 +157,11 @@ class Setup:
             ]
             for offset in range(num_players)
         ]
+        # bidders[start][made]: the seat of the next bid once ``made`` bids are down
+        self.bidders = tuple(
+            tuple((start + offset) % num_players for offset in self.bid_order)
+            for start in range(num_players)
+        )
         self.cushions = 2 if num_players == 3 else 3
         self.draw = self.cushions + 1
         self.bonus = BONUS_2_PLAYERS if two else BONUS_3_TO_5_PLAYERS
@@ -237,8 +243,7 @@ def bid_indices(state: SultanState, seat: int) -> tuple[int, ...]:
 
 def next_bidder(state: SultanState) -> int:
     """The seat whose bid is next (during the bidding)."""
-    n = state["num_players"]
-    return (state["start"] + SETUPS[n].bid_order[len(state["bid_cushions"])]) % n
+    return SETUPS[state["num_players"]].bidders[state["start"]][len(state["bid_cushions"])]
 
 
 def cards_of(counts: list[int], seat: int) -> list[int]:
@@ -443,7 +448,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
 
     def is_legal(self, state: SultanState, seat: int, action: Action) -> bool:
         phase = state["phase"]
-        move = parse_action(action)
+        move = action if type(action) in ACTION_KINDS else parse_action(action)
         if phase == "return":
             return type(move) is Return and seat == state["start"] and move.gem in state["drawn"]
         if phase != "bid" or type(move) is not Bid:
@@ -462,7 +467,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
     # Moves never change a list of the state they are given: they copy what they change
     # into a shallow copy (copy-on-write), so a bid costs a hand and the bids, not the state.
     def _next_state(self, state: SultanState, seat: int, action: Action) -> SultanState:
-        move = as_action(action)
+        move = action if type(action) in ACTION_KINDS else as_action(action)
         new = state.copy()
         log = new["log"] = state["log"][:]
         if type(move) is Return:
