@@ -266,6 +266,23 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
         items[last], items[pick] = items[pick], items[last]
 
 
+def sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
+    """``rng.sample(population, k)``: the same picks, in the same order. CPython draws them
+    from a pool when the population is small next to ``k`` (every deck and bag here is);
+    otherwise this leaves the draw to ``rng.sample``."""
+    n = len(population)
+    pool_limit = 21 if k <= 5 else 85  # as CPython 3.11 decides for k up to 21
+    if k > 21 or not 0 <= k <= n or n > pool_limit:
+        return rng.sample(population, k)
+    pool = list(population)
+    picks = []
+    for left in range(n, n - k, -1):
+        pick = below(rng, left)
+        picks.append(pool[pick])
+        pool[pick] = pool[left - 1]  # the last unpicked item fills the gap
+    return picks
+
+
 @lru_cache(maxsize=64)
 def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
     """The positions a shuffle of ``size`` items fills, last first, each with the bits of
