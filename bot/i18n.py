@@ -81,3 +81,13 @@ class Translator:
 @cache
 def translator(lang: str) -> Translator:
     return Translator(lang)
+
+
+def format_duration(t: Translator, seconds: float) -> str:
+    """A duration in words, in ``t``'s language: whole hours, else minutes, else seconds."""
+    seconds = max(1, round(seconds))
+    if seconds % 3600 == 0:
+        return t.plural("time.hours", seconds // 3600)
+    if seconds >= 60:
+        return t.plural("time.minutes", seconds // 60)
+    return t.plural("time.seconds", seconds)

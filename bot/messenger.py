@@ -20,13 +20,14 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message
-from telegram.constants import ParseMode
+from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import (
     BadRequest,
     ChatMigrated,
     Forbidden,
     NetworkError,
     RetryAfter,
+    TelegramError,
     TimedOut,
 )
 
@@ -101,6 +102,18 @@ class Messenger:
     def __init__(self, bot: Bot, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.bot = bot
         self.sleep = sleep  # injectable so tests can observe waits without waiting
+
+    def deep_link(self, payload: str) -> str:
+        """A link that opens the private chat with the bot and sends ``/start <payload>``."""
+        return f"https://t.me/{self.bot.username}?start={payload}"
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers the group; a check that fails answers no."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
     async def _call(self, chat_id: int, make_call: Callable[[], Awaitable[T]]) -> T:
         for attempt in range(1, MAX_ATTEMPTS + 1):

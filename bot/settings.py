@@ -19,6 +19,8 @@ EXAMPLE_TOKEN = "123456789:replace-with-your-token"  # the placeholder in .env.e
 # What Telegram accepts as a webhook's secret_token.
 SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 WHERE = "put it in .env (see .env.example) or in the environment"
+# Move time limits offered in the lobby, in seconds; 0 = no limit.
+TURN_PRESETS = (60, 180, 600, 3600, 86400, 0)
 
 
 class Settings(BaseSettings):
@@ -99,8 +101,6 @@ class Settings(BaseSettings):
     @field_validator("default_turn_seconds")
     @classmethod
     def _a_preset(cls, seconds: int) -> int:
-        from bot.timers import TURN_PRESETS
-
         if seconds not in TURN_PRESETS:
             raise ValueError(f"DEFAULT_TURN_SECONDS must be one of {TURN_PRESETS}")
         return seconds

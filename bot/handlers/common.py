@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from functools import wraps
-
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
-from bot.callbacks import BadCallback, Callback, parse
-from bot.host import get_host
-
-CallbackHandler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback], Awaitable[None]]
+from bot.host import Host
+from bot.storage import Match
 
 
 def thread_of(message: Message | None) -> int:
@@ -62,21 +56,6 @@ def on_menu(query: CallbackQuery, kind: str) -> bool:
     return kinds == {kind}
 
 
-def button_handler(handler: CallbackHandler):
-    """Parse the press's callback data for ``handler``; malformed data, or a press without a
-    chat (an inline message), gets a popup."""
-
-    @wraps(handler)
-    async def wrapper(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        try:
-            data = parse(query.data)
-            if update.effective_chat is None:
-                raise BadCallback(query.data)
-        except BadCallback:
-            t = await get_host(context.application).user_t(query.from_user)
-            await popup(query, t("error.bad_button"))
-            return
-        await handler(update, context, data)
-
-    return wrapper
+async def may_manage(host: Host, match: Match, user_id: int) -> bool:
+    """Whether the user may change or stop the match: its creator or a group admin."""
+    return user_id == match.creator_id or await host.messenger.is_admin(match.chat_id, user_id)
