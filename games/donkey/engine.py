@@ -574,7 +574,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         n = state["num_players"]
         hands = [hand_of(state, seat) for seat in range(n)]
         penalties = [penalty(hand) for hand in hands]
-        state["totals"] = list(map(add, state["totals"], penalties))  # new lists: see _play
+        state["totals"] = list(map(add, state["totals"], penalties))  # new lists (copy on write)
         state["history"] = [*state["history"], penalties]
         state["log"].append(
             {
