@@ -39,6 +39,7 @@ from bot.storage.model import (
     DISPLAY_MATCH_FIELDS,
     DISPLAY_SEAT_FIELDS,
     PLAY_SEAT_FIELDS,
+    PRIVATE_SEAT_FIELDS,
     Match,
     Notice,
     Seat,
@@ -197,6 +198,7 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
         ends_at=row["ends_at"],
         last_mover=row["last_mover"],
         title=row["title"],
+        rematch_of=row["rematch_of"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         lobby_message_id=row["lobby_message_id"],
@@ -392,6 +394,7 @@ class Storage(abc.ABC):
         creator_id: int,
         title: str = "",
         turn_seconds: int = 0,
+        rematch_of: int | None = None,
     ) -> Match | None:
         """A new lobby, or ``None`` if this chat (topic) already has an active match."""
         now = time.time()
@@ -403,6 +406,7 @@ class Storage(abc.ABC):
             _dumps(options),
             turn_seconds,
             creator_id,
+            rematch_of,
             now,
             now,
         )
@@ -410,8 +414,8 @@ class Storage(abc.ABC):
         # the unique index on active matches per topic refuses a second one
         rows = await self._rows(
             "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
-            "status, creator_id, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+            "status, creator_id, rematch_of, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
             args,
         )
         if not rows:
@@ -426,6 +430,7 @@ class Storage(abc.ABC):
             creator_id=creator_id,
             title=title,
             turn_seconds=turn_seconds,
+            rematch_of=rematch_of,
             created_at=now,
             updated_at=now,
         )
@@ -557,16 +562,18 @@ class Storage(abc.ABC):
             self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
-        """Record what a seat's private chat and the group's ping show for that seat."""
-        values = tuple(getattr(seat, name) for name in DISPLAY_SEAT_FIELDS)
+        """Record what a seat's private chat shows. Not the group's ping: that field
+        belongs to the group's flusher (:meth:`save_seat_ping`), and this copy of it may be
+        older."""
+        values = tuple(getattr(seat, name) for name in PRIVATE_SEAT_FIELDS)
         await self._write(
-            "UPDATE seats SET pinged_token = ?, prompt_message_id = ?, prompt_text = ?, "
-            "prompt_token = ? WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
+            "WHERE match_id = ? AND seat = ?",
             (*values, match_id, seat.seat),
         )
         cached = self._matches.get(match_id)
         if cached is not None and seat.seat < len(cached.seats):
-            for name, value in zip(DISPLAY_SEAT_FIELDS, values, strict=True):
+            for name, value in zip(PRIVATE_SEAT_FIELDS, values, strict=True):
                 setattr(cached.seats[seat.seat], name, value)
 
     async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:

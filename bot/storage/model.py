@@ -43,6 +43,7 @@ PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline
                     "clock_offered")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
 DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
+PRIVATE_SEAT_FIELDS = DISPLAY_SEAT_FIELDS[1:]  # what the private chat's flusher writes
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Match:
     ends_at: float | None = None  # a timed match's end (the engine is told when it passes)
     last_mover: int | None = None  # the seat whose own press made the latest move
     title: str = ""  # the group's title, to tell matches apart in private chats
+    rematch_of: int | None = None  # a rematch lobby: the finished match whose players manage it
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0

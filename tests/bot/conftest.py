@@ -16,8 +16,10 @@ from telegram.ext import BaseRateLimiter
 from bot.app import build_application
 from bot.host import get_host
 from bot.settings import Settings
+from bot.testing.fake_server import FakeTelegramServer
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
 from tests.bot.databases import BACKENDS, Database, PostgresServer
+from tests.bot.process import stop_leftovers
 
 GROUP = -100111
 OTHER_GROUP = -100222
@@ -106,14 +108,37 @@ def api() -> FakeTelegram:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """The SQLite file, for tests that look into it directly (SQLite only)."""
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
 async def driver(api: FakeTelegram, database: Database) -> AsyncIterator[Driver]:
     async with running_bot(api, database) as running:
         running.group(GROUP, "Game Night")
         running.group(OTHER_GROUP, "Office")
         yield running
+
+
+@pytest.fixture
+def deal(monkeypatch):
+    """``deal(seed)``: every match started from now on is dealt from ``seed``."""
+
+    def deal_from(seed: int) -> None:
+        monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: seed)
+
+    return deal_from
+
+
+# -- the bot as a process (tests/bot/test_process.py, test_startup.py) -----------------------
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegramServer]:
+    """The fake Bot API served over HTTP on localhost, for a real ``python -m bot``."""
+    running = FakeTelegramServer(FakeTelegram())
+    running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.fixture
+async def no_bot_left_running() -> AsyncIterator[None]:
+    """Kill whatever bot process a failed test left running."""
+    yield
+    await stop_leftovers()

@@ -27,7 +27,7 @@ TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices")
 
 
 def as_released_before(path: Path) -> None:
-    """Rewrite a database in the previous release's schema (2): every match's log back
+    """Rewrite a database in the previous release's schema (3): every match's log back
     inside its state row, no events table."""
     with sqlite3.connect(path) as db:
         for match_id, text in db.execute("SELECT id, state FROM matches").fetchall():
@@ -40,7 +40,7 @@ def as_released_before(path: Path) -> None:
             state["log"] = [json.loads(event) for (event,) in events]
             db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(state), match_id))
         db.execute("DROP TABLE events")
-        db.execute("PRAGMA user_version = 2")
+        db.execute("PRAGMA user_version = 3")
 
 
 async def migrate(source: Path, url: str) -> tuple[int, str, str]:

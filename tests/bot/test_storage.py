@@ -249,9 +249,9 @@ async def test_an_old_sqlite_database_with_the_log_in_the_state_is_upgraded(tmp_
     path = tmp_path / "old.sqlite3"
     state = {"seed": 1, "log": [{"type": "deal", "n": 1}, {"type": "bid", "n": 2}]}
     with sqlite3.connect(path) as raw:
-        for script in sqlite_migrations.MIGRATIONS[:2]:
+        for script in sqlite_migrations.MIGRATIONS[:3]:
             raw.executescript(script)
-        raw.execute("PRAGMA user_version = 2")
+        raw.execute("PRAGMA user_version = 3")
         raw.execute(
             "INSERT INTO matches (chat_id, game, options, status, creator_id, version, state, "
             "created_at, updated_at) VALUES (-1, '5211', '{}', 'playing', 7, 3, ?, 0, 0)",

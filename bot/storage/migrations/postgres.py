@@ -25,6 +25,7 @@ MIGRATIONS: list[str] = [
         turn_seconds INTEGER NOT NULL DEFAULT 0,
         ends_at DOUBLE PRECISION,
         last_mover INTEGER,
+        rematch_of BIGINT REFERENCES matches (id),
         status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
         creator_id BIGINT NOT NULL,
         version INTEGER NOT NULL DEFAULT 0,

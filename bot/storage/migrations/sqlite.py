@@ -81,7 +81,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN waiting_since REAL;
     ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
     """,
-    # 3: the public log leaves the state row (which keeps its length): one row per event,
+    """
+    ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
+    """,
+    # 4: the public log leaves the state row (which keeps its length): one row per event,
     # appended, never rewritten
     """
     CREATE TABLE events (
