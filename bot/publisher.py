@@ -1,5 +1,5 @@
 """Draw committed matches in Telegram: the lobby, the group's news and board, the final
-result, pings, and each player's private prompt.
+result, and each player's private prompt.
 
 Publishing reads the committed match from the database and is safe to repeat. Each chat
 (a group, or a player's private chat) has at most one flusher at a time; requests that
@@ -13,7 +13,9 @@ A drawing is a few named steps, each free to change without touching the others:
 * the group (:meth:`Publisher._draw_group`): close the lobby the match started from, post
   the news (notices, then announcements of new events) in one message, show the board (it
   moves below the game's news; a timeout leaves it in place; it is never rewritten into
-  news), then post the final result or ping everyone whose turn it is;
+  news), then post the final result. The group is never pinged about whose turn it is:
+  the board says so, and each player to act is notified by their new private prompt —
+  a player the bot cannot reach privately is named in the group instead (below);
 * a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
   to move), decide whether it is a new decision (a new message, which notifies; the old
   prompt is deleted) or an update (an edit), deliver it, and tell the group when the
@@ -278,8 +280,6 @@ class Publisher:
         await self._show_board(scene, at_bottom=news_above or repost)
         if scene.over and match.published < match.version:
             await self._post_result(scene)
-        elif not scene.over:
-            await self._ping(match, scene.t)
         match.published = match.version
         await self.storage.save_display(match)
 
@@ -420,56 +420,15 @@ class Publisher:
                 rows.append([InlineKeyboardButton(label, callback_data=data)])
         return rows
 
-    # the end, and whose turn it is
+    # the end
     async def _post_result(self, scene: GroupScene) -> None:
         """The final result, once, with a button for a new game of the same kind."""
         match, t = scene.match, scene.t
-        await self._clear_ping(match)
         result = get_engine(match.game).result(match.state)
         rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
         button = InlineKeyboardButton(t("play.rematch"), callback_data=rematch)
         text = scene.ui.final(t, scene.public, result, scene.names)
         await self._send(match, text, InlineKeyboardMarkup([[button]]))
-
-    async def _ping(self, match: Match, t: Translator) -> None:
-        """A short message that notifies the players whose decision has just come (board
-        edits do not notify), naming everyone who is to act now. Not when the whole table
-        acts at once: everyone got a new private prompt, which notifies by itself. The
-        previous ping is removed: one ping in the chat at most."""
-        acting = [
-            match.seats[number]
-            for number in sorted(get_engine(match.game).to_act(match.state))
-            if not match.seats[number].autopilot
-        ]
-        if len(acting) == len(match.seats) > 1:
-            await self._clear_ping(match)  # a stale ping would name too few
-            return
-        new = [
-            seat
-            for seat in acting
-            if seat.token == match.version and seat.pinged_token != seat.token
-        ]
-        if not new:
-            return
-        same_player = len(acting) == 1 and match.last_mover == acting[0].seat
-        if not (same_player and match.ping_message_id is not None):
-            # the same player again (several decisions in a row) keeps the ping already
-            # there: their private prompt notifies them
-            await self._clear_ping(match)
-            names = ", ".join(mention(seat.user_id, seat.name) for seat in acting)
-            text = (
-                t("play.your_turn", name=names)
-                if len(acting) == 1
-                else t("play.your_turn_many", names=names)
-            )
-            match.ping_message_id = await self._send(match, text)
-        for seat in new:
-            await self.storage.save_seat_ping(match.id, seat.seat, seat.token)
-
-    async def _clear_ping(self, match: Match) -> None:
-        if match.ping_message_id is not None:
-            await self.messenger.delete(match.chat_id, match.ping_message_id)
-            match.ping_message_id = None
 
     async def _send(
         self, match: Match, text: str, markup: InlineKeyboardMarkup | None = None

@@ -109,8 +109,7 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
     match = await current_match(driver)
     group = tally(api, GROUP)
     shown = [m for m in api.visible(GROUP) if m.from_bot]
-    # one board, the final result last, no ping left behind
-    assert match.ping_message_id is None
+    # one board, the final result last, no ping
     rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
     assert [b["callback_data"] for b in shown[-1].buttons()] == [rematch]  # the final result
     assert shown[-2].message_id == match.board_message_id

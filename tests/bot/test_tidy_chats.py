@@ -1,5 +1,5 @@
-"""A tidy chat: one live prompt per match in a private chat, pings that name everyone to
-act, and ``/board``."""
+"""A tidy chat: one live prompt per match in a private chat, no ping in the group (only a
+player the bot cannot reach is named there), and ``/board``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from bot.i18n import translator
 from bot.testing.fake_telegram import Fault
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, OTHER_GROUP
@@ -53,32 +52,69 @@ async def test_an_old_prompt_that_cannot_be_deleted_shrinks_to_one_line(driver, 
     assert "part 2 of 3" in prompt(driver, ALICE).text
 
 
-async def test_the_ping_names_everyone_who_is_to_act_on_the_grey_wall(driver, api):
-    """After every move of a grey-wall game: a ping in the group names every player to act,
-    as the board does (choosing columns, several act at once)."""
+def group_sends(api, since: int) -> list[dict]:
+    """The messages the bot sent to the group since the call numbered ``since``."""
+    return [
+        params
+        for method, params in api.calls[since:]
+        if method == "sendMessage" and int(params["chat_id"]) == GROUP
+    ]
+
+
+async def test_no_ping_in_the_group_each_player_to_act_is_notified_privately(driver, api):
+    """A grey-wall game, where several players choose columns at once: after every move the
+    group gets no message unless the game has news (a round ended), and each player whose
+    decision has just come gets a new private prompt, which notifies them; only the player
+    who made the move before is edited in place (they are looking at it)."""
     players = [ALICE, BOB, CAROL, DAVE]
     await start_azul(driver, ALICE, players, grey=True)
     rng = random.Random(5)
-    several = 0
-    while (await current_match(driver)).state["round"] <= 3:
+    several = fresh_prompts = 0
+    while (await current_match(driver)).state["round"] <= 2:
+        before = await current_match(driver)
+        calls = len(api.calls)
+        prompts = {p.id: api.last(p.id).message_id for p in players}
         await play_move(driver, players, rng)
         match = await current_match(driver)
-        pings = [m for m in api.visible(GROUP) if m.text.startswith("👉 ")]
-        assert len(pings) <= 1
-        if not pings:
-            continue
-        acting = [players[seat].first_name for seat in sorted(AZUL.to_act(match.state))]
-        named = pings[0].text.removeprefix("👉 ").removesuffix(", your move!").split(", ")
-        assert set(acting) <= set(named), (acting, pings[0].text)
-        several += len(named) > 1
-    assert several  # the column choice came to several players at once
+        news = len(match.state["log"]) > len(before.state["log"])
+        sent = group_sends(api, calls)
+        assert all(params.get("disable_notification") for params in sent) or news, sent
+        assert not any(params["text"].startswith("👉 ") for params in sent)
+        acting = AZUL.to_act(match.state)
+        several += len(acting) > 1
+        for seat in acting:
+            player = players[seat]
+            if match.seats[seat].token == match.version and seat != match.last_mover:
+                assert api.last(player.id).message_id > prompts[player.id], player.first_name
+                fresh_prompts += 1
+    assert several and fresh_prompts  # the column choice came to several players at once
 
 
-def test_a_ping_names_several_players_without_a_pronoun_that_guesses():
-    names = "Иван, Оксана"
-    assert translator("ru")("play.your_turn_many", names=names) == f"👉 {names}, пора ходить!"
-    assert translator("uk")("play.your_turn_many", names=names) == f"👉 {names}, час ходити!"
-    assert translator("it")("play.your_turn_many", names=names) == f"👉 {names}, tocca a voi!"
+async def test_a_player_the_bot_cannot_reach_is_named_in_the_group_at_each_of_their_turns(
+    driver, api
+):
+    """The only group message that names a player to act: Bob blocked the bot, so each
+    time his turn comes the group tells him to open the private chat; Alice's turns
+    (her private prompt notifies her) leave no message in the group."""
+    players = [ALICE, BOB]
+    await start_azul(driver, ALICE, players)
+    api.blocked.add(BOB.id)
+    rng = random.Random(2)
+    bob_turns = alice_turns = 0
+    for _ in range(6):
+        calls = len(api.calls)
+        await play_move(driver, players, rng)
+        match = await current_match(driver)
+        (seat,) = AZUL.to_act(match.state)
+        texts = [params["text"] for params in group_sends(api, calls)]
+        notices = [text for text in texts if "can't write to you" in text]
+        if seat == 1:
+            bob_turns += 1
+            assert len(notices) == 1 and f"tg://user?id={BOB.id}" in notices[0], texts
+        else:
+            alice_turns += 1
+            assert not notices and not any(f"tg://user?id={ALICE.id}" in t for t in texts)
+    assert bob_turns and alice_turns
 
 
 async def test_board_reposts_the_board_at_the_bottom_and_removes_the_old_one(driver, api):
