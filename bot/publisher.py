@@ -11,11 +11,12 @@ than one call behind.
 A drawing is a few named steps, each free to change without touching the others:
 
 * the group (:meth:`Publisher._draw_group`): close the lobby the match started from, post
-  the news (notices, then announcements of new events) in one message, show the board (it
-  moves below the game's news; a timeout leaves it in place; it is never rewritten into
-  news), then post the final result. The group is never pinged about whose turn it is:
-  the board says so, and each player to act is notified by their new private prompt —
-  a player the bot cannot reach privately is named in the group instead (below);
+  the news (notices, then announcements of new events) in one message, show the board
+  (edited in place; posted again below the news, silently, only once the news under it
+  would push it out of sight; never rewritten into news), then post the final result.
+  The group is never pinged about whose turn it is: the board says so, and each player
+  to act is notified by their new private prompt — a player the bot cannot reach
+  privately is named in the group instead (below);
 * a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
   to move), decide whether it is a new decision (a new message, which notifies; the old
   prompt is deleted) or an update (an edit), deliver it, and tell the group when the
@@ -30,6 +31,7 @@ import hashlib
 import html
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -126,10 +128,19 @@ class News:
     text: str
     markup: InlineKeyboardMarkup | None = None
     notice_ids: list[int] = field(default_factory=list)  # stored notices: marked sent once shown
-    moves_board: bool = False  # the game's own news (a round ended): the board follows it
 
 
 MAX_NEWS = 4000  # characters of one news message (Telegram takes up to 4,096)
+ROW_CHARS = 36  # characters of a line that fit in one row of a message on a phone
+SCREEN_ROWS = 25  # rows of messages a phone shows: news below the board that fills more
+# than this has pushed the board out of sight
+
+
+def screen_rows(text: str) -> int:
+    """About how many rows an HTML message takes in a phone's chat: each line, wrapped every
+    ``ROW_CHARS`` characters, and one for the bubble's margins."""
+    lines = html.unescape(re.sub(r"<[^>]+>", "", text)).split("\n")
+    return 1 + sum(max(1, -(-len(line) // ROW_CHARS)) for line in lines)
 
 
 def bundle(news: list[News]) -> list[News]:
@@ -141,9 +152,8 @@ def bundle(news: list[News]) -> list[News]:
             last.text += "\n\n" + item.text
             last.markup = last.markup or item.markup
             last.notice_ids += item.notice_ids
-            last.moves_board = last.moves_board or item.moves_board
         else:
-            messages.append(News(item.text, item.markup, list(item.notice_ids), item.moves_board))
+            messages.append(News(item.text, item.markup, list(item.notice_ids)))
     return messages
 
 
@@ -274,10 +284,18 @@ class Publisher:
         scene = await self._group_scene(match)
         if match.published == 0 and match.lobby_message_id is not None:
             await self._close_started_lobby(match, scene.t)
-        news_above = await self._post_news(scene)
+        match.board_below += await self._post_news(scene)
         repost = match.id in self._repost
         self._repost.discard(match.id)
-        await self._show_board(scene, at_bottom=news_above or repost)
+        # the board follows the news down only when it would be out of sight (the bot
+        # cannot see the group's other messages: /board brings it down at will), and not
+        # at the end, where the final result says it all; a board sent anew is silent —
+        # the news above it notified
+        board = match.board_message_id
+        out_of_sight = match.board_below > SCREEN_ROWS and not scene.over
+        await self._show_board(scene, at_bottom=repost or out_of_sight)
+        if match.board_message_id != board:
+            match.board_below = 0
         if scene.over and match.published < match.version:
             await self._post_result(scene)
         match.published = match.version
@@ -295,19 +313,19 @@ class Publisher:
         )
 
     # news: notices and announcements, one message per drawing
-    async def _post_news(self, scene: GroupScene) -> bool:
-        """Post what happened since the last drawing, all in one message. Returns whether
-        the game's own story moved on (a round ended...): then the board follows the news
-        down; a notice alone (a timeout, the clock) leaves the board where it is."""
+    async def _post_news(self, scene: GroupScene) -> int:
+        """Post what happened since the last drawing, all in one message (it notifies).
+        Returns the rows it takes on a phone's screen: the board follows the news down
+        only when the news below it would push it out of sight."""
         match = scene.match
-        moves_board = False
+        rows = 0
         for item in bundle(await self._news(scene)):
             await self._send(match, item.text, item.markup)
             for notice_id in item.notice_ids:
                 await self.storage.mark_notice_sent(notice_id)
-            moves_board = moves_board or item.moves_board
+            rows += screen_rows(item.text)
         match.announced = len(scene.public["log"])
-        return moves_board
+        return rows
 
     async def _news(self, scene: GroupScene) -> list[News]:
         """Stored notices (timeouts, the clock, unreachable players), then the game's
@@ -328,14 +346,13 @@ class Publisher:
                 timed_out.notice_ids.append(notice.id)
                 continue
             text, markup = self._notice(t, match, notice)
-            # the offer to start a clock points at the board's new button: the board follows
-            news.append(News(text, markup, [notice.id], moves_board=notice.key == "clock.offer"))
+            news.append(News(text, markup, [notice.id]))
         if timed_out is not None:
             timed_out.text = t.plural("timer.timeout", len(names), names=", ".join(names))
         events = scene.public["log"][match.announced :]
         if events:
             for text in scene.ui.announce(t, events, scene.public, scene.names):
-                news.append(News(text, moves_board=True))
+                news.append(News(text))
         return news
 
     def _notice(

@@ -111,6 +111,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
     """,
+    """
+    ALTER TABLE matches ADD COLUMN board_below INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 ACTIVE = ("lobby", "playing")
@@ -174,6 +177,7 @@ class Match:
     lobby_message_id: int | None = None
     board_message_id: int | None = None
     board_print: str | None = None  # fingerprint of the board as last drawn
+    board_below: int = 0  # phone-screen rows of the bot's news posted below the board
     announced: int = 0  # how many log events have been announced in the group
     published: int = 0  # the last version the group has been shown
 
@@ -222,8 +226,8 @@ class LRU(OrderedDict):
 
 
 _MISSING = object()
-DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print", "announced",
-                        "published")  # fmt: skip
+DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print", "board_below",
+                        "announced", "published")  # fmt: skip
 
 
 @dataclass
@@ -475,6 +479,7 @@ class Storage:
             lobby_message_id=row["lobby_message_id"],
             board_message_id=row["board_message_id"],
             board_print=row["board_print"],
+            board_below=row["board_below"],
             announced=row["announced"],
             published=row["published"],
         )
@@ -611,7 +616,7 @@ class Storage:
                     self._matches.pop(loser, None)
             await db.execute(
                 "UPDATE matches SET chat_id = ?, lobby_message_id = NULL, "
-                "board_message_id = NULL, board_print = NULL "
+                "board_message_id = NULL, board_print = NULL, board_below = 0 "
                 "WHERE chat_id = ?",
                 (new, old),
             )
@@ -689,11 +694,12 @@ class Storage:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
-                "announced = ?, published = ? WHERE id = ? AND chat_id = ?",
+                "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
                 (
                     match.lobby_message_id,
                     match.board_message_id,
                     match.board_print,
+                    match.board_below,
                     match.announced,
                     match.published,
                     match.id,

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bot.publisher import SCREEN_ROWS, screen_rows
 from bot.testing.fake_telegram import Fault
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, OTHER_GROUP
@@ -15,6 +16,8 @@ from tests.bot.helpers import current_match
 from tests.bot.play5211 import board, card_buttons, choose, prompt, start_game
 from tests.bot.play_azul import play_move
 from tests.bot.play_azul import start_match as start_azul
+from tests.bot.play_sultan import play_move as play_sultan_move
+from tests.bot.play_sultan import start_game as start_sultan
 
 AZUL = get_engine("azul")
 
@@ -115,6 +118,46 @@ async def test_a_player_the_bot_cannot_reach_is_named_in_the_group_at_each_of_th
             alice_turns += 1
             assert not notices and not any(f"tg://user?id={ALICE.id}" in t for t in texts)
     assert bob_turns and alice_turns
+
+
+async def test_the_board_follows_the_news_down_only_once_it_is_out_of_sight(driver, api):
+    """A whole Sultan game (news after each of 15 circles): the board is edited in place,
+    with the news collecting below it, until the news below it would fill a phone screen;
+    then it is posted again below the news, silently (the news notified), and the old one
+    is deleted. At the end it stays where it is: the final result says it all."""
+    players = [ALICE, BOB, CAROL]
+    await start_sultan(driver, GROUP, ALICE, players)
+    rng = random.Random(4)
+    stayed = moved = 0
+    while True:
+        old = (await current_match(driver)).board_message_id
+        calls = len(api.calls)
+        if await play_sultan_move(driver, GROUP, players, rng) is None:
+            break
+        match = await current_match(driver)
+        shown = [m for m in api.visible(GROUP) if m.from_bot]
+        ids = [m.message_id for m in shown]
+        below = shown[ids.index(match.board_message_id) + 1 :]
+        rows = sum(screen_rows(m.html) for m in below)
+        news = [p for p in group_sends(api, calls) if not p.get("disable_notification")]
+        if match.board_message_id == old:
+            assert rows <= SCREEN_ROWS or match.status == "finished", rows
+            stayed += bool(news)
+            continue
+        moved += 1
+        assert api.messages[GROUP][old].deleted and below == []  # one board, at the bottom
+        (board_sent,) = [p for p in group_sends(api, calls) if p.get("disable_notification")]
+        first_line = api.messages[GROUP][match.board_message_id].html.split("\n")[0]
+        assert board_sent["text"].split("\n")[0] == first_line
+        # the news below the old board had filled a screen
+        since_old = [m for m in api.messages[GROUP].values() if m.from_bot and m.message_id > old]
+        news_rows = sum(screen_rows(m.html) for m in since_old if m.message_id != ids[-1])
+        assert news_rows > SCREEN_ROWS, news_rows
+    assert stayed >= 5 and 1 <= moved <= 5, (stayed, moved)
+    # the end: the final result is the last message, the final board above it
+    shown = [m for m in api.visible(GROUP) if m.from_bot]
+    assert shown[-1].text.startswith("🏁 Sultan is over.")
+    assert sum(1 for m in shown if m.message_id == match.board_message_id) == 1
 
 
 async def test_board_reposts_the_board_at_the_bottom_and_removes_the_old_one(driver, api):
