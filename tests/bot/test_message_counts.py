@@ -91,7 +91,7 @@ async def play_whole_game(game: str, driver) -> list[FakeUser]:
 EXPECTED = {
     "5211": (10, 12, 70, 2, 23, 75),
     "sultan": (18, 22, 63, 4, 18, 77),
-    "donkey": (6, 6, 140, 0, 32, 105),
+    "donkey": (5, 5, 140, 0, 32, 105),
     "azul": (8, 9, 52, 1, 26, 66),
     "azul_grey": (8, 9, 115, 1, 30, 118),
     "summer_pavilion": (9, 11, 155, 2, 58, 164),
