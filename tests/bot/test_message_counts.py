@@ -41,19 +41,22 @@ class Tally:
     sends: int
     edits: int
     deletes: int
+    loud: int  # sends that notify (without disable_notification)
 
 
 def tally(api: FakeTelegram, chat_id: int) -> Tally:
-    calls = Counter(
-        method
+    mine = [
+        (method, params)
         for method, params in api.calls
         if params.get("chat_id") is not None and int(params["chat_id"]) == chat_id
-    )
+    ]
+    calls = Counter(method for method, _ in mine)
     return Tally(
         left=sum(1 for message in api.visible(chat_id) if message.from_bot),
         sends=sum(calls[method] for method in SENDS),
         edits=sum(calls[method] for method in EDITS),
         deletes=calls["deleteMessage"],
+        loud=sum(1 for m, p in mine if m in SENDS and not p.get("disable_notification")),
     )
 
 
@@ -144,7 +147,7 @@ def main() -> None:
 
     bot.flow.secrets.randbits = lambda bits: SEED  # the same deals as the test
     print(
-        "| game | group left | group sends / edits / deletes | private left "
+        "| game | group left | group sends (notifying) / edits / deletes | private left "
         "| private sends | private edits |"
     )
     print("|---|---|---|---|---|---|")
@@ -155,7 +158,8 @@ def main() -> None:
         private_sends = ", ".join(f"{name} {t.sends}" for name, t in chats.items())
         private_edits = ", ".join(f"{name} {t.edits}" for name, t in chats.items())
         print(
-            f"| {game} | {group.left} | {group.sends} / {group.edits} / {group.deletes} "
+            f"| {game} | {group.left} | {group.sends} ({group.loud}) / {group.edits} / "
+            f"{group.deletes} "
             f"| {private_left} | {private_sends} | {private_edits} |"
         )
     sys.stdout.flush()
