@@ -39,7 +39,6 @@ from bot.storage.model import (
     DISPLAY_MATCH_FIELDS,
     DISPLAY_SEAT_FIELDS,
     PLAY_SEAT_FIELDS,
-    PRIVATE_SEAT_FIELDS,
     Match,
     Notice,
     Seat,
@@ -204,7 +203,7 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
         lobby_message_id=row["lobby_message_id"],
         board_message_id=row["board_message_id"],
         board_print=row["board_print"],
-        ping_message_id=row["ping_message_id"],
+        board_below=row["board_below"],
         announced=row["announced"],
         published=row["published"],
         logged=logged,
@@ -555,17 +554,15 @@ class Storage(abc.ABC):
             return  # already recorded
         changed = await self._write(
             "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
-            "ping_message_id = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
+            "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
             (*values, match.id, match.chat_id),
         )
         if changed == 1:
             self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
-        """Record what a seat's private chat shows. Not the group's ping: that field
-        belongs to the group's flusher (:meth:`save_seat_ping`), and this copy of it may be
-        older."""
-        values = tuple(getattr(seat, name) for name in PRIVATE_SEAT_FIELDS)
+        """Record what a seat's private chat shows (its own flusher's fields only)."""
+        values = tuple(getattr(seat, name) for name in DISPLAY_SEAT_FIELDS)
         await self._write(
             "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
             "WHERE match_id = ? AND seat = ?",
@@ -573,31 +570,13 @@ class Storage(abc.ABC):
         )
         cached = self._matches.get(match_id)
         if cached is not None and seat.seat < len(cached.seats):
-            for name, value in zip(PRIVATE_SEAT_FIELDS, values, strict=True):
+            for name, value in zip(DISPLAY_SEAT_FIELDS, values, strict=True):
                 setattr(cached.seats[seat.seat], name, value)
-
-    async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:
-        """Record that the group was pinged about this seat's decision (and nothing else:
-        the private chat's fields belong to its own flusher)."""
-        cached = self._matches.get(match_id)
-        if (
-            cached is not None
-            and seat < len(cached.seats)
-            and cached.seats[seat].pinged_token == token
-        ):
-            return  # already recorded
-        await self._write(
-            "UPDATE seats SET pinged_token = ? WHERE match_id = ? AND seat = ?",
-            (token, match_id, seat),
-        )
-        cached = self._matches.get(match_id)
-        if cached is not None and seat < len(cached.seats):
-            cached.seats[seat].pinged_token = token
 
     async def move_chat(self, old: int, new: int) -> list[int]:
         """A group became a supergroup with a new id: move its matches (and its language) to
         the new id in one transaction; returns the unfinished matches now there. Message ids
-        of the old chat mean nothing in the new one, so boards, lobbies and pings are posted
+        of the old chat mean nothing in the new one, so boards and lobbies are posted
         anew. Where the new chat already has an unfinished match in the same topic, a
         running game wins over a lobby; otherwise the one already there stays."""
         async with self._transaction() as tx:
@@ -623,13 +602,8 @@ class Storage(abc.ABC):
                     )
                     self._matches.pop(loser, None)
             await tx.run(
-                "UPDATE seats SET pinged_token = 0 WHERE match_id IN "
-                "(SELECT id FROM matches WHERE chat_id = ? AND status = 'playing')",
-                (old,),
-            )
-            await tx.run(
                 "UPDATE matches SET chat_id = ?, lobby_message_id = NULL, "
-                "board_message_id = NULL, board_print = NULL, ping_message_id = NULL "
+                "board_message_id = NULL, board_print = NULL, board_below = 0 "
                 "WHERE chat_id = ?",
                 (new, old),
             )

@@ -18,9 +18,15 @@ from typing import Any
 import asyncpg
 
 from bot.storage.contract import decode_state
+from bot.storage.migrations import sqlite as sqlite_migrations
 from bot.storage.postgres import numbered
 
 BACKENDS = ("sqlite", "postgres")
+# the SQLite schema of the release before the events table (the log inside the state rows)
+BEFORE_EVENTS = next(
+    number for number, script in enumerate(sqlite_migrations.MIGRATIONS)
+    if "CREATE TABLE events" in script
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from bot.host import get_host
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, OTHER_GROUP, running_bot
-from tests.bot.databases import Database, Look
+from tests.bot.databases import BEFORE_EVENTS, Database, Look
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
@@ -27,8 +27,8 @@ TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices")
 
 
 def as_released_before(path: Path) -> None:
-    """Rewrite a database in the previous release's schema (3): every match's log back
-    inside its state row, no events table."""
+    """Rewrite a database in the previous release's schema: every match's log back inside
+    its state row, no events table."""
     with sqlite3.connect(path) as db:
         for match_id, text in db.execute("SELECT id, state FROM matches").fetchall():
             if text is None:
@@ -40,7 +40,7 @@ def as_released_before(path: Path) -> None:
             state["log"] = [json.loads(event) for (event,) in events]
             db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(state), match_id))
         db.execute("DROP TABLE events")
-        db.execute("PRAGMA user_version = 3")
+        db.execute(f"PRAGMA user_version = {BEFORE_EVENTS}")
 
 
 async def migrate(source: Path, url: str) -> tuple[int, str, str]:

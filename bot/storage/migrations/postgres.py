@@ -33,7 +33,8 @@ MIGRATIONS: list[str] = [
         lobby_message_id BIGINT,
         board_message_id BIGINT,
         board_print TEXT,
-        ping_message_id BIGINT,
+        ping_message_id BIGINT,  -- no longer read (as in SQLite's schema)
+        board_below INTEGER NOT NULL DEFAULT 0,
         announced INTEGER NOT NULL DEFAULT 0,
         published INTEGER NOT NULL DEFAULT 0,
         created_at DOUBLE PRECISION NOT NULL,
@@ -55,7 +56,7 @@ MIGRATIONS: list[str] = [
         reminded BOOLEAN NOT NULL DEFAULT FALSE,
         timeouts INTEGER NOT NULL DEFAULT 0,
         autopilot BOOLEAN NOT NULL DEFAULT FALSE,
-        pinged_token INTEGER NOT NULL DEFAULT 0,
+        pinged_token INTEGER NOT NULL DEFAULT 0,  -- no longer read (as in SQLite's schema)
         prompt_message_id BIGINT,
         prompt_text TEXT,
         prompt_token INTEGER NOT NULL DEFAULT 0,
