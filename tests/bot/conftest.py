@@ -34,8 +34,17 @@ GIULIA = FakeUser(203, "Giulia", "it")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend" in metafunc.fixturenames:
+    if "backend" in metafunc.fixturenames and "backend" not in own_parameters(metafunc):
         metafunc.parametrize("backend", BACKENDS)
+
+
+def own_parameters(metafunc: pytest.Metafunc) -> set[str]:
+    """The names a test parametrises itself (a test may pick its backends case by case)."""
+    names: set[str] = set()
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        given = marker.args[0]
+        names.update(given.replace(" ", "").split(",") if isinstance(given, str) else given)
+    return names
 
 
 def settings_for(database: Database | Path, **overrides) -> Settings:
