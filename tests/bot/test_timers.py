@@ -181,6 +181,21 @@ async def test_deadlines_are_stored_and_one_that_passed_while_down_fires_after_s
         assert any("Carol ran out of time" in m.text for m in api.visible(GROUP))
 
 
+async def test_a_notice_committed_but_not_yet_sent_is_sent_after_a_restart(api, database):
+    async with running_bot(api, database) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
+        storage = get_host(driver.app).storage
+        match = await load(driver)
+        # committed with the match, as a timeout is; the process stops before drawing it
+        await storage.save(match, notices=[("timer.timeout", {"user_id": BOB.id, "name": "Bob"})])
+    assert not any("ran out of time" in m.text for m in api.visible(GROUP))
+    async with running_bot(api, database) as driver:
+        told = [m.text for m in api.visible(GROUP) if "ran out of time" in m.text]
+        assert told == ["⏰ Bob ran out of time, so I made a move for them."]
+        assert await get_host(driver.app).storage.unsent_notices(1) == []
+
+
 async def test_abandoned_lobbies_expire_and_leave_no_buttons(driver, api):
     clock = use_clock(driver)
     await driver.send(ALICE, GROUP, "/new")
