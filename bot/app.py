@@ -11,25 +11,45 @@ from telegram.ext import (
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
+    ContextTypes,
     MessageHandler,
     filters,
 )
 from telegram.request import BaseRequest
 
 from bot import callbacks
+from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_storage
-from bot.handlers import commands, lobby, membership, play, records
+
+# importing the handler modules binds their buttons (@button, @match_button) into BUTTONS
+from bot.handlers import commands, lobby, membership, play, records  # noqa: F401
+from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
-from bot.host import HOST_KEY, Host, get_host
+from bot.host import HOST_KEY, BotContext, Host, get_host
 from bot.i18n import LANGUAGES, translator
+from bot.languages import Languages
+from bot.locks import MatchLocks
 from bot.messenger import Messenger
+from bot.publisher import Publisher
 from bot.rate_limit import TelegramLimits
 from bot.settings import Settings
 from bot.storage import storage_for
+from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("new", "rules", "stats", "top", "history", "language", "cancel", "forget", "help")
+COMMANDS = (
+    "new",
+    "board",
+    "rules",
+    "stats",
+    "top",
+    "history",
+    "language",
+    "cancel",
+    "forget",
+    "help",
+)
 
 
 def build_application(
@@ -45,6 +65,7 @@ def build_application(
     builder = (
         Application.builder()
         .token(settings.telegram_bot_token.get_secret_value())
+        .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
         .post_init(_on_startup)
         .post_stop(_on_stop)
@@ -58,14 +79,23 @@ def build_application(
     if settings.rate_limit:  # 429s are retried by the Messenger, not by the limiter
         builder = builder.rate_limiter(rate_limiter or TelegramLimits())
     application = builder.build()
-    application.bot_data[HOST_KEY] = Host(
-        settings=settings,
-        storage=storage_for(settings.postgres_url(), settings.database_path),
-        messenger=Messenger(application.bot),
-        job_queue=application.job_queue,
-    )
+    application.bot_data[HOST_KEY] = build_host(settings, application)
     _add_handlers(application)
     return application
+
+
+def build_host(settings: Settings, application: Application) -> Host:
+    """The bot's services, each given what it uses; each is built after everything it
+    needs, so no module imports its way back up."""
+    storage = storage_for(settings.postgres_url(), settings.database_path)
+    messenger = Messenger(application.bot)
+    languages = Languages(storage, settings.default_language)
+    lock = MatchLocks()
+    publisher = Publisher(storage, messenger, languages)
+    timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
+    chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
+    publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
+    return Host(settings, storage, messenger, languages, lock, publisher, timers, chats)
 
 
 def _add_handlers(application: Application) -> None:
@@ -79,28 +109,15 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("language", commands.language_command))
     add(CommandHandler("cancel", commands.cancel_command))
+    add(CommandHandler("board", commands.board_command))
     add(CommandHandler("stats", records.stats_command))
     add(CommandHandler("top", records.top_command))
     add(CommandHandler("history", records.history_command))
     add(CommandHandler("forget", records.forget_command))
-    for kind, handler in {
-        "a": play.press_action,
-        "d": play.press_draft,
-        "bk": play.press_back,
-        "ck": play.press_clock,
-        "ng": lobby.choose_game,
-        "op": lobby.cycle_option,
-        "lv": lobby.leave,
-        "st": lobby.start,
-        "cx": lobby.cancel,
-        "rm": lobby.rematch,
-        "ab": commands.abort_button,
-        "lg": commands.language_button,
-        "rl": commands.rules_button,
-        "tp": records.top_button,
-        "hs": records.history_button,
-        "fg": records.forget_button,
-    }.items():
+    unbound = [kind.name for kind in callbacks.Kind if kind not in BUTTONS]
+    if unbound:  # every kind of button the bot draws must have its handler
+        raise RuntimeError(f"no handler for these buttons: {', '.join(unbound)}")
+    for kind, handler in BUTTONS.items():
         add(CallbackQueryHandler(handler, pattern=callbacks.pattern(kind)))
     add(CallbackQueryHandler(commands.bad_callback))
     add(MessageHandler(filters.COMMAND, commands.unknown_command))

@@ -11,25 +11,32 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
-KINDS = {
-    "a": "action",  # an engine move
-    "d": "draft",  # a selection step (toggle a card, pick a source, ...)
-    "ng": "new game",  # /new menu: payload = game id
-    "op": "option",  # lobby: cycle an option, payload = option name
-    "lv": "leave",
-    "st": "start",
-    "cx": "cancel lobby",
-    "ab": "abort match",  # /cancel of a running match, after confirmation
-    "lg": "language",  # payload = language code
-    "rm": "rematch",  # payload = game id, match = the finished match
-    "rl": "rules",  # payload = game id
-    "bk": "back from autopilot",
-    "ck": "start the clock",  # payload = the absent seat, token = its token
-    "tp": "leaderboard",  # /top: payload = game id
-    "hs": "past match",  # /history: match = the ended match
-    "fg": "forget me",  # /forget's confirmation: payload = yes or no
-}
+
+class Kind(StrEnum):
+    """Every kind of button the bot makes. Each is handled by exactly one handler, bound to
+    it with ``@button(kind)`` or ``@match_button(kind, ...)`` in ``bot.handlers``."""
+
+    ACTION = "a"  # an engine move
+    DRAFT = "d"  # a selection step (toggle a card, pick a source, ...)
+    NEW_GAME = "ng"  # /new menu: payload = game id
+    OPTION = "op"  # lobby: cycle an option, payload = option name
+    LEAVE = "lv"
+    START = "st"
+    CANCEL_LOBBY = "cx"
+    ABORT = "ab"  # /cancel of a running match, after confirmation
+    LANGUAGE = "lg"  # payload = language code
+    REMATCH = "rm"  # payload = game id, match = the finished match
+    RULES = "rl"  # /rules menu: payload = game id; shows the game's summary
+    FULL_RULES = "fr"  # under a summary: payload = game id; shows the full rules
+    BACK = "bk"  # back from autopilot
+    CLOCK = "ck"  # start the clock: payload = the absent seat, token = its token
+    TOP = "tp"  # /top: payload = game id
+    HISTORY = "hs"  # /history: match = the ended match
+    FORGET = "fg"  # /forget's confirmation: payload = yes or no
+
+
 MAX_BYTES = 64
 
 
@@ -39,7 +46,7 @@ class BadCallback(ValueError):
 
 @dataclass(frozen=True)
 class Callback:
-    kind: str
+    kind: Kind
     match_id: int = 0
     token: int = 0
     payload: str = ""
@@ -57,25 +64,26 @@ def parse(data: str | None) -> Callback:
     if not data or len(data.encode()) > MAX_BYTES:
         raise BadCallback(data)
     parts = data.split(":", 3)
-    if len(parts) != 4 or parts[0] not in KINDS:
+    if len(parts) != 4 or parts[0] not in _KINDS:
         raise BadCallback(data)
     kind, match_id, token, payload = parts
     token, dot, step = token.partition(".")
     if not (_MATCH_ID.fullmatch(match_id) and _TOKEN.fullmatch(token)):
         raise BadCallback(data)
-    if dot and (kind != "d" or not _TOKEN.fullmatch(step)):
+    if dot and (kind != Kind.DRAFT or not _TOKEN.fullmatch(step)):
         raise BadCallback(data)
     if not _PAYLOAD.fullmatch(payload):
         raise BadCallback(data)
-    return Callback(kind, int(match_id), int(token), payload, int(step) if dot else None)
+    return Callback(Kind(kind), int(match_id), int(token), payload, int(step) if dot else None)
 
 
+_KINDS = frozenset(kind.value for kind in Kind)
 # ASCII digits only ("³".isdigit() is True, but int("³") fails)
 _MATCH_ID = re.compile(r"[0-9]{1,12}")
 _TOKEN = re.compile(r"[0-9]{1,9}")
 _PAYLOAD = re.compile(r"[A-Za-z0-9._-]*")
 
 
-def pattern(kind: str) -> str:
+def pattern(kind: Kind) -> str:
     """A regex for :class:`telegram.ext.CallbackQueryHandler` selecting one kind."""
     return f"^{kind}:"

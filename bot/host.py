@@ -1,29 +1,29 @@
-"""Shared services of the running bot, kept in ``application.bot_data["host"]``."""
+"""The running bot's services in one container, and the typed context that hands it to every
+handler (``context.host``).
+
+``bot.app`` builds each service with what it needs and puts them here; nothing in this
+module builds or imports its way back up.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import time
-import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from telegram import Bot, User
-from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
-from telegram.ext import Application
+from telegram import Bot
+from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
-from bot.i18n import Translator, negotiate, translator
+from bot.chat_lifecycle import ChatLifecycle
+from bot.languages import Languages
+from bot.locks import MatchLocks
 from bot.messenger import Messenger
+from bot.publisher import Publisher
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.timers import Timers
 
-if TYPE_CHECKING:
-    from bot.publisher import Publisher
-    from bot.timers import Timers
-
-HOST_KEY = "host"
+HOST_KEY = "host"  # where the Host lives in ``application.bot_data``
 
 
 @dataclass
@@ -31,77 +31,39 @@ class Host:
     settings: Settings
     storage: Storage
     messenger: Messenger
-    job_queue: Any = None  # telegram.ext.JobQueue; None where no scheduler runs
-    clock: Callable[[], float] = time.time  # injectable: tests move time by hand
-    publisher: Publisher = field(init=False)
-    timers: Timers = field(init=False)
-    # One lock per match: updates for the same match are handled one at a time, updates for
-    # different matches concurrently. Locks vanish with their last user.
-    _locks: weakref.WeakValueDictionary[int, asyncio.Lock] = field(
-        default_factory=weakref.WeakValueDictionary
-    )
-
-    def __post_init__(self) -> None:
-        from bot.publisher import Publisher
-        from bot.timers import Timers
-
-        self.publisher = Publisher(self)
-        self.timers = Timers(self)
+    languages: Languages
+    lock: MatchLocks  # ``async with host.lock(match_id):`` one update of a match at a time
+    publisher: Publisher
+    timers: Timers
+    chats: ChatLifecycle
 
     @property
     def bot(self) -> Bot:
         return self.messenger.bot
 
-    def lock(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[match_id] = lock
-        return lock
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The bot's time: the timers' clock (tests replace it to move time by hand)."""
+        return self.timers.clock
 
-    # -- languages -------------------------------------------------------------------------
-    async def user_lang(self, user: User | None) -> str:
-        """A user's language: their /language choice, else their Telegram app's language
-        where supported, else the default."""
-        if user is None:
-            return self.settings.default_language
-        record = await self.storage.user(user.id)
-        if record and record.lang:
-            return record.lang
-        return negotiate(user.language_code, self.settings.default_language)
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.timers.clock = clock
+        self.publisher.clock = clock  # the time left shown on boards and prompts
 
-    async def user_t(self, user: User | None) -> Translator:
-        return translator(await self.user_lang(user))
-
-    async def user_t_by_id(self, user_id: int) -> Translator:
-        """The same choice for someone known only by id (messages the bot starts itself)."""
-        record = await self.storage.user(user_id)
-        if record is None:
-            return translator(self.settings.default_language)
-        return translator(
-            record.lang or negotiate(record.telegram_lang, self.settings.default_language)
-        )
-
-    async def chat_t(self, chat_id: int, fallback_user: User | None = None) -> Translator:
-        lang = await self.storage.chat_lang(chat_id)
-        if lang is None:
-            lang = negotiate(
-                fallback_user.language_code if fallback_user else None,
-                self.settings.default_language,
-            )
-        return translator(lang)
-
-    # -- permissions -----------------------------------------------------------------------
-    async def is_admin(self, chat_id: int, user_id: int) -> bool:
-        try:
-            member = await self.bot.get_chat_member(chat_id, user_id)
-        except TelegramError:
-            return False
-        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-
-    def deep_link(self, payload: str) -> str:
-        return f"https://t.me/{self.bot.username}?start={payload}"
+    @property
+    def job_queue(self) -> JobQueue | None:
+        return self.timers.job_queue
 
 
 def get_host(application: Application) -> Host:
     return application.bot_data[HOST_KEY]
+
+
+class BotContext(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """The context every handler receives (``ContextTypes(context=BotContext)`` in
+    ``bot.app``): ``context.host`` is the running bot's services."""
+
+    @property
+    def host(self) -> Host:
+        return self.bot_data[HOST_KEY]

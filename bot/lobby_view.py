@@ -7,11 +7,9 @@ import typing
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import Callback
-from bot.host import Host
-from bot.i18n import Translator
+from bot.callbacks import Callback, Kind
+from bot.i18n import Translator, format_duration
 from bot.storage import Match
-from bot.timers import turn_label
 from bot.ui import get_ui
 from games import get_engine
 
@@ -31,10 +29,28 @@ def option_choices(game: str) -> dict[str, tuple]:
     return choices
 
 
-def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKeyboardMarkup]:
+def turn_label(t: Translator, seconds: int) -> str:
+    """The lobby's move time limit, in words."""
+    if not seconds:
+        return t("lobby.turn.none")
+    return t("lobby.turn", limit=format_duration(t, seconds))
+
+
+def option_button(label: str, setting: bool = True) -> str:
+    """An option's button: "⚙️ Wall: coloured ▸" — the arrow says a press moves on to the
+    next value. The time limit's label has its own ⏱ instead of the cog."""
+    return f"⚙️ {label} ▸" if setting else f"{label} ▸"
+
+
+def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The lobby's text and buttons; ``join_link`` opens the private chat to join."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
-    lines = [t("lobby.title", game=html.escape(ui.title(t)))]
+    if match.rematch_of is None:
+        title_key, hint_key = "lobby.title", "lobby.hint"
+    else:
+        title_key, hint_key = "lobby.rematch_title", "lobby.rematch_hint"
+    lines = [t(title_key, game=html.escape(ui.title(t)))]
     for name, value in match.options.items():
         lines.append("• " + ui.option_label(t, name, value))
     lines.append("• " + turn_label(t, match.turn_seconds))
@@ -45,26 +61,20 @@ def lobby_screen(host: Host, match: Match, t: Translator) -> tuple[str, InlineKe
     for seat in match.seats:
         lines.append(f"{seat.seat + 1}. {html.escape(seat.name)}")
     lines.append("")
-    lines.append(t("lobby.hint", min=engine.min_players))
+    lines.append(t(hint_key, min=engine.min_players))
+
+    def press(label: str, kind: Kind, payload: str = "") -> InlineKeyboardButton:
+        return InlineKeyboardButton(
+            label, callback_data=Callback(kind, match.id, 0, payload).encode()
+        )
+
     rows = [
-        [
-            InlineKeyboardButton(t("lobby.join"), url=host.deep_link(f"j{match.id}")),
-            InlineKeyboardButton(t("lobby.leave"), callback_data=Callback("lv", match.id).encode()),
-        ]
+        [InlineKeyboardButton(t("lobby.join"), url=join_link), press(t("lobby.leave"), Kind.LEAVE)]
     ]
     for name in option_choices(match.game):
-        label = "⚙️ " + ui.option_label(t, name, match.options[name])
-        rows.append(
-            [InlineKeyboardButton(label, callback_data=Callback("op", match.id, 0, name).encode())]
-        )
-    turn = Callback("op", match.id, 0, TURN_OPTION).encode()
-    rows.append([InlineKeyboardButton(turn_label(t, match.turn_seconds), callback_data=turn)])
-    rows.append(
-        [
-            InlineKeyboardButton(t("lobby.start"), callback_data=Callback("st", match.id).encode()),
-            InlineKeyboardButton(
-                t("lobby.cancel"), callback_data=Callback("cx", match.id).encode()
-            ),
-        ]
-    )
+        label = option_button(ui.option_label(t, name, match.options[name]))
+        rows.append([press(label, Kind.OPTION, name)])
+    turn = option_button(turn_label(t, match.turn_seconds), setting=False)
+    rows.append([press(turn, Kind.OPTION, TURN_OPTION)])
+    rows.append([press(t("lobby.start"), Kind.START), press(t("lobby.cancel"), Kind.CANCEL_LOBBY)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)

@@ -1,4 +1,5 @@
-"""Draw committed matches in Telegram: announcements, the group board, pings, private prompts.
+"""Draw committed matches in Telegram: the lobby, the group's news and board, the final
+result, and each player's private prompt.
 
 Publishing reads the committed match from the database and is safe to repeat. Each chat
 (a group, or a player's private chat) has at most one flusher at a time; requests that
@@ -6,6 +7,20 @@ arrive while it is busy — for example while it waits for the rate limiter — 
 chat dirty, and the next pass draws the *latest* state. So under fast play board edits
 coalesce, a group never gets more calls than Telegram allows, and the board is never more
 than one call behind.
+
+A drawing is a few named steps, each free to change without touching the others:
+
+* the group (:meth:`Publisher._draw_group`): close the lobby the match started from, post
+  the news (notices, then announcements of new events) in one message, show the board
+  (edited in place; posted again below the news, silently, only once the news under it
+  would push it out of sight; never rewritten into news), then post the final result.
+  The group is never pinged about whose turn it is: the board says so, and each player
+  to act is notified by their new private prompt — a player the bot cannot reach
+  privately is named in the group instead (below);
+* a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
+  to move), decide whether it is a new decision (a new message, which notifies; the old
+  prompt is deleted) or an update (an edit), deliver it, and tell the group when the
+  player cannot be reached.
 """
 
 from __future__ import annotations
@@ -16,25 +31,30 @@ import hashlib
 import html
 import json
 import logging
-from collections.abc import Iterable
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import BadRequest
 
-from bot.callbacks import Callback
-from bot.chat_lifecycle import bot_removed, move_chat
-from bot.host import Host
-from bot.i18n import Translator
+from bot.callbacks import Callback, Kind
+from bot.deadlines import may_start_clock
+from bot.i18n import Translator, format_duration
+from bot.languages import Languages
 from bot.lobby_view import lobby_screen
-from bot.messenger import ChatMoved, MessageGone, Unreachable
-from bot.storage import Match, Notice
-from bot.timers import format_duration
+from bot.messenger import ChatMoved, MessageGone, Messenger, Unreachable
+from bot.storage import Match, Notice, Seat, Storage
 from bot.ui import get_ui
-from bot.ui.base import Button, Names
+from bot.ui.base import Button, GameUI, Names
 from games import get_engine
 
 log = logging.getLogger(__name__)
 
 ChatKey = tuple[str, int]  # ("group", chat id) or ("user", user id)
+Rows = list[list[InlineKeyboardButton]]
 
 
 def names_of(match: Match) -> Names:
@@ -45,7 +65,7 @@ def mention(user_id: int, name: str) -> str:
     return f'<a href="tg://user?id={user_id}">{html.escape(name)}</a>'
 
 
-def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -> list[list]:
+def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -> Rows:
     """Telegram buttons for a screen; moves and selection steps carry the seat's token."""
     markup = []
     for row in rows:
@@ -58,30 +78,115 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
             token = match.seats[seat].token if seat is not None else match.version
             if button.action is not None:
                 payload = ".".join(str(part) for part in button.action)
-                data = Callback("a", match.id, token, payload).encode()
+                data = Callback(Kind.ACTION, match.id, token, payload).encode()
             else:
                 # a selection step also carries the step it was drawn at: a step button
                 # from an older version of the prompt is stale
                 step = match.seats[seat].draft_step if seat is not None else 0
-                data = Callback("d", match.id, token, button.draft or "", step=step).encode()
+                draft = button.draft or ""
+                data = Callback(Kind.DRAFT, match.id, token, draft, step=step).encode()
             buttons.append(InlineKeyboardButton(button.label, callback_data=data))
         if buttons:
             markup.append(buttons)
     return markup
 
 
-def fingerprint(text: str, markup: list[list]) -> str:
+def fingerprint(text: str, markup: Rows) -> str:
     raw = text + json.dumps([[b.to_dict() for b in row] for row in markup], sort_keys=True)
     digest = hashlib.blake2s(raw.encode(), digest_size=10).hexdigest()
     return ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
 
 
+def markup_of(rows: Rows) -> InlineKeyboardMarkup | None:
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+class ChatWatcher(Protocol):
+    """Who hears what drawing finds out about a group (``bot.chat_lifecycle``)."""
+
+    async def move_chat(self, old: int, new: int) -> None: ...
+
+    async def bot_removed(self, chat_id: int) -> None: ...
+
+
+@dataclass
+class GroupScene:
+    """A committed match as its group sees it: read once, used by every step of a drawing."""
+
+    match: Match
+    t: Translator
+    ui: GameUI
+    names: Names
+    public: Any  # the engine's public view
+    over: bool
+
+
+@dataclass
+class News:
+    """One piece of news for the group: a stored notice or a game's announcement."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    notice_ids: list[int] = field(default_factory=list)  # stored notices: marked sent once shown
+
+
+MAX_NEWS = 4000  # characters of one news message (Telegram takes up to 4,096)
+ROW_CHARS = 36  # characters of a line that fit in one row of a message on a phone
+SCREEN_ROWS = 25  # rows of messages a phone shows: news below the board that fills more
+# than this has pushed the board out of sight
+
+
+def screen_rows(text: str) -> int:
+    """About how many rows an HTML message takes in a phone's chat: each line, wrapped every
+    ``ROW_CHARS`` characters, and one for the bubble's margins."""
+    lines = html.unescape(re.sub(r"<[^>]+>", "", text)).split("\n")
+    return 1 + sum(max(1, -(-len(line) // ROW_CHARS)) for line in lines)
+
+
+def bundle(news: list[News]) -> list[News]:
+    """The news of one drawing in as few messages as fit: one, unless it is very long."""
+    messages: list[News] = []
+    for item in news:
+        last = messages[-1] if messages else None
+        if last is not None and len(last.text) + 2 + len(item.text) <= MAX_NEWS:
+            last.text += "\n\n" + item.text
+            last.markup = last.markup or item.markup
+            last.notice_ids += item.notice_ids
+        else:
+            messages.append(News(item.text, item.markup, list(item.notice_ids)))
+    return messages
+
+
+@dataclass
+class Prompt:
+    """A seat's private message: the screen, and whether it offers a decision."""
+
+    text: str
+    rows: Rows
+    decides: bool  # the seat has legal moves
+    closed: str  # the one line an older prompt shrinks to where it cannot be deleted
+
+    @property
+    def print(self) -> str:
+        return fingerprint(self.text, self.rows)
+
+
 class Publisher:
-    def __init__(self, host: Host) -> None:
-        self.host = host
+    def __init__(self, storage: Storage, messenger: Messenger, languages: Languages) -> None:
+        self.storage = storage
+        self.messenger = messenger
+        self.languages = languages
+        self._chats: ChatWatcher | None = None
         self._dirty: dict[ChatKey, set[int]] = {}
         self._tasks: dict[ChatKey, asyncio.Task] = {}
         self._resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
+        self._repost: set[int] = set()  # matches whose board goes to the bottom of the group
+        self.clock: Callable[[], float] = time.time  # the host's clock (tests move it)
+
+    def watch_chats(self, chats: ChatWatcher) -> None:
+        """Tell ``chats`` when drawing finds that a group moved or no longer has the bot.
+        (``bot.app`` connects it: the watcher is built after the publisher, which it uses.)"""
+        self._chats = chats
 
     # -- scheduling ------------------------------------------------------------------------
     def request(self, match: Match, chats: Iterable[ChatKey] | None = None) -> None:
@@ -102,6 +207,11 @@ class Publisher:
         self._resend.add((match.id, user_id))
         self.request(match, [("user", user_id)])
 
+    def repost_board(self, match: Match) -> None:
+        """Post the board again at the bottom of the group (``/board``); the old one goes."""
+        self._repost.add(match.id)
+        self.request(match, [("group", match.chat_id)])
+
     async def idle(self) -> None:
         """Wait until every chat is drawn (tests, shutdown)."""
         while self._tasks:
@@ -118,19 +228,52 @@ class Publisher:
                         else:
                             await self._draw_private(match_id, key[1])
                     except ChatMoved as moved:  # the group became a supergroup
-                        await move_chat(self.host, moved.chat_id, moved.new_chat_id)
+                        await self._watcher().move_chat(moved.chat_id, moved.new_chat_id)
                     except Unreachable as error:  # 403 from a group: the bot is not in it
                         log.info("match %s: the bot left chat %s", match_id, error.chat_id)
-                        await bot_removed(self.host, error.chat_id)
+                        await self._watcher().bot_removed(error.chat_id)
                     except Exception:
                         log.exception("could not draw match %s in %s", match_id, key)
         finally:
             del self._tasks[key]
 
+    def _watcher(self) -> ChatWatcher:
+        if self._chats is None:
+            raise RuntimeError("Publisher.watch_chats was never called")
+        return self._chats
+
+    # -- the lobby -------------------------------------------------------------------------
+    async def _draw_lobby(self, match: Match) -> None:
+        t = await self.languages.chat_t(match.chat_id)
+        text, markup = lobby_screen(match, t, self.messenger.deep_link(f"j{match.id}"))
+        match.lobby_message_id = await self.messenger.edit_or_send(
+            match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
+        )
+        await self.storage.save_display(match)
+
+    async def close_lobby(self, match: Match, text: str) -> None:
+        """Replace a lobby that closed without a game (cancelled, expired) with a line of
+        text and no buttons: a finished lobby leaves a clean chat."""
+        if match.lobby_message_id is None:
+            return
+        # the lobby message is cosmetic: if it is gone or the group unreachable, so be it
+        try:
+            with contextlib.suppress(MessageGone, Unreachable, BadRequest):
+                await self.messenger.edit(match.chat_id, match.lobby_message_id, text)
+        except ChatMoved as moved:  # the group became a supergroup: its other matches follow
+            await self._watcher().move_chat(moved.chat_id, moved.new_chat_id)
+
+    async def _close_started_lobby(self, match: Match, t: Translator) -> None:
+        """A started lobby becomes one line without buttons: a clean chat."""
+        players = ", ".join(html.escape(seat.name) for seat in match.seats)
+        with contextlib.suppress(MessageGone):
+            await self.messenger.edit(
+                match.chat_id, match.lobby_message_id, t("lobby.started_text", players=players)
+            )
+
     # -- the group -------------------------------------------------------------------------
     async def _draw_group(self, match_id: int) -> None:
-        host = self.host
-        match = await host.storage.load(match_id)
+        match = await self.storage.load(match_id)
         if match is None:
             return
         if match.status == "lobby":
@@ -138,97 +281,83 @@ class Publisher:
             return
         if match.state is None or match.status not in ("playing", "finished"):
             return
+        scene = await self._group_scene(match)
         if match.published == 0 and match.lobby_message_id is not None:
-            await self._close_lobby(match)
-        engine = get_engine(match.game)
-        ui = get_ui(match.game)
-        names = names_of(match)
-        t = await host.chat_t(match.chat_id)
-        public = engine.view(match.state, None)
-        over = engine.is_over(match.state)
-
-        messages: list[tuple[str | None, InlineKeyboardMarkup | None, int | None]] = []
-        for notice in await host.storage.unsent_notices(match.id):
-            text, markup = self._notice(t, match, notice)
-            messages.append((text, markup, notice.id))
-        events = public["log"][match.announced :]
-        for text in ui.announce(t, events, public, names) if events else []:
-            messages.append((text, None, None))
-        if messages and match.board_message_id is not None:
-            # Keep one board, always below the news: the old board message becomes the
-            # first piece of news (one edit, not a delete) and a new board follows.
-            text, markup, _ = messages[0]
-            try:
-                await host.messenger.edit(match.chat_id, match.board_message_id, text, markup)
-                messages[0] = (None, None, messages[0][2])
-            except MessageGone:
-                pass
-            match.board_message_id = None
-        for text, markup, notice_id in messages:
-            if text is not None:
-                await self._send(match, text, markup)
-            if notice_id is not None:
-                await host.storage.mark_notice_sent(notice_id)
-        match.announced = len(public["log"])
-
-        board = ui.board(t, public, names)
-        rows = keyboard(match, board.rows, None)
-        rows += self._clock_buttons(match, t)
-        if not over:
-            label = ui.private_button_label(t)
-            rows.append([InlineKeyboardButton(label, url=host.deep_link(f"m{match.id}"))])
-        print_ = fingerprint(board.text, rows)
-        if print_ != match.board_print or match.board_message_id is None:
-            match.board_message_id = await host.messenger.edit_or_send(
-                match.chat_id,
-                match.board_message_id,
-                board.text,
-                InlineKeyboardMarkup(rows) if rows else None,
-                thread_id=match.thread_id,
-            )
-            match.board_print = print_
-
-        if over and match.published < match.version:
-            await self._clear_ping(match)
-            result = engine.result(match.state)
-            rematch = Callback("rm", match.id, 0, match.game).encode()
-            button = InlineKeyboardButton(t("play.rematch"), callback_data=rematch)
-            await self._send(
-                match, ui.final(t, public, result, names), InlineKeyboardMarkup([[button]])
-            )
-        elif not over:
-            await self._ping(match, t)
+            await self._close_started_lobby(match, scene.t)
+        match.board_below += await self._post_news(scene)
+        repost = match.id in self._repost
+        self._repost.discard(match.id)
+        # the board follows the news down only when it would be out of sight (the bot
+        # cannot see the group's other messages: /board brings it down at will), and not
+        # at the end, where the final result says it all; a board sent anew is silent —
+        # the news above it notified
+        board = match.board_message_id
+        out_of_sight = match.board_below > SCREEN_ROWS and not scene.over
+        await self._show_board(scene, at_bottom=repost or out_of_sight)
+        if match.board_message_id != board:
+            match.board_below = 0
+        if scene.over and match.published < match.version:
+            await self._post_result(scene)
         match.published = match.version
-        await host.storage.save_display(match)
+        await self.storage.save_display(match)
 
-    def _clock_buttons(self, match: Match, t: Translator) -> list[list[InlineKeyboardButton]]:
-        """ "Start the clock" for each player the others have waited for too long."""
-        rows = []
-        for seat in match.seats:
-            if self.host.timers.may_start_clock(match, seat):
-                data = Callback("ck", match.id, seat.token, str(seat.seat)).encode()
-                label = t("clock.button", name=seat.name)
-                rows.append([InlineKeyboardButton(label, callback_data=data)])
+    async def _group_scene(self, match: Match) -> GroupScene:
+        engine = get_engine(match.game)
+        return GroupScene(
+            match=match,
+            t=await self.languages.chat_t(match.chat_id),
+            ui=get_ui(match.game),
+            names=names_of(match),
+            public=engine.view(match.state, None),
+            over=engine.is_over(match.state),
+        )
+
+    # news: notices and announcements, one message per drawing
+    async def _post_news(self, scene: GroupScene) -> int:
+        """Post what happened since the last drawing, all in one message (it notifies).
+        Returns the rows it takes on a phone's screen: the board follows the news down
+        only when the news below it would push it out of sight."""
+        match = scene.match
+        rows = 0
+        for item in bundle(await self._news(scene)):
+            await self._send(match, item.text, item.markup)
+            for notice_id in item.notice_ids:
+                await self.storage.mark_notice_sent(notice_id)
+            rows += screen_rows(item.text)
+        match.announced = len(scene.public["log"])
         return rows
 
-    async def _draw_lobby(self, match: Match) -> None:
-        t = await self.host.chat_t(match.chat_id)
-        text, markup = lobby_screen(self.host, match, t)
-        match.lobby_message_id = await self.host.messenger.edit_or_send(
-            match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
-        )
-        await self.host.storage.save_display(match)
+    async def _news(self, scene: GroupScene) -> list[News]:
+        """Stored notices (timeouts, the clock, unreachable players), then the game's
+        announcements of its new public events. Players who ran out of time together are
+        named in one line."""
+        match, t = scene.match, scene.t
+        news = []
+        timed_out: News | None = None
+        names: list[str] = []
+        for notice in await self.storage.unsent_notices(match.id):
+            if notice.key == "timer.timeout":
+                name = mention(notice.params["user_id"], notice.params["name"])
+                if name not in names:  # timed out again before the group heard of it
+                    names.append(name)
+                if timed_out is None:
+                    timed_out = News("", notice_ids=[])
+                    news.append(timed_out)
+                timed_out.notice_ids.append(notice.id)
+                continue
+            text, markup = self._notice(t, match, notice)
+            news.append(News(text, markup, [notice.id]))
+        if timed_out is not None:
+            timed_out.text = t.plural("timer.timeout", len(names), names=", ".join(names))
+        events = scene.public["log"][match.announced :]
+        if events:
+            for text in scene.ui.announce(t, events, scene.public, scene.names):
+                news.append(News(text))
+        return news
 
-    async def _close_lobby(self, match: Match) -> None:
-        """A started lobby becomes one line without buttons: a clean chat."""
-        t = await self.host.chat_t(match.chat_id)
-        players = ", ".join(html.escape(seat.name) for seat in match.seats)
-        with contextlib.suppress(MessageGone):
-            await self.host.messenger.edit(
-                match.chat_id, match.lobby_message_id, t("lobby.started_text", players=players)
-            )
-
-    def _notice(self, t, match: Match, notice: Notice) -> tuple[str, InlineKeyboardMarkup | None]:
+    def _notice(
+        self, t: Translator, match: Match, notice: Notice
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
         params = dict(notice.params)
         if "user_id" in params:
             params["name"] = mention(params.pop("user_id"), params["name"])
@@ -237,98 +366,178 @@ class Publisher:
                 params[key] = format_duration(t, params.pop(name))
         markup = None
         if notice.key == "play.unreachable":
-            params["bot"] = self.host.bot.username
-            link = self.host.deep_link(f"m{match.id}")
+            params["bot"] = self.messenger.bot.username
+            link = self.messenger.deep_link(f"m{match.id}")
             markup = InlineKeyboardMarkup(
                 [[InlineKeyboardButton(t("play.open_private"), url=link)]]
             )
         return t(notice.key, **params), markup
 
-    async def _ping(self, match: Match, t) -> None:
-        """In turn-based play, a short message that notifies the player whose turn has just
-        come (board edits do not notify). Not in simultaneous phases: there everyone got a
-        new private prompt, which notifies by itself. The previous ping is removed: one
-        ping in the chat at most."""
-        acting = sorted(get_engine(match.game).to_act(match.state))
-        if len(acting) != 1:
-            return
-        seat = match.seats[acting[0]]
-        if seat.token != match.version or seat.pinged_token == seat.token or seat.autopilot:
-            return
-        last_pinged = max(match.seats, key=lambda other: other.pinged_token)
-        if last_pinged is not seat or match.ping_message_id is None:
-            # a new player's turn: one ping; the same player again (several decisions in a
-            # row) keeps the ping already there — their private prompt notifies them
-            await self._clear_ping(match)
-            text = t("play.your_turn", name=mention(seat.user_id, seat.name))
-            match.ping_message_id = await self._send(match, text)
-        await self.host.storage.save_seat_ping(match.id, seat.seat, seat.token)
+    # the board: one message, edited in place
+    async def _show_board(self, scene: GroupScene, at_bottom: bool = False) -> None:
+        """Edit the board in place (or send it anew when there is none); an unchanged
+        board costs no call. ``at_bottom``: post it anew below everything, the old one
+        removed — one board per match."""
+        match = scene.match
+        text, rows = self._board_screen(scene)
+        print_ = fingerprint(text, rows)
+        if at_bottom and match.board_message_id is not None:
+            await self.messenger.retire(
+                match.chat_id, match.board_message_id, scene.t("play.board_moved")
+            )
+            match.board_message_id = None
+        if print_ != match.board_print or match.board_message_id is None:
+            match.board_message_id = await self.messenger.edit_or_send(
+                match.chat_id,
+                match.board_message_id,
+                text,
+                markup_of(rows),
+                thread_id=match.thread_id,
+            )
+            match.board_print = print_
 
-    async def _clear_ping(self, match: Match) -> None:
-        if match.ping_message_id is not None:
-            await self.host.messenger.delete(match.chat_id, match.ping_message_id)
-            match.ping_message_id = None
+    def _board_screen(self, scene: GroupScene) -> tuple[str, Rows]:
+        """The board's text and buttons: the game's own, "Start the clock" where the others
+        may press it, and a link to the private chat while the game goes on."""
+        match, t = scene.match, scene.t
+        board = scene.ui.board(t, scene.public, scene.names)
+        text = board.text
+        left = self._time_left(match, scene.over)
+        if left is not None:
+            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+        rows = keyboard(match, board.rows, None)
+        rows += self._clock_buttons(match, t)
+        if not scene.over:
+            label = scene.ui.private_button_label(t)
+            link = self.messenger.deep_link(f"m{match.id}")
+            rows.append([InlineKeyboardButton(label, url=link)])
+        return text, rows
+
+    def _time_left(self, match: Match, over: bool) -> float | None:
+        """Seconds until the next default move of a player to act (None: no clock runs).
+        Shown on the board and refreshed when it is drawn anyway, and at half time."""
+        if over or match.status != "playing":
+            return None
+        deadlines = [
+            seat.deadline
+            for seat in match.seats
+            if seat.deadline is not None and not seat.autopilot
+        ]
+        if not deadlines:
+            return None
+        return max(0.0, min(deadlines) - self.clock())
+
+    def _clock_buttons(self, match: Match, t: Translator) -> Rows:
+        """ "Start the clock" for each player the others have waited for too long."""
+        rows = []
+        for seat in match.seats:
+            if may_start_clock(match, seat):
+                data = Callback(Kind.CLOCK, match.id, seat.token, str(seat.seat)).encode()
+                label = t("clock.button", name=seat.name)
+                rows.append([InlineKeyboardButton(label, callback_data=data)])
+        return rows
+
+    # the end
+    async def _post_result(self, scene: GroupScene) -> None:
+        """The final result, once, with a button for a new game of the same kind."""
+        match, t = scene.match, scene.t
+        result = get_engine(match.game).result(match.state)
+        rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
+        button = InlineKeyboardButton(t("play.rematch"), callback_data=rematch)
+        text = scene.ui.final(t, scene.public, result, scene.names)
+        await self._send(match, text, InlineKeyboardMarkup([[button]]))
 
     async def _send(
         self, match: Match, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> int:
-        message = await self.host.messenger.send(
-            match.chat_id, text, markup, thread_id=match.thread_id
-        )
+        message = await self.messenger.send(match.chat_id, text, markup, thread_id=match.thread_id)
         return message.message_id
 
     # -- private chats -------------------------------------------------------------------
     async def _draw_private(self, match_id: int, user_id: int) -> None:
-        host = self.host
-        match = await host.storage.load(match_id)
+        match = await self.storage.load(match_id)
         seat = match.seat_of(user_id) if match else None
         if seat is None or match.state is None or match.status not in ("playing", "finished"):
             return
-        engine = get_engine(match.game)
-        t = await host.user_t_by_id(user_id)
-        view = engine.view(match.state, seat.seat)
-        legal = engine.legal_actions(match.state, seat.seat)
-        screen = get_ui(match.game).prompt(t, view, seat.seat, legal, seat.draft, names_of(match))
-        text = t("play.prompt_header", title=html.escape(match.title or "—")) + "\n" + screen.text
-        rows = keyboard(match, screen.rows, seat.seat)
-        if seat.autopilot and match.status == "playing":
-            text += "\n\n" + t("timer.autopilot_private")
-            back = Callback("bk", match.id, 0, "").encode()
-            rows.append([InlineKeyboardButton(t("timer.back_button"), callback_data=back)])
-        markup = InlineKeyboardMarkup(rows) if rows else None
-        print_ = fingerprint(text, rows)
+        prompt = await self._prompt(match, seat)
         resend = (match_id, user_id) in self._resend
         self._resend.discard((match_id, user_id))
-        # A new decision gets a new message, which notifies the player — unless they made
-        # the move that led to it themselves (several choices in a row: bonus tiles, a bid
-        # after returning a gem): they are looking at the prompt, so it is edited in place.
-        fresh = (
-            bool(legal)
-            and seat.prompt_token != seat.token
-            and not (match.last_mover == seat.seat and seat.prompt_message_id is not None)
-        )
-        unchanged = print_ == seat.prompt_text and seat.prompt_message_id is not None
+        fresh = self._is_new_decision(match, seat, prompt)
+        unchanged = prompt.print == seat.prompt_text and seat.prompt_message_id is not None
         if unchanged and not (fresh or resend):
             return
         try:
-            if fresh or resend or seat.prompt_message_id is None:
-                if seat.prompt_message_id is not None and (seat.prompt_text or "").startswith("k:"):
-                    await host.messenger.drop_keyboard(user_id, seat.prompt_message_id)
-                message = await host.messenger.send(user_id, text, markup)
-                seat.prompt_message_id = message.message_id
-            else:
-                try:
-                    await host.messenger.edit(user_id, seat.prompt_message_id, text, markup)
-                except MessageGone:
-                    message = await host.messenger.send(user_id, text, markup)
-                    seat.prompt_message_id = message.message_id
-            seat.prompt_text = print_
+            await self._deliver_prompt(seat, prompt, as_new_message=fresh or resend)
         except Unreachable:
-            await host.storage.set_can_message(user_id, False)
-            if fresh:  # tell the group once per decision, not at every redraw
-                await host.storage.add_notice(
-                    match.id, "play.unreachable", {"user_id": user_id, "name": seat.name}
-                )
-                self.request(match, [("group", match.chat_id)])
+            await self._player_unreachable(match, seat, tell_group=fresh)
         seat.prompt_token = seat.token
-        await host.storage.save_seat_display(match.id, seat)
+        await self.storage.save_seat_display(match.id, seat)
+
+    async def _prompt(self, match: Match, seat: Seat) -> Prompt:
+        """The seat's secrets and choices under the match's title; on autopilot, a way
+        back."""
+        engine = get_engine(match.game)
+        t = await self.languages.user_t_by_id(seat.user_id)
+        view = engine.view(match.state, seat.seat)
+        legal = engine.legal_actions(match.state, seat.seat)
+        screen = get_ui(match.game).prompt(t, view, seat.seat, legal, seat.draft, names_of(match))
+        title = html.escape(match.title or "—")
+        text = t("play.prompt_header", title=title) + "\n" + screen.text
+        rows = keyboard(match, screen.rows, seat.seat)
+        if seat.autopilot and match.status == "playing":
+            text += "\n\n" + t("timer.autopilot_private")
+            back = Callback(Kind.BACK, match.id, 0, "").encode()
+            rows.append([InlineKeyboardButton(t("timer.back_button"), callback_data=back)])
+        elif legal and seat.deadline is not None and match.status == "playing":
+            text += "\n\n" + self._clock_line(t, match, seat)
+        return Prompt(text, rows, decides=bool(legal), closed=t("play.prompt_closed", title=title))
+
+    def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:
+        """The time the player has left for this decision: after the half-time reminder
+        with a word of warning; a clock the other players started says so."""
+        left = format_duration(t, max(0.0, seat.deadline - self.clock()))
+        if not match.turn_seconds:
+            return t("clock.prompt_started", left=left)
+        if seat.reminded:
+            return t("clock.prompt_hurry", left=left)
+        return t("clock.prompt", left=left)
+
+    @staticmethod
+    def _is_new_decision(match: Match, seat: Seat, prompt: Prompt) -> bool:
+        """A new decision gets a new message, which notifies the player — unless they made
+        the move that led to it themselves (several choices in a row: bonus tiles, a bid
+        after returning a gem): they are looking at the prompt, so it is edited in place."""
+        return (
+            prompt.decides
+            and seat.prompt_token != seat.token
+            and not (match.last_mover == seat.seat and seat.prompt_message_id is not None)
+        )
+
+    async def _deliver_prompt(self, seat: Seat, prompt: Prompt, as_new_message: bool) -> None:
+        """Send the prompt as a new message, which notifies (the old one is removed: one
+        live prompt per match in the chat), or edit it in place; a prompt message that is
+        gone is sent anew."""
+        user_id, markup = seat.user_id, markup_of(prompt.rows)
+        if as_new_message or seat.prompt_message_id is None:
+            old = seat.prompt_message_id
+            message = await self.messenger.send(user_id, prompt.text, markup)
+            seat.prompt_message_id = message.message_id
+            if old is not None:
+                await self.messenger.retire(user_id, old, prompt.closed)
+        else:
+            try:
+                await self.messenger.edit(user_id, seat.prompt_message_id, prompt.text, markup)
+            except MessageGone:
+                message = await self.messenger.send(user_id, prompt.text, markup)
+                seat.prompt_message_id = message.message_id
+        seat.prompt_text = prompt.print
+
+    async def _player_unreachable(self, match: Match, seat: Seat, tell_group: bool) -> None:
+        """The player blocked the bot or never opened the private chat: remember it, and
+        tell the group once per decision (not at every redraw)."""
+        await self.storage.set_can_message(seat.user_id, False)
+        if tell_group:
+            await self.storage.add_notice(
+                match.id, "play.unreachable", {"user_id": seat.user_id, "name": seat.name}
+            )
+            self.request(match, [("group", match.chat_id)])

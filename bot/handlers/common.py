@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from functools import wraps
-
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest
-from telegram.ext import ContextTypes
 
-from bot.callbacks import BadCallback, Callback, parse
-from bot.host import get_host
-
-CallbackHandler = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback], Awaitable[None]]
+from bot.host import Host
+from bot.storage import Match
 
 
 def thread_of(message: Message | None) -> int:
@@ -62,21 +56,24 @@ def on_menu(query: CallbackQuery, kind: str) -> bool:
     return kinds == {kind}
 
 
-def button_handler(handler: CallbackHandler):
-    """Parse the press's callback data for ``handler``; malformed data, or a press without a
-    chat (an inline message), gets a popup."""
+async def may_manage(host: Host, match: Match, user_id: int) -> bool:
+    """Whether the user may change, start or stop the match: its creator, a group admin,
+    or, in a rematch's lobby, any player of the finished match."""
+    if user_id == match.creator_id or await played_before(host, match, user_id):
+        return True
+    return await host.messenger.is_admin(match.chat_id, user_id)
 
-    @wraps(handler)
-    async def wrapper(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        try:
-            data = parse(query.data)
-            if update.effective_chat is None:
-                raise BadCallback(query.data)
-        except BadCallback:
-            t = await get_host(context.application).user_t(query.from_user)
-            await popup(query, t("error.bad_button"))
-            return
-        await handler(update, context, data)
 
-    return wrapper
+async def played_before(host: Host, match: Match, user_id: int) -> bool:
+    """In a rematch's lobby: whether the user played the finished match it follows."""
+    if match.status != "lobby" or match.rematch_of is None:
+        return False
+    finished = await host.storage.load(match.rematch_of)
+    return finished is not None and finished.seat_of(user_id) is not None
+
+
+def managers_only(match: Match) -> str:
+    """The popup key refusing someone who may not manage the match (see ``may_manage``)."""
+    if match.status == "lobby" and match.rematch_of is not None:
+        return "lobby.rematch_players_only"
+    return "lobby.creator_only"

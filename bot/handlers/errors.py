@@ -5,20 +5,18 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from bot.handlers.common import is_private, popup
-from bot.host import get_host
+from bot.host import BotContext
 
 log = logging.getLogger(__name__)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: BotContext) -> None:
     log.error("error while handling an update", exc_info=context.error)
     if not isinstance(update, Update):
         return
-    host = get_host(context.application)
-    t = await host.user_t(update.effective_user)
+    t = await context.host.languages.user_t(update.effective_user)
     try:
         if update.callback_query is not None:
             await popup(update.callback_query, t("error.internal"), alert=True)

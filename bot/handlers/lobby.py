@@ -2,45 +2,42 @@
 
 from __future__ import annotations
 
-import contextlib
 import html
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
-from telegram.error import BadRequest
-from telegram.ext import ContextTypes
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 
 from bot import flow
-from bot.callbacks import Callback
-from bot.chat_lifecycle import move_chat
-from bot.handlers.common import (
-    button_handler,
-    display_name,
-    is_group,
-    on_menu,
-    popup,
-    thread_of,
+from bot.callbacks import Callback, Kind
+from bot.handlers.buttons import (
+    MatchPress,
+    button,
+    in_status,
+    manager,
+    match_button,
+    playable,
+    pressed_in,
+    seated,
 )
-from bot.host import Host, get_host
-from bot.i18n import Translator
-from bot.lobby_view import TURN_OPTION, option_choices
-from bot.messenger import ChatMoved, MessageGone, Unreachable
+from bot.handlers.common import display_name, is_group, on_menu, popup, thread_of
+from bot.host import BotContext, Host
+from bot.lobby_view import TURN_OPTION, option_choices, turn_label
+from bot.settings import TURN_PRESETS
 from bot.storage import Match, Seat
-from bot.timers import TURN_PRESETS, turn_label
 from bot.ui import get_ui, playable_games
 from games import get_engine
 
 # -- /new and the game menu ------------------------------------------------------------------
 
 
-async def new_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    host = get_host(context.application)
+async def new_command(update: Update, context: BotContext) -> None:
+    host = context.host
     message = update.effective_message
     chat = update.effective_chat
     user = update.effective_user
     if not is_group(chat):
-        await message.reply_text((await host.user_t(user))("lobby.groups_only"))
+        await message.reply_text((await host.languages.user_t(user))("lobby.groups_only"))
         return
-    t = await host.chat_t(chat.id, user)
+    t = await host.languages.chat_t(chat.id, user)
     thread = thread_of(message)
     if await host.storage.active_match_id(chat.id, thread) is not None:
         await message.reply_text(t("lobby.already_running"))
@@ -56,7 +53,7 @@ async def new_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     rows = [
         [
             InlineKeyboardButton(
-                get_ui(game).title(t), callback_data=Callback("ng", 0, 0, game).encode()
+                get_ui(game).title(t), callback_data=Callback(Kind.NEW_GAME, 0, 0, game).encode()
             )
         ]
         for game in games
@@ -64,17 +61,17 @@ async def new_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     await message.reply_text(t("lobby.choose_game"), reply_markup=InlineKeyboardMarkup(rows))
 
 
-@button_handler
-async def choose_game(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
+@button(Kind.NEW_GAME)
+async def choose_game(update: Update, context: BotContext, data: Callback) -> None:
+    host = context.host
     query = update.callback_query
     chat = update.effective_chat
     if not is_group(chat):  # lobbies live in groups only
-        await popup(query, (await host.user_t(query.from_user))("lobby.groups_only"))
+        await popup(query, (await host.languages.user_t(query.from_user))("lobby.groups_only"))
         return
-    t = await host.chat_t(chat.id, query.from_user)
+    t = await host.languages.chat_t(chat.id, query.from_user)
     # the menu message becomes the lobby: it must be the menu, not a board or a result
-    if data.payload not in playable_games() or not on_menu(query, "ng"):
+    if data.payload not in playable_games() or not on_menu(query, Kind.NEW_GAME):
         await popup(query, t("error.bad_button"))
         return
     match = await create_lobby(
@@ -99,24 +96,38 @@ async def create_lobby(
     menu_message_id: int | None = None,
     options: dict | None = None,
     turn_seconds: int | None = None,
+    rematch_of: Match | None = None,
 ) -> Match | None:
     """Open a lobby (``None`` if this chat or topic already has a match). The creator takes
-    the first seat at once when the bot can already write to them privately."""
+    the first seat at once when the bot can already write to them privately; a rematch
+    seats the finished match's players instead, in their order."""
     engine = get_engine(game)
     chosen = engine.options(options).model_dump()
     if await host.storage.chat_lang(chat_id) is None:
-        await host.storage.set_chat_lang(chat_id, await host.user_lang(creator))
+        await host.storage.set_chat_lang(chat_id, await host.languages.user_lang(creator))
     if turn_seconds is None:
         turn_seconds = host.settings.default_turn_seconds
     match = await host.storage.create_lobby(
-        chat_id, thread_id, game, chosen, creator.id, title, turn_seconds
+        chat_id,
+        thread_id,
+        game,
+        chosen,
+        creator.id,
+        title,
+        turn_seconds,
+        rematch_of=rematch_of.id if rematch_of else None,
     )
     if match is None:
         return None
+    if rematch_of is None:
+        players = [(creator.id, display_name(creator))]
+    else:
+        players = [(seat.user_id, seat.name) for seat in rematch_of.seats]
     async with host.lock(match.id):
-        record = await host.storage.user(creator.id)
-        if record and record.can_message:
-            match.seats.append(Seat(seat=0, user_id=creator.id, name=display_name(creator)))
+        for user_id, name in players:
+            record = await host.storage.user(user_id)
+            if record and record.can_message:  # else they join by the link, which opens the chat
+                match.seats.append(Seat(seat=len(match.seats), user_id=user_id, name=name))
         await host.storage.save(match)
         match.lobby_message_id = menu_message_id  # the menu becomes the lobby
         await host.storage.save_display(match)
@@ -127,11 +138,11 @@ async def create_lobby(
 # -- joining and leaving ----------------------------------------------------------------------
 
 
-async def join_by_link(update: Update, context: ContextTypes.DEFAULT_TYPE, match_id: int) -> None:
+async def join_by_link(update: Update, context: BotContext, match_id: int) -> None:
     """``/start j<id>`` in the private chat: the deep link behind the lobby's Join button."""
-    host = get_host(context.application)
+    host = context.host
     user = update.effective_user
-    t = await host.user_t(user)
+    t = await host.languages.user_t(user)
     async with host.lock(match_id):
         match = await host.storage.load(match_id)
         if match is None or match.status != "lobby":
@@ -152,81 +163,46 @@ async def join_by_link(update: Update, context: ContextTypes.DEFAULT_TYPE, match
     host.publisher.request(match, [("group", match.chat_id)])
 
 
-@button_handler
-async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.chat_t(update.effective_chat.id)
-    async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        if match is None or match.status != "lobby":
-            await popup(query, t("lobby.closed"))
-            return
-        if update.effective_chat.id != match.chat_id:  # a lobby's buttons live in its group
-            await popup(query, t("error.bad_button"))
-            return
-        seat = match.seat_of(query.from_user.id)
-        if seat is None:
-            await popup(query, t("lobby.not_joined"))
-            return
-        match.seats = [other for other in match.seats if other.user_id != query.from_user.id]
-        for number, other in enumerate(match.seats):
-            other.seat = number
-        await host.storage.save(match)
-        await popup(query, t("lobby.left"))
-    host.publisher.request(match, [("group", match.chat_id)])
+# a lobby's buttons live in its group and change nothing once it has closed
+OPEN_LOBBY = (in_status("lobby", "lobby.closed"), pressed_in("group"))
+
+
+@match_button(
+    Kind.LEAVE,
+    language="group",
+    missing="lobby.closed",
+    checks=(*OPEN_LOBBY, seated("lobby.not_joined")),
+)
+async def leave(press: MatchPress) -> None:
+    match = press.match
+    match.seats = [other for other in match.seats if other.user_id != press.user.id]
+    for number, other in enumerate(match.seats):
+        other.seat = number
+    await press.host.storage.save(match)
+    await press.tell("lobby.left")
+    press.host.publisher.request(match, [("group", match.chat_id)])
 
 
 # -- creator's controls -----------------------------------------------------------------------
 
 
-async def may_manage(host: Host, match: Match, user_id: int) -> bool:
-    return user_id == match.creator_id or await host.is_admin(match.chat_id, user_id)
-
-
-async def managed_match(
-    host: Host, query: CallbackQuery, match_id: int, t: Translator, status: str = "lobby"
-) -> Match | None:
-    """The match a creator's button refers to, if it is still in ``status``, the press comes
-    from the match's group and the presser may manage it (its creator or a group admin);
-    otherwise the press is answered."""
-    match = await host.storage.load(match_id)
-    if match is None or match.status != status:
-        gone = "lobby.closed" if status == "lobby" else "play.match_over"
-        await popup(query, t(gone))
-        return None
-    if query.message is None or query.message.chat.id != match.chat_id:
-        await popup(query, t("error.bad_button"))
-        return None
-    if not await may_manage(host, match, query.from_user.id):
-        await popup(query, t("lobby.creator_only"))
-        return None
-    return match
-
-
-@button_handler
-async def cycle_option(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.chat_t(update.effective_chat.id)
-    async with host.lock(data.match_id):
-        match = await managed_match(host, query, data.match_id, t)
-        if match is None:
-            return
-        choices = option_choices(match.game)
-        if data.payload not in choices and data.payload != TURN_OPTION:
-            await popup(query, t("error.bad_button"))
-            return
-        if data.payload == TURN_OPTION:
-            match.turn_seconds = next_value(TURN_PRESETS, match.turn_seconds)
-            label = turn_label(t, match.turn_seconds)
-        else:
-            value = next_value(choices[data.payload], match.options.get(data.payload))
-            match.options[data.payload] = value
-            label = get_ui(match.game).option_label(t, data.payload, value)
-        await host.storage.save(match)
-        await popup(query, label)
-    host.publisher.request(match, [("group", match.chat_id)])
+@match_button(Kind.OPTION, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager))
+async def cycle_option(press: MatchPress) -> None:
+    match, t, name = press.match, press.t, press.data.payload
+    choices = option_choices(match.game)
+    if name not in choices and name != TURN_OPTION:
+        await press.tell("error.bad_button")
+        return
+    if name == TURN_OPTION:
+        match.turn_seconds = next_value(TURN_PRESETS, match.turn_seconds)
+        label = turn_label(t, match.turn_seconds)
+    else:
+        value = next_value(choices[name], match.options.get(name))
+        match.options[name] = value
+        label = get_ui(match.game).option_label(t, name, value)
+    await press.host.storage.save(match)
+    await press.answer(label)
+    press.host.publisher.request(match, [("group", match.chat_id)])
 
 
 def next_value(values: tuple, current: object) -> object:
@@ -234,72 +210,65 @@ def next_value(values: tuple, current: object) -> object:
     return values[(position + 1) % len(values)]
 
 
-@button_handler
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.chat_t(update.effective_chat.id)
-    async with host.lock(data.match_id):
-        match = await managed_match(host, query, data.match_id, t)
-        if match is None:
-            return
-        engine = get_engine(match.game)
-        if len(match.seats) < engine.min_players:
-            await popup(query, t("lobby.need_players", min=engine.min_players), alert=True)
-            return
-        await flow.start_match(host.storage, match, host.clock())
-        await popup(query, t("lobby.started"))
-        await host.timers.settle(match)
+@match_button(Kind.START, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager))
+async def start(press: MatchPress) -> None:
+    host, match = press.host, press.match
+    engine = get_engine(match.game)
+    if len(match.seats) < engine.min_players:
+        await press.tell("lobby.need_players", alert=True, min=engine.min_players)
+        return
+    await flow.start_match(host.storage, match, host.clock())
+    await press.tell("lobby.started")
+    await host.timers.settle(match)
     host.publisher.request(match)  # closes the lobby message, draws the board, deals
 
 
-@button_handler
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.chat_t(update.effective_chat.id)
-    async with host.lock(data.match_id):
-        match = await managed_match(host, query, data.match_id, t)
-        if match is None:
-            return
-        match.status = "cancelled"
-        await host.storage.save(match)
-        await popup(query, t("lobby.cancelled"))
-        await close_lobby_message(host, match, t("lobby.cancelled_text"))
+@match_button(
+    Kind.CANCEL_LOBBY, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager)
+)
+async def cancel(press: MatchPress) -> None:
+    match = press.match
+    match.status = "cancelled"
+    await press.host.storage.save(match)
+    await press.tell("lobby.cancelled")
+    await press.host.publisher.close_lobby(match, press.t("lobby.cancelled_text"))
 
 
-async def close_lobby_message(host: Host, match: Match, text: str) -> None:
-    """Replace the lobby with a line of text and no buttons: a finished lobby leaves a clean
-    chat."""
-    if match.lobby_message_id is None:
-        return
-    # the lobby message is cosmetic: if it is gone or the group unreachable, so be it
-    try:
-        with contextlib.suppress(MessageGone, Unreachable, BadRequest):
-            await host.messenger.edit(match.chat_id, match.lobby_message_id, text)
-    except ChatMoved as moved:  # the group became a supergroup: its other matches follow
-        await move_chat(host, moved.chat_id, moved.new_chat_id)
+async def played_or_admin(press: MatchPress) -> str | None:
+    """A rematch is for the finished match's players: one of them, or an admin, opens it."""
+    if press.seat is not None or await press.host.messenger.is_admin(
+        press.match.chat_id, press.user.id
+    ):
+        return None
+    return "rematch.players_only"
 
 
-@button_handler
-async def rematch(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    """The "new game" button under a final result: a lobby for the same game and options."""
-    host = get_host(context.application)
-    query = update.callback_query
-    chat = update.effective_chat
-    t = await host.chat_t(chat.id)
-    old = await host.storage.load(data.match_id)
-    if old is None or old.chat_id != chat.id or old.game not in playable_games():
-        await popup(query, t("error.bad_button"))
-        return
+@match_button(
+    Kind.REMATCH,
+    language="group",
+    missing="error.bad_button",
+    checks=(
+        pressed_in("group"),
+        in_status("finished", "error.bad_button"),
+        playable,
+        played_or_admin,
+    ),
+)
+async def rematch(press: MatchPress) -> None:
+    """The rematch button under a final result: a lobby for the same game and options with
+    the same players seated; each may leave, others may join while seats are free, and the
+    finished match's players (or an admin) start it."""
+    old = press.match
+    chat = press.query.message.chat
     match = await create_lobby(
-        host,
+        press.host,
         chat.id,
         old.thread_id,
         chat.title or "",
         old.game,
-        query.from_user,
+        press.user,
         options=old.options,
         turn_seconds=old.turn_seconds,
+        rematch_of=old,
     )
-    await popup(query, None if match else t("lobby.already_running"))
+    await press.tell("rematch.opened" if match else "lobby.already_running")

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus
-from telegram.ext import ContextTypes
 
-from bot.chat_lifecycle import bot_removed, move_chat
 from bot.handlers.common import is_group
-from bot.host import get_host
+from bot.host import BotContext
 
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
-async def chat_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def chat_migrated(update: Update, context: BotContext) -> None:
     """Telegram's service messages of an upgrade: ``migrate_to_chat_id`` in the old group,
     ``migrate_from_chat_id`` in the new supergroup. Either one moves the chat's games."""
     message = update.effective_message
@@ -23,14 +21,14 @@ async def chat_migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         old, new = message.migrate_from_chat_id, message.chat.id
     else:
         return
-    await move_chat(get_host(context.application), old, new)
+    await context.host.chats.move_chat(old, new)
 
 
-async def bot_membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def bot_membership(update: Update, context: BotContext) -> None:
     """The bot's own membership changed (``my_chat_member``): removed from a group, it ends
     the games it can no longer show there."""
     change = update.my_chat_member
     if change is None or not is_group(change.chat):
         return
     if change.new_chat_member.status in GONE:
-        await bot_removed(get_host(context.application), change.chat.id)
+        await context.host.chats.bot_removed(change.chat.id)

@@ -8,161 +8,130 @@ that fails a check gets a short popup and changes nothing.
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Update
-from telegram.ext import ContextTypes
-
 from bot import flow
-from bot.callbacks import Callback
-from bot.handlers.common import button_handler, popup
-from bot.host import Host, get_host
-from bot.i18n import Translator
-from bot.storage import Match, Seat
+from bot.callbacks import Kind
+from bot.deadlines import may_start_clock
+from bot.handlers.buttons import (
+    MatchPress,
+    current_token,
+    in_status,
+    match_button,
+    names_a_seat,
+    pressed_in,
+    seated,
+    started,
+)
 from bot.ui import get_ui
 from bot.ui.base import BadDraft
 from games import get_engine
-from games.core import IllegalAction, decode_action
+from games.core import Action, IllegalAction, decode_action
+
+# a move or a selection step: the presser's own current decision, on the group board or in
+# their private chat
+MOVE_CHECKS = (
+    started("play.no_match"),
+    in_status("playing", "play.match_over"),
+    seated("play.not_your_match"),
+    current_token,
+    pressed_in("group", "private"),
+)
 
 
-async def _checked_seat(
-    host: Host, query: CallbackQuery, data: Callback, t: Translator
-) -> tuple[Match, Seat] | None:
-    """The match and the presser's seat, if this press may act; otherwise explain why."""
-    match = await host.storage.load(data.match_id)
-    if match is None or match.status == "lobby":
-        await popup(query, t("play.no_match"))
-        return None
-    if match.status != "playing":
-        await popup(query, t("play.match_over"))
-        return None
-    seat = match.seat_of(query.from_user.id)
-    if seat is None:
-        await popup(query, t("play.not_your_match"))
-        return None
-    if seat.token != data.token:
-        await popup(query, t("play.stale"))
-        return None
-    if query.message.chat.id not in (match.chat_id, query.from_user.id):
-        await popup(query, t("error.bad_button"))  # moves belong to the group or the prompt
-        return None
-    return match, seat
+@match_button(Kind.ACTION, language="presser", missing="play.no_match", checks=MOVE_CHECKS)
+async def press_action(press: MatchPress) -> None:
+    try:
+        action = decode_action(press.data.payload)
+    except IllegalAction:
+        await press.tell("error.bad_button")
+        return
+    await _play(press, action)
 
 
-@button_handler
-async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.user_t(query.from_user)
-    async with host.lock(data.match_id):
-        checked = await _checked_seat(host, query, data, t)
-        if checked is None:
-            return
-        match, seat = checked
-        try:
-            action = decode_action(data.payload)
-        except IllegalAction:
-            await popup(query, t("error.bad_button"))
-            return
-        await _play(host, query, match, seat, action, t)
+@match_button(Kind.DRAFT, language="presser", missing="play.no_match", checks=MOVE_CHECKS)
+async def press_draft(press: MatchPress) -> None:
+    match, seat = press.match, press.seat
+    if press.data.step != seat.draft_step:  # drawn for an older version of this prompt
+        await press.tell("play.stale")
+        return
+    engine = get_engine(match.game)
+    view = engine.view(match.state, seat.seat)
+    legal = engine.legal_actions(match.state, seat.seat)
+    try:
+        step = get_ui(match.game).draft(view, seat.seat, legal, seat.draft, press.data.payload)
+    except BadDraft:
+        await press.tell("play.stale")
+        return
+    if step.action is not None:
+        await _play(press, step.action)
+        return
+    seat.draft = step.draft
+    seat.draft_step += 1
+    await press.host.storage.save(match)
+    await press.answer()
+    press.host.publisher.request(match, [("user", seat.user_id)])
 
 
-@button_handler
-async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.user_t(query.from_user)
-    async with host.lock(data.match_id):
-        checked = await _checked_seat(host, query, data, t)
-        if checked is None:
-            return
-        match, seat = checked
-        if data.step != seat.draft_step:  # drawn for an older version of this prompt
-            await popup(query, t("play.stale"))
-            return
-        engine = get_engine(match.game)
-        view = engine.view(match.state, seat.seat)
-        legal = engine.legal_actions(match.state, seat.seat)
-        try:
-            step = get_ui(match.game).draft(view, seat.seat, legal, seat.draft, data.payload)
-        except BadDraft:
-            await popup(query, t("play.stale"))
-            return
-        if step.action is not None:
-            await _play(host, query, match, seat, step.action, t)
-            return
-        seat.draft = step.draft
-        seat.draft_step += 1
-        await host.storage.save(match)
-        await popup(query)
-    host.publisher.request(match, [("user", seat.user_id)])
-
-
-async def _play(host: Host, query: CallbackQuery, match: Match, seat: Seat, action, t) -> None:
+async def _play(press: MatchPress, action: Action) -> None:
+    host, match, seat, t = press.host, press.match, press.seat, press.t
     engine = get_engine(match.game)
     if not engine.is_legal(match.state, seat.seat, tuple(action)):
         key = (
             "play.not_your_turn" if seat.seat not in engine.to_act(match.state) else "play.illegal"
         )
-        await popup(query, t(key))
+        await press.tell(key)
         return
     view_before = engine.view(match.state, seat.seat)
     await flow.commit_move(host.storage, match, seat.seat, tuple(action), host.clock())
     # committed: answer now, before the moves of seats on autopilot and any drawing
-    await popup(query, get_ui(match.game).move_label(t, view_before, tuple(action), seat.seat))
+    await press.answer(get_ui(match.game).move_label(t, view_before, tuple(action), seat.seat))
     await host.timers.settle(match)
     host.publisher.request(match)
 
 
-@button_handler
-async def press_back(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
+@match_button(
+    Kind.BACK,
+    language="presser",
+    missing="play.match_over",
+    # it lives in the private chat only
+    checks=(
+        in_status("playing", "play.match_over"),
+        seated("play.match_over"),
+        pressed_in("private"),
+    ),
+)
+async def press_back(press: MatchPress) -> None:
     """ "I'm back": a player on autopilot takes their seat again."""
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.user_t(query.from_user)
-    async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        seat = match.seat_of(query.from_user.id) if match else None
-        if match is None or match.status != "playing" or seat is None:
-            await popup(query, t("play.match_over"))
-            return
-        if query.message.chat.id != query.from_user.id:  # it lives in the private chat only
-            await popup(query, t("error.bad_button"))
-            return
-        if not seat.autopilot:
-            await popup(query, t("timer.not_on_autopilot"))
-            return
-        await host.timers.come_back(match, seat)
-        await popup(query, t("timer.welcome_back"))
-    host.publisher.request(match)
+    if not press.seat.autopilot:
+        await press.tell("timer.not_on_autopilot")
+        return
+    await press.host.timers.come_back(press.match, press.seat)
+    await press.tell("timer.welcome_back")
+    press.host.publisher.request(press.match)
 
 
-@button_handler
-async def press_clock(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
+@match_button(
+    Kind.CLOCK,
+    language="presser",
+    missing="play.match_over",
+    checks=(
+        in_status("playing", "play.match_over"),
+        pressed_in("group"),
+        names_a_seat,
+        seated("play.not_your_match"),
+    ),
+)
+async def press_clock(press: MatchPress) -> None:
     """ "Start the clock" on the group board: another player of the match gives the absent
     player a short deadline."""
-    host = get_host(context.application)
-    query = update.callback_query
-    t = await host.user_t(query.from_user)
-    async with host.lock(data.match_id):
-        match = await host.storage.load(data.match_id)
-        if match is None or match.status != "playing":
-            await popup(query, t("play.match_over"))
-            return
-        number = int(data.payload) if data.payload.isdigit() else -1
-        if query.message.chat.id != match.chat_id or not 0 <= number < len(match.seats):
-            await popup(query, t("error.bad_button"))
-            return
-        absent = match.seats[number]
-        presser = match.seat_of(query.from_user.id)
-        if presser is None:
-            await popup(query, t("play.not_your_match"))
-            return
-        if presser is absent:
-            await popup(query, t("clock.not_yourself"))
-            return
-        if absent.token != data.token or not host.timers.may_start_clock(match, absent):
-            await popup(query, t("play.stale"))
-            return
-        await host.timers.start_clock(match, absent, by=presser)
-        await popup(query, t("clock.started_popup"))
+    host, match = press.host, press.match
+    absent = match.seats[int(press.data.payload)]
+    if press.seat is absent:
+        await press.tell("clock.not_yourself")
+        return
+    if absent.token != press.data.token or not may_start_clock(match, absent):
+        await press.tell("play.stale")
+        return
+    await host.timers.start_clock(match, absent, by=press.seat)
+    await press.tell("clock.started_popup")
     host.publisher.request(match)
-    await host.timers.tell_clock_started(match, absent)
+    press.after_unlock(host.timers.tell_clock_started(match, absent))

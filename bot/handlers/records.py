@@ -15,11 +15,11 @@ from telegram import (
     Update,
     User,
 )
-from telegram.ext import ContextTypes
 
-from bot.callbacks import Callback
-from bot.handlers.common import button_handler, display_name, is_group, is_private, on_menu, popup
-from bot.host import Host, get_host
+from bot.callbacks import Callback, Kind
+from bot.handlers.buttons import button
+from bot.handlers.common import display_name, is_group, is_private, on_menu, popup
+from bot.host import BotContext, Host
 from bot.i18n import Translator
 from bot.match_log import readable_log, replay_json
 from bot.messenger import MessageGone
@@ -36,10 +36,6 @@ def day(moment: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(moment))
 
 
-def _data(kind: str, payload: str) -> str:
-    return Callback(kind, 0, 0, payload).encode()
-
-
 def rating_text(value: float) -> str:
     return f"{value:.1f}"
 
@@ -52,8 +48,8 @@ async def _remember(host: Host, user: User | None) -> None:
 async def _reader(host: Host, update: Update) -> Translator:
     chat = update.effective_chat
     if is_group(chat):
-        return await host.chat_t(chat.id, update.effective_user)
-    return await host.user_t(update.effective_user)
+        return await host.languages.chat_t(chat.id, update.effective_user)
+    return await host.languages.user_t(update.effective_user)
 
 
 # -- /stats -------------------------------------------------------------------------------
@@ -101,10 +97,10 @@ def stats_line(t: Translator, stats: GameStats) -> str:
     return f"<b>{title}</b>: " + " · ".join(parts)
 
 
-async def stats_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stats_command(update: Update, context: BotContext) -> None:
     """/stats: your games, wins, scores and rating per game — everywhere in private, within
     the group in a group; ``/stats @user`` or a reply: someone else's."""
-    host = get_host(context.application)
+    host = context.host
     message = update.effective_message
     chat = update.effective_chat
     await _remember(host, update.effective_user)
@@ -150,17 +146,17 @@ def top_buttons(t: Translator, games: list[str], shown: str) -> InlineKeyboardMa
         return None
     buttons = [
         InlineKeyboardButton(
-            get_ui(game).title(t), callback_data=Callback("tp", 0, 0, game).encode()
+            get_ui(game).title(t), callback_data=Callback(Kind.TOP, 0, 0, game).encode()
         )
         for game in others
     ]
     return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
 
 
-async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def top_command(update: Update, context: BotContext) -> None:
     """/top [game]: the group's leaderboard (in private: everyone's); ``/top off`` and
     ``/top on``: an admin switches the group's leaderboard."""
-    host = get_host(context.application)
+    host = context.host
     message = update.effective_message
     chat = update.effective_chat
     await _remember(host, update.effective_user)
@@ -168,7 +164,7 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     group = chat.id if is_group(chat) else None
     wanted = (context.args or [""])[0].lower()
     if wanted in ("on", "off"):
-        if group is None or not await host.is_admin(chat.id, update.effective_user.id):
+        if group is None or not await host.messenger.is_admin(chat.id, update.effective_user.id):
             await message.reply_text(t("top.admins_only"))
             return
         await host.storage.set_leaderboard(chat.id, wanted == "on")
@@ -194,13 +190,15 @@ async def top_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     )
 
 
-@button_handler
-async def top_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
+@button(Kind.TOP)
+async def top_button(update: Update, context: BotContext, data: Callback) -> None:
+    host = context.host
     query = update.callback_query
     chat = update.effective_chat
-    t = await (host.chat_t(chat.id) if is_group(chat) else host.user_t(query.from_user))
-    if data.payload not in playable_games() or not on_menu(query, "tp"):
+    t = await (
+        host.languages.chat_t(chat.id) if is_group(chat) else host.languages.user_t(query.from_user)
+    )
+    if data.payload not in playable_games() or not on_menu(query, Kind.TOP):
         await popup(query, t("error.bad_button"))
         return
     group = chat.id if is_group(chat) else None
@@ -237,10 +235,10 @@ def history_line(t: Translator, past: PastMatch) -> str:
     return t("history.line", id=past.match_id, game=title, date=day(past.ended_at), players=players)
 
 
-async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def history_command(update: Update, context: BotContext) -> None:
     """/history in a group: its last matches, each with a button for its final screen and
     its move log."""
-    host = get_host(context.application)
+    host = context.host
     message = update.effective_message
     chat = update.effective_chat
     await _remember(host, update.effective_user)
@@ -256,7 +254,7 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     buttons = [
         InlineKeyboardButton(
             t("history.button", id=p.match_id, game=get_ui(p.game).title(t)),
-            callback_data=Callback("hs", p.match_id).encode(),
+            callback_data=Callback(Kind.HISTORY, p.match_id).encode(),
         )
         for p in past
     ]
@@ -267,18 +265,16 @@ async def history_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     await message.reply_html("\n".join(lines), reply_markup=InlineKeyboardMarkup(rows))
 
 
-@button_handler
-async def history_button(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback
-) -> None:
+@button(Kind.HISTORY)
+async def history_button(update: Update, context: BotContext, data: Callback) -> None:
     """A match of /history: its final screen again, its readable log and its replay."""
-    host = get_host(context.application)
+    host = context.host
     query = update.callback_query
     chat = update.effective_chat
-    t = await host.chat_t(chat.id)
+    t = await host.languages.chat_t(chat.id)
     past = await host.storage.past_match(data.match_id)
     match = await host.storage.load(data.match_id) if past else None
-    if past is None or match is None or past.chat_id != chat.id or not on_menu(query, "hs"):
+    if past is None or match is None or past.chat_id != chat.id or not on_menu(query, Kind.HISTORY):
         await popup(query, t("error.bad_button"))
         return
     await popup(query)
@@ -307,9 +303,9 @@ async def history_button(
 
 
 # -- /forget ------------------------------------------------------------------------------
-async def forget_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def forget_command(update: Update, context: BotContext) -> None:
     """/forget in private: after a confirmation, the user's stats and ratings are deleted."""
-    host = get_host(context.application)
+    host = context.host
     message = update.effective_message
     t = await _reader(host, update)
     if not is_private(update.effective_chat):
@@ -319,10 +315,10 @@ async def forget_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         [
             [
                 InlineKeyboardButton(
-                    t("forget.yes"), callback_data=Callback("fg", 0, 0, "yes").encode()
+                    t("forget.yes"), callback_data=Callback(Kind.FORGET, 0, 0, "yes").encode()
                 ),
                 InlineKeyboardButton(
-                    t("forget.no"), callback_data=Callback("fg", 0, 0, "no").encode()
+                    t("forget.no"), callback_data=Callback(Kind.FORGET, 0, 0, "no").encode()
                 ),
             ]
         ]
@@ -330,14 +326,14 @@ async def forget_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     await message.reply_text(t("forget.ask"), reply_markup=markup)
 
 
-@button_handler
-async def forget_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Callback) -> None:
-    host = get_host(context.application)
+@button(Kind.FORGET)
+async def forget_button(update: Update, context: BotContext, data: Callback) -> None:
+    host = context.host
     query = update.callback_query
     user = query.from_user
-    t = await host.user_t(user)
+    t = await host.languages.user_t(user)
     chat = update.effective_chat
-    if data.payload not in ("yes", "no") or not on_menu(query, "fg") or chat.id != user.id:
+    if data.payload not in ("yes", "no") or not on_menu(query, Kind.FORGET) or chat.id != user.id:
         await popup(query, t("error.bad_button"))
         return
     if data.payload == "yes":

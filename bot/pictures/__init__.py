@@ -24,17 +24,21 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 
 from PIL import Image
 
 from bot.pictures.encoding import build_palette, to_png
+from games import GAME_MODULES, package_name
 from games.core import View
 
-# game id -> its drawing module
+# game id -> its drawing module: ``bot/pictures/<package>.py``, named after the engine's
+# package like its UI adapter; a game without one keeps its text board
 PICTURE_MODULES: dict[str, str] = {
-    "azul": "bot.pictures.azul",
-    "summer_pavilion": "bot.pictures.summer_pavilion",
+    game: f"bot.pictures.{package_name(game)}"
+    for game in GAME_MODULES
+    if (Path(__file__).parent / f"{package_name(game)}.py").is_file()
 }
 
 # Telegram's limits for a photo (sendPhoto): the picture's size and shape

@@ -200,12 +200,13 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
         ends_at=row["ends_at"],
         last_mover=row["last_mover"],
         title=row["title"],
+        rematch_of=row["rematch_of"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         lobby_message_id=row["lobby_message_id"],
         board_message_id=row["board_message_id"],
         board_print=row["board_print"],
-        ping_message_id=row["ping_message_id"],
+        board_below=row["board_below"],
         announced=row["announced"],
         published=row["published"],
         logged=logged,
@@ -427,6 +428,7 @@ class Storage(Standings, abc.ABC):
         creator_id: int,
         title: str = "",
         turn_seconds: int = 0,
+        rematch_of: int | None = None,
     ) -> Match | None:
         """A new lobby, or ``None`` if this chat (topic) already has an active match."""
         now = time.time()
@@ -438,6 +440,7 @@ class Storage(Standings, abc.ABC):
             _dumps(options),
             turn_seconds,
             creator_id,
+            rematch_of,
             now,
             now,
         )
@@ -445,8 +448,8 @@ class Storage(Standings, abc.ABC):
         # the unique index on active matches per topic refuses a second one
         rows = await self._rows(
             "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
-            "status, creator_id, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+            "status, creator_id, rematch_of, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
             args,
         )
         if not rows:
@@ -461,6 +464,7 @@ class Storage(Standings, abc.ABC):
             creator_id=creator_id,
             title=title,
             turn_seconds=turn_seconds,
+            rematch_of=rematch_of,
             created_at=now,
             updated_at=now,
         )
@@ -592,18 +596,18 @@ class Storage(Standings, abc.ABC):
             return  # already recorded
         changed = await self._write(
             "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
-            "ping_message_id = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
+            "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
             (*values, match.id, match.chat_id),
         )
         if changed == 1:
             self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
-        """Record what a seat's private chat and the group's ping show for that seat."""
+        """Record what a seat's private chat shows (its own flusher's fields only)."""
         values = tuple(getattr(seat, name) for name in DISPLAY_SEAT_FIELDS)
         await self._write(
-            "UPDATE seats SET pinged_token = ?, prompt_message_id = ?, prompt_text = ?, "
-            "prompt_token = ? WHERE match_id = ? AND seat = ?",
+            "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
+            "WHERE match_id = ? AND seat = ?",
             (*values, match_id, seat.seat),
         )
         cached = self._matches.get(match_id)
@@ -611,28 +615,10 @@ class Storage(Standings, abc.ABC):
             for name, value in zip(DISPLAY_SEAT_FIELDS, values, strict=True):
                 setattr(cached.seats[seat.seat], name, value)
 
-    async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:
-        """Record that the group was pinged about this seat's decision (and nothing else:
-        the private chat's fields belong to its own flusher)."""
-        cached = self._matches.get(match_id)
-        if (
-            cached is not None
-            and seat < len(cached.seats)
-            and cached.seats[seat].pinged_token == token
-        ):
-            return  # already recorded
-        await self._write(
-            "UPDATE seats SET pinged_token = ? WHERE match_id = ? AND seat = ?",
-            (token, match_id, seat),
-        )
-        cached = self._matches.get(match_id)
-        if cached is not None and seat < len(cached.seats):
-            cached.seats[seat].pinged_token = token
-
     async def move_chat(self, old: int, new: int) -> list[int]:
         """A group became a supergroup with a new id: move its matches (and its language) to
         the new id in one transaction; returns the unfinished matches now there. Message ids
-        of the old chat mean nothing in the new one, so boards, lobbies and pings are posted
+        of the old chat mean nothing in the new one, so boards and lobbies are posted
         anew. Where the new chat already has an unfinished match in the same topic, a
         running game wins over a lobby; otherwise the one already there stays."""
         async with self._transaction() as tx:
@@ -658,13 +644,8 @@ class Storage(Standings, abc.ABC):
                     )
                     self._matches.pop(loser, None)
             await tx.run(
-                "UPDATE seats SET pinged_token = 0 WHERE match_id IN "
-                "(SELECT id FROM matches WHERE chat_id = ? AND status = 'playing')",
-                (old,),
-            )
-            await tx.run(
                 "UPDATE matches SET chat_id = ?, lobby_message_id = NULL, "
-                "board_message_id = NULL, board_print = NULL, ping_message_id = NULL "
+                "board_message_id = NULL, board_print = NULL, board_below = 0 "
                 "WHERE chat_id = ?",
                 (new, old),
             )

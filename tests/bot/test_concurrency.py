@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from telegram import Update
 
 from bot.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP
 from tests.bot.play5211 import board, card_buttons, confirm_button, prompt, start_game
-
-pytestmark = pytest.mark.both_backends
 
 
 async def select_two(driver, user):

@@ -11,8 +11,6 @@ from bot.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, OTHER_GROUP
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
 
-pytestmark = pytest.mark.both_backends
-
 OLD = -4001  # a basic group...
 NEW = -1004001  # ...and the supergroup it became
 

@@ -11,33 +11,18 @@ from collections import Counter
 
 import pytest
 
-from bot.testing.fake_server import FakeTelegramServer
-from bot.testing.fake_telegram import FakeTelegram, FakeUser
+from bot.testing.fake_telegram import FakeUser
 from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import GROUP
 from tests.bot.databases import Look
-from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
+from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
 from tests.bot.test_process import REFUSALS, answered, read_match
-
-pytestmark = pytest.mark.both_backends
 
 WAITING = "another bot instance is running"
 TAKING_OVER = "taking over"
 
-
-@pytest.fixture(autouse=True)
-async def no_bot_left_running():
-    yield
-    await stop_leftovers()
-
-
-@pytest.fixture
-async def server():
-    running = FakeTelegramServer(FakeTelegram())
-    running.start()
-    yield running
-    await running.stop()
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 
 def logged(bot: BotProcess, text: str) -> bool:

@@ -17,6 +17,7 @@ from telegram import Update
 from bot.host import get_host
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
 from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY, OTHER_GROUP, running_bot
+from tests.bot.databases import Database
 from tests.bot.play5211 import board, card_buttons, prompt, start_game
 
 USERS = [ALICE, BOB, MALLORY, FakeUser(999, "Zed")]
@@ -37,10 +38,10 @@ class Failures(logging.Handler):
 class Harness:
     """One running bot with a match in progress, reused across hypothesis examples."""
 
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, database: Database) -> None:
         self.loop = asyncio.new_event_loop()
         self.api = FakeTelegram()
-        self.context = running_bot(self.api, tmp_path / "bot.sqlite3")
+        self.context = running_bot(self.api, database)
         self.driver = self.loop.run_until_complete(self.context.__aenter__())
         self.driver.group(GROUP, "Game Night")
         self.driver.group(OTHER_GROUP, "Office")
@@ -62,8 +63,8 @@ class Harness:
 
 
 @pytest.fixture
-def harness(tmp_path):
-    running = Harness(tmp_path)
+def harness(database):
+    running = Harness(database)
     yield running
     running.close()
 
@@ -209,7 +210,7 @@ async def test_menu_buttons_forged_onto_the_board_or_a_lobby_change_nothing(driv
     before = {m.message_id: screen(m) for m in (table, lobby)}
     api.admins[GROUP].add(ALICE.id)
     for chat, message in ((GROUP, table), (OTHER_GROUP, lobby)):
-        for data in ("rl:0:0:5211", "lg:0:0:it", "ng:0:0:5211", "ab:1:0:"):
+        for data in ("rl:0:0:5211", "fr:0:0:5211", "lg:0:0:it", "ng:0:0:5211", "ab:1:0:"):
             answer = await driver.press(ALICE, chat, message.message_id, data)
             assert answer == "This button is not valid.", (data, answer)
     for message in (table, lobby):
@@ -256,9 +257,16 @@ async def test_an_over_long_unknown_command_is_answered_within_telegrams_limit(d
     assert not errors.records
 
 
-@pytest.mark.parametrize(("command", "label"), [("/rules", "5211"), ("/language", "English")])
+@pytest.mark.parametrize(
+    ("command", "label", "left"),
+    [
+        ("/rules", "5211", ["📖 Full rules"]),  # the games' menu became the summary
+        ("/rules 5211", "Full rules", []),
+        ("/language", "English", []),
+    ],
+)
 async def test_a_menu_choice_pressed_twice_is_answered_once_each_without_errors(
-    driver, api, errors, command, label
+    driver, api, errors, command, label, left
 ):
     await driver.send(ALICE, ALICE.id, command)
     menu, button = driver.find_button(ALICE.id, label)
@@ -272,7 +280,7 @@ async def test_a_menu_choice_pressed_twice_is_answered_once_each_without_errors(
     for update in updates:
         query = update["callback_query"]["id"]
         assert len([a for a in api.answers if a["callback_query_id"] == query]) == 1
-    assert not api.messages[ALICE.id][menu.message_id].buttons()
+    assert [b["text"] for b in api.messages[ALICE.id][menu.message_id].buttons()] == left
     assert not errors.records
 
 

@@ -18,7 +18,7 @@ from bot.host import get_host
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, OTHER_GROUP, running_bot
-from tests.bot.databases import Database, Look
+from tests.bot.databases import BEFORE_EVENTS, Database, Look
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
@@ -28,8 +28,9 @@ TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "m
 
 
 def as_released_before(path: Path) -> None:
-    """Rewrite a database in the schema of two releases before (2): every match's log back
-    inside its state row, no events table, no match records or ratings."""
+    """Rewrite a database in the schema before the events table (and so before the match
+    records and ratings, which come after it): every match's log back inside its state row,
+    no events table, no match records or ratings."""
     with sqlite3.connect(path) as db:
         for match_id, text in db.execute("SELECT id, state FROM matches").fetchall():
             if text is None:
@@ -44,7 +45,7 @@ def as_released_before(path: Path) -> None:
         for table in ("match_players", "match_records", "ratings", "usernames"):
             db.execute(f"DROP TABLE {table}")
         db.execute("ALTER TABLE chats DROP COLUMN leaderboard")
-        db.execute("PRAGMA user_version = 2")
+        db.execute(f"PRAGMA user_version = {BEFORE_EVENTS}")
 
 
 async def migrate(source: Path, url: str) -> tuple[int, str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import time
 
 import pytest
 
@@ -23,7 +22,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, has_choice
+from tests.bot.helpers import Clock, buttons, choose_language, has_choice
 from tests.bot.play_sultan import (
     ENGINE,
     bid,
@@ -38,8 +37,6 @@ from tests.bot.play_sultan import (
     reveals,
     start_game,
 )
-
-pytestmark = pytest.mark.both_backends
 
 GEM_WORDS = ("white", "red", "yellow", "green", "blue")
 STALE = "This button is no longer valid. Use the latest message."
@@ -134,6 +131,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
         assert f"{index + 1}. {worth(colour)} — no bids yet" in text
     assert f"↩️ Back in the bag: {gem(back)}" in text
     assert f"⏳ {names[start]} is bidding." in text
+    assert f"↪️ Last move: {names[start]} — {gem(back)} back to the bag." in text
 
     # the start player bids first: the group sees the cushion, never the value
     hand = ENGINE.view((await current_match(driver, GROUP)).state, start)["hand"]
@@ -142,6 +140,8 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     assert popup == f"You bid {value} on the {gem(cushions[1])}."
     text = board(driver, GROUP).text
     assert f"2. {worth(cushions[1])} — {names[start]}\n" in text
+    assert f"↪️ Last move: {names[start]} — a bid on cushion 2 ({gem(cushions[1])})." in text
+    assert str(value) not in text.split("↪️")[1].split("\n")[0]  # the card stays secret
     assert f"{names[start]} — 💎 0 gems · 🃏 4 cards" in text
     assert (
         f"Your card this circle: {value} on the {gem(cushions[1])}"
@@ -172,7 +172,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     result = ENGINE.result(match.state)
     final = api.last(GROUP)
     check_final(final.text, result, names)
-    assert any("New game" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
     over = board(driver, GROUP)
     assert "The game is over. The screens are down:" in over.text
     assert not api.messages[GROUP][match.board_message_id].buttons()
@@ -351,14 +351,6 @@ async def test_a_stranger_pressing_a_players_buttons_changes_nothing(driver, api
     assert after.state["bid_cushions"] == [] and after.seats[start].draft is None
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, api):
     clock = Clock()
     host = get_host(driver.app)
@@ -407,8 +399,7 @@ async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, 
 async def test_a_game_in_russian_with_ukrainian_and_italian_players(driver, api):
     users = [IVAN, OKSANA, GIULIA]
     for user, language in zip(users, ("Русский", "Українська", "Italiano"), strict=True):
-        await driver.send(user, user.id, "/language")  # private chats in their language
-        await driver.press_label(user, user.id, language)
+        await choose_language(driver, user, user.id, language)  # private chats in theirs
     await start_game(driver, GROUP, IVAN, users, join="Играю", start="Начать")
     text = board(driver, GROUP, "Султан").text
     assert "Раунд 1 из 3 · круг 1 из 5" in text and "👝 в мешочке 47 камней" in text
@@ -438,19 +429,20 @@ async def test_selection_steps_edit_the_prompt_even_when_the_group_is_drawn_last
     match = await current_match(driver, GROUP)
     start = acting(match)
     storage = get_host(driver.app).storage
-    send = api._api_sendMessage
+    edit = api._api_editMessageText
 
     async def slow_group(params: dict) -> dict:
-        """The group is slow (its rate limit): the private prompt is drawn before the ping."""
-        if int(params["chat_id"]) == GROUP and "your move" in params.get("text", ""):
+        """The group is slow (its rate limit): the private prompt is drawn before the
+        group's board, whose drawing must not write back an older copy of the prompt's."""
+        if int(params["chat_id"]) == GROUP:
             for _ in range(2000):
                 seat = (await storage.load(match.id)).seats[start]
                 if seat.prompt_token == seat.token:
                     break
                 await asyncio.sleep(0.001)  # waits for the condition, not for a fixed time
-        return send(params)
+        return edit(params)
 
-    monkeypatch.setattr(api, "_api_sendMessage", slow_group)
+    monkeypatch.setattr(api, "_api_editMessageText", slow_group)
     await return_gem(driver, users[start], match.state["drawn"][0])
     message = prompt(driver, users[start])
     await press(driver, users[start], message, button(message, "d", "c0"))

@@ -6,26 +6,12 @@ from __future__ import annotations
 import pytest
 
 from bot.storage.migrations.postgres import MIGRATIONS
-from bot.testing.fake_server import FakeTelegramServer
-from bot.testing.fake_telegram import FakeTelegram
 from tests.bot.conftest import ALICE, GROUP
 from tests.bot.databases import Database, Look
-from tests.bot.process import BotProcess, ProcessDriver, run_to_exit, stop_leftovers
+from tests.bot.process import BotProcess, ProcessDriver, run_to_exit
 from tests.bot.test_startup import assert_one_clear_line, env_for
 
-
-@pytest.fixture(autouse=True)
-async def no_bot_left_running():
-    yield
-    await stop_leftovers()
-
-
-@pytest.fixture
-async def server():
-    running = FakeTelegramServer(FakeTelegram())
-    running.start()
-    yield running
-    await running.stop()
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 
 async def fresh_database(postgres_server, tmp_path) -> Database:

@@ -22,24 +22,10 @@ from games.core import decode_action, encode_action
 from tests.bot.conftest import ALICE, BOB, GROUP
 from tests.bot.databases import Database, Look
 from tests.bot.play5211 import card_buttons, confirm_button, has_choice, prompt
-from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
+from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
 
-pytestmark = pytest.mark.both_backends
-
-
-@pytest.fixture(autouse=True)
-async def no_bot_left_running():
-    yield
-    await stop_leftovers()
-
-
-@pytest.fixture
-async def server():
-    api = FakeTelegram()
-    running = FakeTelegramServer(api)
-    running.start()
-    yield running
-    await running.stop()
+# a failed test's bot process never outlives it (the fixtures are in conftest.py)
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 
 async def open_5211(driver, players):
@@ -256,21 +242,28 @@ async def _sigkill_trial(server, database, look, engine, game, rng) -> Trial:
     return trial
 
 
-TRIALS = [(game, seed) for game in playable_games() for seed in (1, 2)]
+# Two trials per game on SQLite, one on PostgreSQL: the storage's part of the guarantee (a move
+# is committed before its press is answered) is the same in every game, and these trials are
+# the suite's longest tests. The soak runs many more on either backend.
+TRIALS = [("sqlite", game, seed) for game in playable_games() for seed in (1, 2)] + [
+    ("postgres", game, 1) for game in playable_games()
+]
 
 
-@pytest.mark.parametrize(("game", "seed"), TRIALS)
+@pytest.mark.parametrize(("backend", "game", "seed"), TRIALS)
 async def test_sigkill_at_random_moments_loses_no_answered_move(server, database, game, seed):
     trial = await sigkill_trial(server, database, game, seed)
     assert trial.kills >= 2 and trial.redrawn >= 1
 
 
 @pytest.mark.soak
-async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
+async def test_soak_many_sigkill_trials_across_all_games(tmp_path, request):
     """The same trials, many of them (``SOAK_TRIALS``, default 100), across all five games:
-    ``SOAK_TRIALS=100 python -m pytest -m soak -s tests/bot/test_process.py``. Prints its
-    figures as one JSON line."""
+    ``SOAK_TRIALS=100 python -m pytest -m soak -s tests/bot/test_process.py``, on SQLite, or
+    on PostgreSQL with ``SOAK_BACKEND=postgres``. Prints its figures as one JSON line."""
     count = int(os.environ.get("SOAK_TRIALS", "100"))
+    backend = os.environ.get("SOAK_BACKEND", "sqlite")
+    postgres = request.getfixturevalue("postgres_server") if backend == "postgres" else None
     games = playable_games()
     started = time.monotonic()
     trials = []
@@ -283,12 +276,16 @@ async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
         game = games[number % len(games)]
         try:
             database = Database("sqlite", workdir / "bot.sqlite3")
+            if postgres is not None:
+                url = postgres.url_of(await postgres.create_database())
+                database = Database("postgres", workdir / "bot.sqlite3", url)
             trials.append(await sigkill_trial(server, database, game, number))
         except AssertionError as error:
             raise AssertionError(f"trial {number} ({game}, seed {number}): {error}") from None
         finally:
             await server.stop()
     figures = {
+        "database": backend,
         "trials": len(trials),
         "games": {game: sum(t.game == game for t in trials) for game in games},
         "kills": sum(t.kills for t in trials),

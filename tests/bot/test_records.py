@@ -14,9 +14,7 @@ from bot.storage import Seat, Storage, storage_for
 from bot.storage.records import GLOBAL, PlayerRecord, Rating, new_ratings
 from games import get_engine
 from games.core import encode_action
-from tests.bot.databases import Look
-
-pytestmark = pytest.mark.both_backends
+from tests.bot.databases import BEFORE_RECORDS, Look
 
 GROUP = -500
 
@@ -257,7 +255,7 @@ async def test_matches_that_ended_before_records_are_recorded_at_start_up(databa
         look.run(f"DROP TABLE {table}")
     look.run("ALTER TABLE chats DROP COLUMN leaderboard")
     if database.backend == "sqlite":
-        look.run("PRAGMA user_version = 3")
+        look.run(f"PRAGMA user_version = {BEFORE_RECORDS}")
     else:
         look.run("UPDATE schema_version SET version = 1")
 

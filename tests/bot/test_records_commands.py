@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
-
 from bot.host import get_host
 from bot.match_log import replay
 from bot.storage.records import FORGOTTEN
@@ -16,8 +14,6 @@ from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, IVAN, OTHER_GROUP
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import play_to_the_end, start_game
 from tests.bot.test_records import play_match
-
-pytestmark = pytest.mark.both_backends
 
 PLAYERS = [ALICE, BOB, CAROL]
 

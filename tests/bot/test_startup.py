@@ -14,26 +14,16 @@ import pytest
 from bot.settings import Settings
 from bot.storage.migrations.sqlite import MIGRATIONS
 from bot.storage.sqlite import SQLiteStorage
-from bot.testing.fake_server import FakeTelegramServer, free_port
-from bot.testing.fake_telegram import Driver, FakeTelegram, Fault
+from bot.testing.fake_server import free_port
+from bot.testing.fake_telegram import Driver, Fault
 from tests.bot.conftest import GROUP, MALLORY
-from tests.bot.process import BotProcess, run_to_exit, stop_leftovers, until, without_write_override
+from tests.bot.process import BotProcess, run_to_exit, until, without_write_override
 
 TOKEN = "123456:STARTUP-TEST"
 
 
-@pytest.fixture(autouse=True)
-async def no_bot_left_running():
-    yield
-    await stop_leftovers()
-
-
-@pytest.fixture
-async def server():
-    running = FakeTelegramServer(FakeTelegram())
-    running.start()
-    yield running
-    await running.stop()
+# a failed test's bot process never outlives it (the fixtures are in conftest.py)
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 
 def env_for(server, db_path, **extra) -> dict[str, str]:
@@ -62,7 +52,12 @@ async def test_a_missing_token_says_where_to_put_it(server, tmp_path):
     env = env_for(server, tmp_path / "bot.sqlite3")
     del env["TELEGRAM_BOT_TOKEN"]
     status, stderr = await run_to_exit(env, cwd=tmp_path)  # no .env there either
-    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN is not set", ".env", ".env.example")
+    assert_one_clear_line(
+        status, stderr, "TELEGRAM_BOT_TOKEN is not set", "run `cp .env.example .env`, then put"
+    )
+    (tmp_path / ".env").write_text("DEFAULT_LANGUAGE=it\n")  # a .env without the token
+    status, stderr = await run_to_exit(env, cwd=tmp_path)
+    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN is not set: put", ".env.example")
     assert not server.api.calls  # nothing was tried
 
 

@@ -25,6 +25,7 @@ MIGRATIONS: list[str] = [
         turn_seconds INTEGER NOT NULL DEFAULT 0,
         ends_at DOUBLE PRECISION,
         last_mover INTEGER,
+        rematch_of BIGINT REFERENCES matches (id),
         status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
         creator_id BIGINT NOT NULL,
         version INTEGER NOT NULL DEFAULT 0,
@@ -32,7 +33,8 @@ MIGRATIONS: list[str] = [
         lobby_message_id BIGINT,
         board_message_id BIGINT,
         board_print TEXT,
-        ping_message_id BIGINT,
+        ping_message_id BIGINT,  -- no longer read (as in SQLite's schema)
+        board_below INTEGER NOT NULL DEFAULT 0,
         announced INTEGER NOT NULL DEFAULT 0,
         published INTEGER NOT NULL DEFAULT 0,
         created_at DOUBLE PRECISION NOT NULL,
@@ -54,7 +56,7 @@ MIGRATIONS: list[str] = [
         reminded BOOLEAN NOT NULL DEFAULT FALSE,
         timeouts INTEGER NOT NULL DEFAULT 0,
         autopilot BOOLEAN NOT NULL DEFAULT FALSE,
-        pinged_token INTEGER NOT NULL DEFAULT 0,
+        pinged_token INTEGER NOT NULL DEFAULT 0,  -- no longer read (as in SQLite's schema)
         prompt_message_id BIGINT,
         prompt_text TEXT,
         prompt_token INTEGER NOT NULL DEFAULT 0,
@@ -88,7 +90,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX unsent_notices ON notices (match_id) WHERE sent = FALSE;
     """,
-    # 2: match records, ratings, usernames, the leaderboard switch (as SQLite's 4)
+    # 2: match records, ratings, usernames, the leaderboard switch (as SQLite's last)
     """
     CREATE TABLE match_records (
         match_id BIGINT PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,

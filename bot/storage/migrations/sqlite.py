@@ -1,4 +1,6 @@
-"""SQLite schema (``PRAGMA user_version`` counts the entries applied)."""
+"""SQLite schema (``PRAGMA user_version`` counts the entries applied). Columns no longer
+read stay (dropping them would need a migration for nothing): matches.ping_message_id and
+seats.pinged_token, from when the group was pinged about whose turn it is."""
 
 MIGRATIONS: list[str] = [
     """
@@ -81,7 +83,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN waiting_since REAL;
     ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
     """,
-    # 3: the public log leaves the state row (which keeps its length): one row per event,
+    """
+    ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
+    """,
+    """
+    ALTER TABLE matches ADD COLUMN board_below INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 5: the public log leaves the state row (which keeps its length): one row per event,
     # appended, never rewritten
     """
     CREATE TABLE events (
