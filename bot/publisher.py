@@ -183,7 +183,7 @@ class Publisher:
         keys = (
             list(chats)
             if chats is not None
-            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.seats]
+            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.humans]
         )
         for key in keys:
             self._dirty.setdefault(key, set()).add(match.id)
@@ -439,9 +439,11 @@ class Publisher:
         acting = [
             match.seats[number]
             for number in sorted(get_engine(match.game).to_act(match.state))
-            if not match.seats[number].autopilot
+            if not (match.seats[number].autopilot or match.seats[number].is_ai)
         ]
-        if len(acting) == len(match.seats) > 1:
+        if match.practice:
+            return  # the board and the prompt share the player's chat: the prompt notifies
+        if len(acting) == len(match.humans) > 1:
             await self._clear_ping(match)  # a stale ping would name too few
             return
         new = [
@@ -508,6 +510,9 @@ class Publisher:
         title = html.escape(match.title or "—")
         text = t("play.prompt_header", title=title) + "\n" + screen.text
         rows = keyboard(match, screen.rows, seat.seat)
+        if match.practice and legal and match.status == "playing":
+            hint = Callback(Kind.HINT, match.id, seat.token).encode()
+            rows.append([InlineKeyboardButton(t("hint.button"), callback_data=hint)])
         if seat.autopilot and match.status == "playing":
             text += "\n\n" + t("timer.autopilot_private")
             back = Callback(Kind.BACK, match.id, 0, "").encode()
