@@ -153,13 +153,13 @@ class AISeats:
             engine = get_engine(match.game)
             moved = False
             for seat, token, action in moves:
-                if (
-                    match.status == "playing"
-                    and match.seats[seat].token == token
-                    and engine.is_legal(match.state, seat, action)
-                ):
-                    await flow.commit_move(self.storage, match, seat, action, self.clock())
-                    moved = True
+                if match.status != "playing" or match.seats[seat].token != token:
+                    continue  # the seat's decision changed meanwhile: it is decided afresh
+                if not engine.is_legal(match.state, seat, action):  # never loop on a bad move
+                    log.error("match %s: the AI chose %r for seat %s", match_id, action, seat)
+                    action = engine.default_action(match.state, seat)
+                await flow.commit_move(self.storage, match, seat, action, self.clock())
+                moved = True
             if moved:
                 await self.timers.settle(match)
         self.publisher.request(match)
