@@ -334,7 +334,7 @@ async def rematch(press: MatchPress) -> None:
         press.host,
         chat.id,
         old.thread_id,
-        chat.title or "",
+        lobby_title(chat, press.t),
         old.game,
         press.user,
         options=old.options,

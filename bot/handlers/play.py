@@ -139,6 +139,9 @@ async def press_clock(press: MatchPress) -> None:
     press.after_unlock(host.timers.tell_clock_started(match, absent))
 
 
+POPUP_CHARACTERS = 200  # the most an answer to a press may show
+
+
 async def practice_only(press: MatchPress) -> str | None:
     return None if press.match.practice else "error.bad_button"
 
@@ -167,4 +170,8 @@ async def _tell_hint(press: MatchPress, view: object, legal: list[Action], seed:
     move = get_ui(match.game).move_label(t, view, tuple(tip.action), seat.seat)
     points = round(tip.expected_score)
     key = "hint.penalty" if tip.lower_is_better else "hint.points"
-    await press.answer(t.plural(key, points, move=move), alert=True)
+    text = t.plural(key, points, move=move)
+    if len(text) > POPUP_CHARACTERS:  # Telegram refuses a longer popup: shorten the move
+        move = move[: len(move) - (len(text) - POPUP_CHARACTERS) - 1] + "…"
+        text = t.plural(key, points, move=move)
+    await press.answer(text, alert=True)

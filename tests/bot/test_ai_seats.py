@@ -304,7 +304,7 @@ async def test_the_hint_shows_the_normal_move_and_the_points_it_expects(
     move = get_ui("azul").move_label(t, view, tip.action, seat.seat)
     answer = await driver.press_label(user, user.id, t("hint.button"))
     assert answer == t.plural("hint.points", round(tip.expected_score), move=move)
-    assert words in answer and move in answer
+    assert words in answer and move in answer and len(answer) <= 200
     assert (await current_match(driver, user.id)).version == match.version  # nothing played
 
 
@@ -329,3 +329,28 @@ async def test_no_hint_outside_practice(driver, api, deal):
     assert EN("hint.button") not in str(prompt.buttons())
     answer = await driver.press(ALICE, ALICE.id, prompt.message_id, data)
     assert answer == EN("error.bad_button")
+
+
+async def test_a_rematch_seats_the_same_bots(driver, api, deal):
+    deal(12)
+    await open_with_bots(driver, "sultan", [ALICE], bots=1)
+    await play_out(driver, [ALICE], seed=4)
+    assert await driver.press_label(ALICE, GROUP, EN("play.rematch")) == EN("rematch.opened")
+    rematch = await current_match(driver)
+    assert rematch.status == "lobby"
+    assert [(seat.name, seat.ai) for seat in rematch.seats] == [
+        ("Alice", None),
+        (NORMAL_BOT, "normal"),
+    ]
+
+
+async def test_a_long_hint_is_shortened_to_fit_a_popup(driver, api, deal, monkeypatch):
+    deal(8)
+    ui = type(get_ui("azul"))
+    monkeypatch.setattr(ui, "move_label", lambda self, t, view, action, seat: "tiles " * 60)
+    await driver.send(ALICE, ALICE.id, "/new azul")
+    await driver.press_label(ALICE, ALICE.id, EN("lobby.start"))
+    answer = await driver.press_label(ALICE, ALICE.id, EN("hint.button"))
+    assert len(answer) == 200
+    assert answer.startswith("💡 The normal bot would play:\ntiles tiles")
+    assert "…\nIt expects to end with about" in answer
