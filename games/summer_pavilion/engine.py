@@ -102,6 +102,27 @@ VARIANT1_OUTER_NUMBERS = (3, 2, 1, 4, 5, 6)
 VARIANT1_CENTRE_NUMBER = 3
 VARIANT1_NUMBERS = ((VARIANT1_CENTRE_NUMBER,) * 6,) + (VARIANT1_OUTER_NUMBERS,) * 6
 
+# NUMBER_SPACES[variant1]: (number, bonus, the tiles on every space printed with it) for
+# each number with an end bonus
+NUMBER_SPACES = tuple(
+    tuple(
+        (
+            number,
+            value,
+            itemgetter(
+                *(
+                    star * 6 + offset
+                    for star in range(NUM_STARS)
+                    for offset in range(6)
+                    if numbers[star][offset] == number
+                )
+            ),
+        )
+        for number, value in NUMBER_BONUSES.items()
+    )
+    for numbers in (STANDARD_NUMBERS, VARIANT1_NUMBERS)
+)
+
 PILLAR, STATUE, WINDOW = range(3)
 STRUCTURE_KINDS = ("pillar", "statue", "window")
 STRUCTURE_BONUS = (1, 2, 3)  # bonus tiles for completing a pillar / statue / window
@@ -235,7 +256,8 @@ PLACES = tuple(
 
 class _ColoursHeld(dict):
     """COLOURS_HELD[tuple(tiles)]: the colours a pile holds, as a sorted tuple. Every pile of
-    at most FACTORY_SIZE tiles (a factory's) is in the table; others are worked out."""
+    at most 8 tiles (a factory's, and the centre's but for rare cases; 3,003 piles) is in the
+    table; others are worked out."""
 
     def __missing__(self, tiles: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(compress(range(NUM_COLOURS), tiles))
@@ -243,8 +265,8 @@ class _ColoursHeld(dict):
 
 COLOURS_HELD = _ColoursHeld(
     (tiles, tuple(compress(range(NUM_COLOURS), tiles)))
-    for tiles in product(range(FACTORY_SIZE + 1), repeat=NUM_COLOURS)
-    if sum(tiles) <= FACTORY_SIZE
+    for tiles in product(range(9), repeat=NUM_COLOURS)
+    if sum(tiles) <= 8
 )
 PASS_ACTION = Pass(PASS)
 BONUSES = tuple(Bonus(BONUS, colour) for colour in range(NUM_COLOURS))
@@ -630,7 +652,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         if phase == "taking":
             takes = TAKES_BY_COLOURS[round_wild(state)]
             actions: list[SummerPavilionAction] = list(
-                takes[0][tuple(compress(range(NUM_COLOURS), state["centre"]))]
+                takes[0][COLOURS_HELD[tuple(state["centre"])]]
             )
             for source, tiles in enumerate(state["factories"], 1):
                 actions += takes[source][COLOURS_HELD[tuple(tiles)]]
@@ -784,7 +806,10 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         tiles = state["factories"][source - 1] if source else state["centre"]
         # all of the colour and one wild tile if any; the wild colour alone: exactly one
         count, extra = (1, 0) if colour == wild else (tiles[colour], int(tiles[wild] > 0))
-        hand = own_item(state, previous, "hands", seat)
+        # The move's first changes: what they touch is still shared with ``previous``, so
+        # they copy it without asking ``own``.
+        hands = state["hands"] = state["hands"].copy()
+        hand = hands[seat] = hands[seat].copy()
         hand[colour] += count
         hand[wild] += extra
         left = list(tiles)  # new lists throughout: the old ones may be shared
@@ -809,7 +834,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             lost = score_loss(count + extra, scores[seat])
             scores[seat] -= lost
             event["first_player_tile"] = lost  # taken now; the points it cost
-        own(state, previous, "log").append(event)
+        state["log"] = [*state["log"], event]
         if any(state["centre"]) or any(map(any, state["factories"])):
             state["current"] = (seat + 1) % state["num_players"]
         else:
@@ -846,19 +871,25 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     ) -> None:
         _, star, space, colour, used = place
         index = star * 6 + space - 1
-        cost = numbers_of(state["options"])[star][space - 1]
+        options = state["options"]
+        cost = (VARIANT1_NUMBERS if options["variant1"] else STANDARD_NUMBERS)[star][space - 1]
         wild = round_wild(state)
-        hand = own_item(state, previous, "hands", seat)
+        # The move's first changes: what they touch is still shared with ``previous``, so
+        # they copy it without asking ``own``.
+        hands = state["hands"] = state["hands"].copy()
+        hand = hands[seat] = hands[seat].copy()
         real = cost - used
         hand[colour] -= real
         hand[wild] -= used
-        tower = own(state, previous, "tower")
+        tower = state["tower"] = state["tower"].copy()
         tower[colour] += real - 1
         tower[wild] += used
-        board = own_item(state, previous, "boards", seat)
+        boards = state["boards"] = state["boards"].copy()
+        board = boards[seat] = boards[seat].copy()
         board[index] = colour
         points = ring_points(board, index)
-        own(state, previous, "scores")[seat] += points
+        scores = state["scores"] = state["scores"].copy()
+        scores[seat] += points
         done = completed_structures(board, index)
         bonus = structure_bonus(done) if done else 0
         due = min(bonus, sum(state["supply"]))  # [decision] a short supply gives what it has
@@ -874,7 +905,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         if done:  # [kind, outer star] of each structure completed; bonus tiles owed, taken
             event["structures"] = [list(STRUCTURES[sid][:2]) for sid in done]
             event["bonus"] = [bonus, due]
-        own(state, previous, "log").append(event)
+        state["log"] = [*state["log"], event]
         if due:
             state["phase"] = "bonus"
             state["bonus_due"] = due
@@ -928,18 +959,18 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         )
 
     def _end_round(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> None:
-        detach(state, previous)  # the round's end changes much: all of it in place
         n = state["num_players"]
         if state["round"] == ROUNDS:
+            detach(state, previous)  # the game's end changes much: all of it in place
             self._end_game(state)
             return
         # Phase 3: all corner tiles come back next to the boards, the first-player tile goes
         # back to the centre and its holder starts the next round.
+        hands, corners = own(state, previous, "hands"), own(state, previous, "corners")
         for seat in range(n):
-            corners, hand = state["corners"][seat], state["hands"][seat]
-            for colour in range(NUM_COLOURS):
-                hand[colour] += corners[colour]
-                corners[colour] = 0
+            if any(corners[seat]):  # new lists: the old ones may be shared
+                hands[seat] = list(map(add, hands[seat], corners[seat]))
+                corners[seat] = [0] * NUM_COLOURS
         if state["first_player_tile"] >= 0:
             state["start_player"] = state["first_player_tile"]
         state["first_player_tile"] = -1
@@ -965,17 +996,11 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             for star in range(NUM_STARS)
             if complete_star_value(board, star)
         ]
-        numbers = numbers_of(state["options"])
-        covered = []
-        for number, value in NUMBER_BONUSES.items():
-            spaces = [
-                space_index(star, offset + 1)
-                for star in range(NUM_STARS)
-                for offset in range(6)
-                if numbers[star][offset] == number
-            ]
-            if all(board[index] != EMPTY for index in spaces):
-                covered.append([number, value])
+        covered = [
+            [number, value]
+            for number, value, spaces in NUMBER_SPACES[state["options"]["variant1"]]
+            if EMPTY not in spaces(board)
+        ]
         before = state["scores"][seat]
         subtotal = before + sum(points for _, points in stars) + sum(v for _, v in covered)
         corner_tiles = sum(state["corners"][seat])
