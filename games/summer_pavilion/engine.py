@@ -38,9 +38,9 @@ Log events (``state["log"]``, public, never changed once appended):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import compress, product
+from itertools import combinations_with_replacement, compress
 from operator import add, itemgetter
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
@@ -263,10 +263,15 @@ class _ColoursHeld(dict):
         return tuple(compress(range(NUM_COLOURS), tiles))
 
 
+def _piles(most: int) -> Iterator[tuple[int, ...]]:
+    """Every pile of at most ``most`` tiles, as colour counts."""
+    for size in range(most + 1):
+        for tiles in combinations_with_replacement(range(NUM_COLOURS), size):
+            yield tuple(map(tiles.count, range(NUM_COLOURS)))
+
+
 COLOURS_HELD = _ColoursHeld(
-    (tiles, tuple(compress(range(NUM_COLOURS), tiles)))
-    for tiles in product(range(9), repeat=NUM_COLOURS)
-    if sum(tiles) <= 8
+    (tiles, tuple(compress(range(NUM_COLOURS), tiles))) for tiles in _piles(8)
 )
 PASS_ACTION = Pass(PASS)
 BONUSES = tuple(Bonus(BONUS, colour) for colour in range(NUM_COLOURS))
