@@ -409,10 +409,10 @@ SPLITS = tuple(
 
 def star_placements(
     star: int,
-    cells: tuple[int, ...],
-    paying: tuple[tuple[int, int, int], ...],
+    cells: Sequence[int],
+    paying: Sequence[tuple[int, int, int]],
     printed: tuple[int, ...],
-) -> tuple[Place, ...]:
+) -> list[Place]:
     """The placements on the empty spaces of ``star`` (its six ``cells``, costing the
     ``printed`` numbers), in order, by the colours that ``paying`` lists as ``(colour, tiles
     held capped at MOST_TILES, wild tiles that may help)`` (colours the star accepts)."""
@@ -424,7 +424,7 @@ def star_placements(
             splits = SPLITS[printed[offset]]
             for colour, have, wilds in paying:
                 actions += by_colour[colour][splits[have][wilds]]
-    return tuple(actions)
+    return actions
 
 
 # A turn lists the placements star by star, and an outer star's repeat from turn to turn (on
@@ -437,7 +437,7 @@ def outer_star_placements(
     """The placements on an outer ``star`` of the standard board with ``have`` tiles of its
     colour (capped at MOST_TILES) and ``wilds`` wild tiles that may help."""
     paying = ((STAR_COLOURS[star], have, wilds),)
-    return star_placements(star, cells, paying, STANDARD_NUMBERS[star])
+    return tuple(star_placements(star, cells, paying, STANDARD_NUMBERS[star]))
 
 
 # The outer stars of the standard board as (star, its colour, its first board index).
@@ -685,21 +685,23 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             for star, base in enumerate(STAR_BASES):
                 # (colour, tiles held, wild tiles that may help) of each colour the star
                 # accepts; the wild colour pays with its own tiles only
-                paying = tuple(
+                paying = [
                     (colour, min(have, MOST_TILES), 0 if colour == wild else wilds)
                     for colour, have in enumerate(hand)
                     if have and star_accepts(board, star, colour, True)
-                )
-                cells = tuple(board[base : base + 6])
+                ]
+                cells = board[base : base + 6]
                 actions += star_placements(star, cells, paying, VARIANT1_NUMBERS[star])
             return actions
         centre = board[:6]  # the centre star takes each colour once
-        paying = tuple(
+        paying = [
             (colour, min(have, MOST_TILES), 0 if colour == wild else wilds)
             for colour, have in enumerate(hand)
             if have and colour not in centre
+        ]
+        actions = (
+            star_placements(CENTRE, centre, paying, STANDARD_NUMBERS[CENTRE]) if paying else []
         )
-        actions = list(star_placements(CENTRE, tuple(centre), paying, STANDARD_NUMBERS[CENTRE]))
         for star, colour, base in OUTER_STARS:  # an outer star takes its own colour only
             have = hand[colour]
             if have:
@@ -766,7 +768,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     def _next_state(
         self, state: SummerPavilionState, seat: int, action: Action
     ) -> SummerPavilionState:
-        move = as_action(action)
+        move = action if type(action) in ACTION_KINDS else as_action(action)
         new = state.copy()
         kind = move[0]
         if kind == TAKE:
