@@ -667,13 +667,9 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             actions.append(PASS_ACTION)
             return actions
         if phase == "bonus":
-            supply = state["supply"]
-            return [BONUSES[colour] for colour in range(NUM_COLOURS) if supply[colour]]
-        # keeping
-        hand = state["hands"][seat]
-        actions = [KEEPS[colour] for colour in range(NUM_COLOURS) if hand[colour]]
-        actions.append(DONE_ACTION)
-        return actions
+            return list(compress(BONUSES, state["supply"]))
+        # keeping: a tile of any colour held, or no more
+        return [*compress(KEEPS, state["hands"][seat]), DONE_ACTION]
 
     def _placements(self, state: SummerPavilionState, seat: int) -> list[SummerPavilionAction]:
         hand = state["hands"][seat]
@@ -741,9 +737,10 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             board = state["boards"][seat]
             if board[star * 6 + space - 1] != EMPTY:
                 return False
-            if not star_accepts(board, star, colour, state["options"]["variant1"]):
+            variant1 = state["options"]["variant1"]
+            if not star_accepts(board, star, colour, variant1):
                 return False
-            cost = numbers_of(state["options"])[star][space - 1]
+            cost = (VARIANT1_NUMBERS if variant1 else STANDARD_NUMBERS)[star][space - 1]
             hand = state["hands"][seat]
             wild = round_wild(state)
             if colour == wild:
@@ -823,7 +820,8 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         left[colour] -= count
         left[wild] -= extra
         if source:  # the rest of a factory goes to the centre
-            own(state, previous, "factories")[source - 1] = [0] * NUM_COLOURS
+            factories = state["factories"] = state["factories"].copy()
+            factories[source - 1] = [0] * NUM_COLOURS
             state["centre"] = list(map(add, state["centre"], left))
         else:
             state["centre"] = left
