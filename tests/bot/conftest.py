@@ -10,6 +10,7 @@ import pytest
 from telegram.ext import BaseRateLimiter
 
 from bot.app import build_application
+from bot.board_pictures import BoardPictures
 from bot.host import get_host
 from bot.settings import Settings
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
@@ -81,3 +82,15 @@ async def driver(api: FakeTelegram, db_path: Path) -> AsyncIterator[Driver]:
         running.group(GROUP, "Game Night")
         running.group(OTHER_GROUP, "Office")
         yield running
+
+
+@pytest.fixture
+def text_boards(monkeypatch) -> None:
+    """Every group shows text boards, as one that chose "Text" with /pictures does: for the
+    tests that read the tile games' text boards (tests/bot/test_board_pictures.py plays
+    them as pictures, and checks that /pictures gives these same text boards)."""
+
+    async def text(self: BoardPictures, match) -> bool:
+        return False
+
+    monkeypatch.setattr(BoardPictures, "wanted", text)

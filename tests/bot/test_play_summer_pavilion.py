@@ -53,6 +53,10 @@ COLOUR = {
 }
 
 
+# these tests read the text boards; pictures: tests/bot/test_board_pictures.py
+pytestmark = pytest.mark.usefixtures("text_boards")
+
+
 @pytest.fixture
 def seeded(monkeypatch):
     monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: SEED)
