@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import logging
+from dataclasses import dataclass
 
 from telegram.error import TelegramError
 
@@ -19,22 +20,14 @@ from bot.ui import get_ui
 log = logging.getLogger(__name__)
 
 
+@dataclass(eq=False)  # compared and hashed by identity, like any service
 class ChatLifecycle:
-    def __init__(
-        self,
-        storage: Storage,
-        messenger: Messenger,
-        languages: Languages,
-        lock: MatchLocks,
-        publisher: Publisher,
-        timers: Timers,
-    ) -> None:
-        self.storage = storage
-        self.messenger = messenger
-        self.languages = languages
-        self.lock = lock
-        self.publisher = publisher
-        self.timers = timers
+    storage: Storage
+    messenger: Messenger
+    languages: Languages
+    lock: MatchLocks
+    publisher: Publisher  # draws the moved matches in their new chat
+    timers: Timers  # stops the timers of the matches that end
 
     async def move_chat(self, old: int, new: int) -> None:
         """The group ``old`` is now the supergroup ``new`` (Telegram said so with a service

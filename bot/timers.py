@@ -19,6 +19,7 @@ import html
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from telegram.ext import CallbackContext, JobQueue
 
@@ -43,26 +44,16 @@ SWEEP_JOB = "deadline-sweep"
 LATE_JOBS_RUN = {"misfire_grace_time": None, "coalesce": True}
 
 
+@dataclass(eq=False)  # compared and hashed by identity, like any service
 class Timers:
-    def __init__(
-        self,
-        settings: Settings,
-        storage: Storage,
-        messenger: Messenger,
-        languages: Languages,
-        lock: MatchLocks,
-        publisher: Publisher,
-        job_queue: JobQueue | None = None,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.settings = settings
-        self.storage = storage
-        self.messenger = messenger
-        self.languages = languages
-        self.lock = lock
-        self.publisher = publisher
-        self.job_queue = job_queue  # None where no scheduler runs
-        self.clock = clock  # injectable: tests move time by hand
+    settings: Settings
+    storage: Storage
+    messenger: Messenger
+    languages: Languages
+    lock: MatchLocks
+    publisher: Publisher  # draws what the timers changed
+    job_queue: JobQueue | None = None  # None where no scheduler runs
+    clock: Callable[[], float] = time.time  # injectable: tests move time by hand
 
     # -- scheduling ------------------------------------------------------------------------
     @property

@@ -14,7 +14,10 @@ boardgame.io's game objects are the models):
 
 Conventions that keep copying cheap: lists are homogeneous (a list of ints never holds a
 list, a list of lists never holds an int), and ``state["log"]``, the public event log, is
-append-only with entries that are never changed once appended.
+append-only with entries that are never changed once appended. A move copies only what it
+changes (copy-on-write, see :func:`own`): the state ``apply`` returns shares every other
+list with the state it was given. States are values — never edit one in place; to rig a
+position, edit a :func:`clone_state` copy (or a fresh ``new_game``).
 
 Actions are tuples of small non-negative ints; :func:`encode_action` turns them into the
 compact text that goes into Telegram callback data. Each engine names its kinds of action
@@ -57,6 +60,11 @@ class BaseState(TypedDict):
 
 StateT = TypeVar("StateT", bound=Mapping[str, Any])
 ViewT = TypeVar("ViewT", bound=Mapping[str, Any])
+
+
+# ``to_act`` of a turn-based game: one seat (built once; frozensets never change).
+ONLY_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(16))
+NOBODY: frozenset[int] = frozenset()
 
 
 class IllegalAction(ValueError):
@@ -169,6 +177,60 @@ def clone_state(state: StateT) -> StateT:
     return cast(StateT, copied)
 
 
+# -- copy-on-write ------------------------------------------------------------------------
+# A move starts from a shallow copy of the state it is given (``new = state.copy()``), so the
+# two share every list; before changing a list in place it takes its own copy with ``own`` /
+# ``own_item`` (a no-op when it already has one), or with ``detach`` all at once before a
+# large change (the end of a round). A move thus copies what it changes, not the state.
+# ``previous`` is the state the move was given; ``{}`` while dealing a new state (nothing
+# is shared). A value counts as shared when it is the same object under the same key (and
+# index) in ``previous``. The options never change, and the log's entries are never changed
+# once appended, so they are never copied.
+
+
+def own(state: Any, previous: Mapping[str, Any], key: str) -> Any:
+    """``state[key]``, copied first if ``state`` still shares it with ``previous``: a list
+    the move may change in place (its items, if lists, are still shared: see ``own_item``)."""
+    value = state[key]
+    if value is previous.get(key):
+        value = state[key] = value.copy()
+    return value
+
+
+def own_item(state: Any, previous: Mapping[str, Any], key: str, index: int) -> Any:
+    """``state[key][index]``, a list inside a list, made the move's own (with its list)."""
+    items = own(state, previous, key)
+    item = items[index]
+    shared = previous.get(key)
+    if shared is not None and index < len(shared) and item is shared[index]:
+        item = items[index] = item.copy()
+    return item
+
+
+def detach(state: Any, previous: Mapping[str, Any]) -> None:
+    """Give ``state`` its own copy of every list (and dict) it still shares with
+    ``previous``, lists of lists item by item, so that the rest of the move may change
+    anything in place."""
+    for key, value in state.items():
+        if key == "log":
+            if value is previous.get(key):
+                state[key] = value[:]
+        elif type(value) is list:
+            shared = previous.get(key)
+            if value is shared:
+                state[key] = clone(value)
+            elif shared and value and type(value[0]) not in _SCALARS:
+                for index in range(min(len(value), len(shared))):
+                    item = value[index]
+                    if item is shared[index] and type(item) in _CONTAINERS:
+                        value[index] = clone(item)
+        elif type(value) is dict and key != "options" and value is previous.get(key):
+            state[key] = clone(value)
+
+
+_CONTAINERS = (list, dict)
+
+
 def draw_rng(state: BaseState) -> random.Random:
     """A generator derived from the state's seed and counter; advances the counter.
 
@@ -180,10 +242,35 @@ def draw_rng(state: BaseState) -> random.Random:
     return rng
 
 
+# Engines draw thousands of numbers a second, and ``random.Random``'s Python-level methods
+# cost more than the draws: these two give exactly what ``randrange(n)`` and ``shuffle``
+# give (CPython's rejection sampling on ``getrandbits``, which tests/games checks), at about
+# half the cost, so games replay the same whichever is used.
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: a uniform draw from ``range(n)``."""
+    bits = n.bit_length()
+    draw = rng.getrandbits(bits)
+    while draw >= n:
+        draw = rng.getrandbits(bits)
+    return draw
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``: the same permutation, in place (Fisher-Yates from the end)."""
+    getrandbits = rng.getrandbits
+    for last in range(len(items) - 1, 0, -1):
+        size = last + 1
+        bits = size.bit_length()
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        items[last], items[pick] = items[pick], items[last]
+
+
 class Engine(abc.ABC, Generic[StateT, ViewT]):
     """One game's rules over its state type ``StateT`` and view type ``ViewT`` (``TypedDict``
     declared in the engine's module). Subclasses implement the abstract methods; :meth:`apply`
-    wraps the in-place transition ``_apply`` so that callers always get purity."""
+    checks legality, then leaves the move to ``_next_state``."""
 
     id: ClassVar[str]
     min_players: ClassVar[int]
@@ -229,18 +316,19 @@ class Engine(abc.ABC, Generic[StateT, ViewT]):
         return tuple(action) in self.legal_actions(state, seat)
 
     def apply(self, state: StateT, seat: int, action: Action) -> StateT:
-        """The state after ``seat`` plays ``action``; ``state`` itself is never changed."""
+        """The state after ``seat`` plays ``action``; ``state`` itself is never changed (the
+        new state shares what the move left alone with it)."""
         if not isinstance(action, tuple):  # a list from JSON; a named action stays named
             action = tuple(action)
         if not self.is_legal(state, seat, action):
             raise IllegalAction(f"{self.id}: seat {seat} may not play {action} now")
-        new_state = clone_state(state)
-        self._apply(new_state, seat, action)
-        return new_state
+        return self._next_state(state, seat, action)
 
     @abc.abstractmethod
-    def _apply(self, state: StateT, seat: int, action: Action) -> None:
-        """Apply an action already known to be legal, in place."""
+    def _next_state(self, state: StateT, seat: int, action: Action) -> StateT:
+        """The state after an action already known to be legal, leaving ``state`` as it is:
+        either a whole :func:`clone_state` copy changed in place, or (cheaper) a shallow
+        copy in which the move copies only what it changes (see :func:`own`)."""
 
     @abc.abstractmethod
     def is_over(self, state: StateT) -> bool: ...

@@ -1,1 +1,2 @@
-"""Telegram update handlers: one module per intent (lobby, play, commands, errors)."""
+"""Telegram update handlers, on top of everything else: one module per intent (lobby, play,
+commands, membership, errors); ``buttons`` binds every kind of button to its handler."""

@@ -8,7 +8,7 @@ are drawn at random at refill time — so there is no bag order that a view coul
 Pattern lines are two flat lists, ``line_colours`` and ``line_counts`` (``seat * 5 +
 row``). Each seat's wall is a list of 25 cells, ``row * 5 + column``, holding a colour or
 :data:`EMPTY`; a floor line is the list of its tiles left to right, with :data:`MARKER`
-for the first-player marker. Flat lists keep :func:`games.core.clone_state` cheap.
+for the first-player marker. Flat lists keep copying cheap.
 :class:`AzulState` and :class:`AzulView` declare every key.
 
 Actions are named tuples of small ints, told apart by their length: :class:`Draft`
@@ -19,10 +19,11 @@ Actions are named tuples of small ints, told apart by their length: :class:`Draf
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import permutations
+from itertools import compress, permutations, product
 from typing import Any, Literal, NamedTuple, TypedDict, cast
 
 from games.core import (
+    ONLY_SEAT,
     Action,
     BaseState,
     Engine,
@@ -30,6 +31,8 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
+    below,
+    detach,
     draw_rng,
     rank_by,
 )
@@ -95,6 +98,30 @@ DRAFTS = tuple(
     for source in range(MAX_SOURCES)
 )
 COLUMNS = tuple(Column(column) for column in range(SIZE))
+LINE_BITS = FLOOR_LINE + 1  # a set of lines (pattern lines and the floor): a bit each
+ALL_LINES = (1 << LINE_BITS) - 1
+# DRAFTS_ONTO[source * 5 + colour][lines]: the drafts of that colour from that source onto
+# each line of a set, in order.
+DRAFTS_ONTO = tuple(
+    tuple(
+        tuple(DRAFTS[source][colour][line] for line in range(LINE_BITS) if lines >> line & 1)
+        for lines in range(ALL_LINES + 1)
+    )
+    for source in range(MAX_SOURCES)
+    for colour in range(5)
+)
+# Open lines by colour, packed LINE_BITS bits a colour (see AzulEngine._open_lines), and
+# LINES_OF[source * 5 + colour]: where that colour's bits start.
+LINES_OF = tuple(LINE_BITS * colour for _ in range(MAX_SOURCES) for colour in range(5))
+FLOOR_OF_EVERY_COLOUR = sum(1 << (LINE_BITS * colour + FLOOR_LINE) for colour in range(5))
+# ROW_LACKS[row]: the colours a wall row (a tuple of five cells, colours or EMPTY) lacks, as
+# the bits of line 0 of each colour (shifted by the row number, its line), for every row a
+# wall can have (each colour at most once).
+ROW_LACKS = {
+    row: sum(1 << (LINE_BITS * colour) for colour in range(5) if colour not in row)
+    for row in product(range(-1, 5), repeat=5)
+    if len([cell for cell in row if cell >= 0]) == len({cell for cell in row if cell >= 0})
+}
 
 
 def parse_action(action: Sequence[int]) -> AzulAction | None:
@@ -236,11 +263,11 @@ def row_completable(wall: list[int], row: int) -> bool:
 
 
 def complete_rows(wall: list[int]) -> int:
-    return sum(min(wall[r * SIZE : r * SIZE + SIZE]) >= 0 for r in range(SIZE))
+    return sum(EMPTY not in wall[r * SIZE : r * SIZE + SIZE] for r in range(SIZE))
 
 
 def complete_columns(wall: list[int]) -> int:
-    return sum(min(wall[c : SIZE * SIZE : SIZE]) >= 0 for c in range(SIZE))
+    return sum(EMPTY not in wall[c : SIZE * SIZE : SIZE] for c in range(SIZE))
 
 
 def complete_colours(wall: list[int]) -> int:
@@ -315,7 +342,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
     # -- setup ---------------------------------------------------------------------------
     def _setup(self, state: AzulState, options: GameOptions) -> None:
         n = state["num_players"]
-        first = draw_rng(state).randrange(n)
+        first = below(draw_rng(state), n)
         state.update(
             {
                 "phase": "draft",  # draft | wall (grey-wall column choices) | over
@@ -345,7 +372,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
     def to_act(self, state: AzulState) -> frozenset[int]:
         phase = state["phase"]
         if phase == "draft":
-            return frozenset((state["turn"],))
+            return ONLY_SEAT[state["turn"]]
         if phase == "wall":
             return frozenset(seat for seat, row in enumerate(state["pending"]) if row >= 0)
         return frozenset()
@@ -365,44 +392,32 @@ class AzulEngine(Engine[AzulState, AzulView]):
         return []
 
     def _draft_actions(self, state: AzulState, seat: int) -> list[AzulAction]:
-        lines = self._open_lines(state, seat)
+        open_lines = self._open_lines(state, seat)
         tiles = state["factories"] + state["centre"]
         actions: list[AzulAction] = []
-        for index, count in enumerate(tiles):
-            if count:
-                source, colour = divmod(index, NUM_COLOURS)
-                by_line = DRAFTS[source][colour]
-                actions += [by_line[line] for line in lines[colour]]
+        for index in compress(range(len(tiles)), tiles):  # the sources' colours with tiles
+            actions += DRAFTS_ONTO[index][open_lines >> LINES_OF[index] & ALL_LINES]
         return actions
 
-    def _open_lines(self, state: AzulState, seat: int) -> list[list[int]]:
-        """For each colour, the lines a draft of that colour may go to (floor included):
-        a line that is empty or holds that colour, is not full, and whose wall row does not
-        hold the colour yet (a line's own colour is never on its row: see the invariants)."""
+    def _open_lines(self, state: AzulState, seat: int) -> int:
+        """For each colour, the set of lines that a draft of that colour may go to, six bits
+        (:data:`LINE_BITS`) a colour, the floor's always set: a line that is empty or holds
+        that colour, is not full, and whose wall row does not hold the colour yet (a line's
+        own colour is never on its row: see the invariants). On either wall a colour may go
+        to a row exactly when the row does not hold it: the coloured wall has its space."""
         wall = state["walls"][seat]
         base = seat * SIZE
-        colours = state["line_colours"][base : base + SIZE]
-        counts = state["line_counts"][base : base + SIZE]
-        grey = state["options"]["wall"] == "grey"
-        lines: list[list[int]] = [[] for _ in range(NUM_COLOURS)]
+        colours = state["line_colours"]
+        counts = state["line_counts"]
+        lines = FLOOR_OF_EVERY_COLOUR
         for row in range(SIZE):
-            count = counts[row]
+            count = counts[base + row]
             if count > row:  # full
                 continue
             if count:
-                lines[colours[row]].append(row)
-                continue
-            cells = wall[row * SIZE : row * SIZE + SIZE]
-            if grey:
-                for colour in range(NUM_COLOURS):
-                    if colour not in cells:
-                        lines[colour].append(row)
+                lines |= 1 << (LINE_BITS * colours[base + row] + row)
             else:
-                for column in range(SIZE):
-                    if cells[column] < 0:
-                        lines[wall_colour(row, column)].append(row)
-        for options in lines:
-            options.append(FLOOR_LINE)
+                lines |= ROW_LACKS[tuple(wall[row * SIZE : row * SIZE + SIZE])] << row
         return lines
 
     def _line_open(self, state: AzulState, seat: int, row: int, colour: int) -> bool:
@@ -443,25 +458,40 @@ class AzulEngine(Engine[AzulState, AzulView]):
             return move.column in grey_columns(state["walls"][seat], row, colour)
         return False
 
-    def _apply(self, state: AzulState, seat: int, action: Action) -> None:
-        match as_action(action):
-            case Draft(source=source, colour=colour, line=line):
-                self._draft(state, seat, source, colour, line)
-            case Column(column=column):
-                self._place(state, seat, state["pending"][seat], column, chosen=True)
-                self._tile(state, seat, state["pending"][seat] + 1)
-                if max(state["pending"]) < 0:
-                    self._end_round(state)
+    # A draft, nearly every move, copies the few lists it changes into a shallow copy of the
+    # state (copy-on-write); the wall tiling that ends a round, and the grey wall's column
+    # choices, change much more, on a state of their own (detach).
+    def _next_state(self, state: AzulState, seat: int, action: Action) -> AzulState:
+        move = as_action(action)
+        new = state.copy()
+        if type(move) is Draft:
+            self._draft(new, seat, move.source, move.colour, move.line)
+            if new["phase"] == "draft":
+                return new
+            detach(new, state)
+            self._start_tiling(new)
+            return new
+        detach(new, state)
+        self._place(new, seat, new["pending"][seat], move.column, chosen=True)
+        self._tile(new, seat, new["pending"][seat] + 1)
+        if max(new["pending"]) < 0:
+            self._end_round(new)
+        return new
 
     # -- drafting ------------------------------------------------------------------------
     def _draft(self, state: AzulState, seat: int, source: int, colour: int, line: int) -> None:
-        centre = state["centre"]
+        """Take the tiles onto the seat's line and floor; copies each list it changes. Ends
+        the drafting (phase ``wall``, tiling still to do) when nothing is left to take."""
+        centre = state["centre"] = state["centre"][:]
         factories = state["factories"]
         floor = state["floors"][seat]
+        room = FLOOR_SPACES - len(floor)
+        landing = []  # onto the floor: the marker first, then the tiles the line cannot take
         took_marker = False
         base = source * NUM_COLOURS
         from_centre = base == len(factories)
         if not from_centre:
+            factories = state["factories"] = factories[:]
             count = factories[base + colour]
             factories[base + colour] = 0
             for other in range(NUM_COLOURS):  # the rest of the factory to the centre
@@ -473,19 +503,28 @@ class AzulEngine(Engine[AzulState, AzulView]):
             if state["marker"] < 0:  # first from the centre: the marker, before the tiles
                 took_marker = True
                 state["marker"] = seat
-                if len(floor) < FLOOR_SPACES:
-                    floor.append(MARKER)
+                if room:
+                    landing.append(MARKER)
+                    room -= 1
         to_line = 0
         if line != FLOOR_LINE:
             index = seat * SIZE + line
-            to_line = min(line + 1 - state["line_counts"][index], count)
-            state["line_counts"][index] += to_line
-            state["line_colours"][index] = colour
+            line_counts = state["line_counts"] = state["line_counts"][:]
+            to_line = min(line + 1 - line_counts[index], count)
+            line_counts[index] += to_line
+            line_colours = state["line_colours"] = state["line_colours"][:]
+            line_colours[index] = colour
         rest = count - to_line
-        to_floor = min(rest, FLOOR_SPACES - len(floor))
-        floor.extend([colour] * to_floor)
-        state["lid"][colour] += rest - to_floor
-        state["log"].append(
+        to_floor = min(rest, room)
+        landing += [colour] * to_floor
+        if landing:
+            floors = state["floors"] = state["floors"][:]
+            floors[seat] = floor + landing
+        if rest > to_floor:
+            lid = state["lid"] = state["lid"][:]
+            lid[colour] += rest - to_floor
+        state["log"] = [
+            *state["log"],
             {
                 "type": "draft",
                 "round": state["round"],
@@ -499,16 +538,16 @@ class AzulEngine(Engine[AzulState, AzulView]):
                 "to_floor": to_floor,
                 "to_lid": rest - to_floor,
                 "marker": took_marker,
-            }
-        )
+            },
+        ]
         if any(centre) or any(factories):
             state["turn"] = (seat + 1) % state["num_players"]
             return
-        self._start_tiling(state)
+        state["phase"] = "wall"
 
     # -- wall tiling ---------------------------------------------------------------------
     def _start_tiling(self, state: AzulState) -> None:
-        state["phase"] = "wall"
+        state["phase"] = "wall"  # column choices pending on the grey wall, else brief
         state["turn"] = EMPTY
         state["tiling_scores"] = list(state["scores"])
         n = state["num_players"]
@@ -677,7 +716,7 @@ class AzulEngine(Engine[AzulState, AzulView]):
                     state["log"].append(
                         {"type": "bag_refilled", "round": state["round"], "tiles": left}
                     )
-                pick = rng.randrange(left)
+                pick = below(rng, left)
                 colour = 0
                 while pick >= bag[colour]:
                     pick -= bag[colour]

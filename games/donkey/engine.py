@@ -21,9 +21,11 @@ is abandoned). ``TIMED_MATCH_MAX_HANDS`` is a safety stop for a forgotten timer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import add
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
+    ONLY_SEAT,
     Action,
     BaseState,
     Engine,
@@ -31,10 +33,11 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
-    clone_state,
+    below,
     draw_rng,
     parse_tagged,
     rank_by,
+    shuffle,
 )
 
 DONKEY = 0
@@ -270,8 +273,8 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         size = HAND_SIZES[n]
         rng = draw_rng(state)
         deck = list(DECK_WITHOUT_DONKEY)
-        rng.shuffle(deck)  # deck[0] is the top card
-        deck.insert(rng.randrange(DONKEY_DEPTH), DONKEY)
+        shuffle(rng, deck)  # deck[0] is the top card
+        deck.insert(below(rng, DONKEY_DEPTH), DONKEY)
         hands = [0] * (n * SLOTS)
         for index in range(n * size):  # one card at a time, clockwise from seat 0
             hands[(index % n) * SLOTS + deck[index]] += 1
@@ -302,25 +305,17 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         )
 
     # -- play ----------------------------------------------------------------------------
-    def apply(self, state: DonkeyState, seat: int, action: Action) -> DonkeyState:
-        """:meth:`Engine.apply` with a copy that knows this state's shape.
-
-        Same contract (legality checked first, ``IllegalAction``, the argument never
-        changes), but instead of the generic deep :func:`clone_state` only the lists that
-        ``_apply`` changes in place are copied (see :func:`copy_state`); this makes a move
-        about a third cheaper.
-        """
-        move = parse_action(action if isinstance(action, tuple) else tuple(action))
-        if move is None or not self._is_legal_move(state, seat, move):
-            raise IllegalAction(f"{self.id}: seat {seat} may not play {tuple(action)} now")
+    def _next_state(self, state: DonkeyState, seat: int, action: Action) -> DonkeyState:
+        """A copy that knows this state's shape: only the lists that ``_play`` changes in
+        place are copied (see :func:`copy_state`), the rest is shared."""
         new_state = copy_state(state)
-        self._play(new_state, seat, move)
+        self._play(new_state, seat, as_action(action))
         return new_state
 
     def to_act(self, state: DonkeyState) -> frozenset[int]:
         if state["over"]:
             return frozenset()
-        return frozenset((state["turn"],))
+        return ONLY_SEAT[state["turn"]]
 
     def legal_actions(self, state: DonkeyState, seat: int) -> list[DonkeyAction]:
         if state["over"] or seat != state["turn"]:
@@ -337,10 +332,10 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
             best = best_value(plays)
             for value in range(best + 1, 14):
                 real = hand[value]
-                if real and real + jokers >= count:
-                    by_jokers = PLAYS[value][count]
-                    for used in range(max(0, count - real), min(jokers, count - 1) + 1):
-                        actions.append(by_jokers[used])
+                if real and real + jokers >= count:  # every split into real cards and jokers
+                    actions += PLAYS[value][count][
+                        max(0, count - real) : min(jokers, count - 1) + 1
+                    ]
             if jokers >= count and best < JOKERS_ALONE_VALUE:
                 actions.append(PLAYS[JOKER][count][count])
             return actions
@@ -351,9 +346,10 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
                 for count in range(MIN_LEAD, real + jokers + 1):
                     if count <= real and not jokers:  # the common case: real cards only
                         actions.append(by_count[count][0])
-                        continue
-                    for used in range(max(0, count - real), min(jokers, count - 1) + 1):
-                        actions.append(by_count[count][used])
+                    else:  # every split into real cards and jokers
+                        actions += by_count[count][
+                            max(0, count - real) : min(jokers, count - 1) + 1
+                        ]
         for count in range(MIN_LEAD, jokers + 1):
             actions.append(PLAYS[JOKER][count][count])
         if hand[DONKEY] and not state["locked"]:
@@ -388,9 +384,6 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         if value == JOKER:
             return used == count
         return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
-
-    def _apply(self, state: DonkeyState, seat: int, action: Action) -> None:
-        self._play(state, seat, as_action(action))
 
     def _play(self, state: DonkeyState, seat: int, move: DonkeyAction) -> None:
         hands = state["hands"]
@@ -467,9 +460,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
             best = best_play(plays)
             assert best is not None, "a normal round starts with a lead"
             winner = best[P_SEAT]
-            played = state["played"]
-            for value in range(SLOTS):
-                played[value] += table[value]
+            state["played"] = list(map(add, state["played"], table))
             event.update(
                 donkey=False,
                 seat=winner,
@@ -536,7 +527,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         played in it yet (it was just dealt after an earlier hand), the match ends at once and
         that deal is abandoned. Calling it again, or after the end, changes nothing.
         """
-        new_state = clone_state(state)
+        new_state = copy_state(state)
         if state["over"] or state["last_hand"]:
             return new_state
         new_state["last_hand"] = True

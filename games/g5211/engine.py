@@ -24,6 +24,7 @@ from games.core import (
     Result,
     draw_rng,
     rank_by,
+    shuffle,
 )
 
 COLOURS = ("blue", "yellow", "orange", "green", "turquoise")
@@ -60,13 +61,23 @@ def as_action(action: Sequence[int]) -> Choice:
     return tuple(action)
 
 
+# The same facts looked up by card code: scoring runs once a round, in every game.
+CARD_COLOURS = tuple(colour_of(card) for card in range(len(COLOURS) * 6))
+CARD_VALUES = tuple(value_of(card) for card in range(len(COLOURS) * 6))
+CARD_IS_ROOSTER = tuple(int(is_rooster(card)) for card in range(len(COLOURS) * 6))
+
+
 def rooster_count(cards: list[int]) -> int:
-    return sum(is_rooster(card) for card in cards)
+    return sum(map(CARD_IS_ROOSTER.__getitem__, cards))
 
 
 def colour_counts(cards: list[int]) -> Counter[int]:
     """How many of ``cards`` each colour has (colours without a card left out)."""
-    return Counter(colour_of(card) for card in cards)
+    return Counter(map(CARD_COLOURS.__getitem__, cards))
+
+
+def points_of(cards: list[int]) -> int:
+    return sum(map(CARD_VALUES.__getitem__, cards))
 
 
 def rooster_threshold(num_players: int) -> int:
@@ -132,18 +143,21 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     Returns a public event: which rule applied (``roosters``, ``colour`` or ``none``), the
     colours eliminated over the limit or by a tie, and each seat's scored cards and points.
     """
-    everything = [card for cards in table for card in cards]
-    roosters = rooster_count(everything)
+    roosters = 0
+    counts = [0] * len(COLOURS)
+    for cards in table:
+        for card in cards:
+            counts[CARD_COLOURS[card]] += 1
+            roosters += CARD_IS_ROOSTER[card]
     over_limit: list[int] = []
     tied: list[list[int]] = []
     winner: int | None = None
     if roosters >= rooster_threshold(num_players):
         mode = "roosters"
-        scoring = [[card for card in cards if is_rooster(card)] for cards in table]
+        scoring = [[card for card in cards if CARD_IS_ROOSTER[card]] for cards in table]
     else:
-        counts = colour_counts(everything)
         limit = colour_limit(num_players)
-        remaining = dict(counts)
+        remaining = {colour: count for colour, count in enumerate(counts) if count}
         while remaining:
             top = max(remaining.values())
             leaders = sorted(c for c, n in remaining.items() if n == top)
@@ -157,7 +171,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
             for colour in leaders:
                 del remaining[colour]
         mode = "none" if winner is None else "colour"
-        scoring = [[card for card in cards if colour_of(card) == winner] for cards in table]
+        scoring = [[card for card in cards if CARD_COLOURS[card] == winner] for cards in table]
     return {
         "type": "round_scored",
         "mode": mode,
@@ -166,7 +180,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
         "over_limit": over_limit,
         "tied": tied,
         "scored": scoring,
-        "points": [sum(value_of(card) for card in cards) for cards in scoring],
+        "points": [points_of(cards) for cards in scoring],
     }
 
 
@@ -193,7 +207,7 @@ class Engine5211(Engine[State5211, View5211]):
     def _deal(self, state: State5211) -> None:
         n = state["num_players"]
         deck = list(FULL_DECK)
-        draw_rng(state).shuffle(deck)
+        shuffle(draw_rng(state), deck)
         removed = REMOVED_BY_PLAYERS[n]
         state["removed"] = sorted(deck[:removed])
         deck = deck[removed:]
@@ -211,7 +225,7 @@ class Engine5211(Engine[State5211, View5211]):
     def to_act(self, state: State5211) -> frozenset[int]:
         if state["over"]:
             return frozenset()
-        return frozenset(seat for seat, chosen in enumerate(state["chosen"]) if chosen is None)
+        return frozenset([seat for seat, chosen in enumerate(state["chosen"]) if chosen is None])
 
     def part_size(self, state: State5211) -> int:
         return PART_SIZES[state["part"] - 1]
@@ -219,39 +233,54 @@ class Engine5211(Engine[State5211, View5211]):
     def legal_actions(self, state: State5211, seat: int) -> list[Choice]:
         if state["over"] or state["chosen"][seat] is not None:
             return []
-        return sorted(set(combinations(state["hands"][seat], self.part_size(state))))
+        # The hand is sorted, so its combinations, without repeats, come out sorted.
+        return list(
+            dict.fromkeys(combinations(state["hands"][seat], PART_SIZES[state["part"] - 1]))
+        )
 
     def is_legal(self, state: State5211, seat: int, action: Action) -> bool:
         if state["over"] or not 0 <= seat < state["num_players"]:
             return False
-        if state["chosen"][seat] is not None or len(action) != self.part_size(state):
+        if state["chosen"][seat] is not None or len(action) != PART_SIZES[state["part"] - 1]:
             return False
+        hand = state["hands"][seat]
+        if len(action) == 1:
+            return action[0] in hand
         if list(action) != sorted(action):
             return False
-        hand = Counter(state["hands"][seat])
-        return all(hand[card] >= need for card, need in Counter(action).items())
+        return all(hand.count(card) >= action.count(card) for card in action)
 
-    def _apply(self, state: State5211, seat: int, action: Action) -> None:
-        hand = state["hands"][seat]
+    # Moves never change a list of the state they are given: they put new lists in a shallow
+    # copy (copy-on-write), so a choice costs a hand and the choices, not the whole state.
+    def _next_state(self, state: State5211, seat: int, action: Action) -> State5211:
+        new = state.copy()
+        hands = new["hands"] = state["hands"][:]
+        hand = hands[seat] = hands[seat][:]
         for card in action:
             hand.remove(card)
-        state["chosen"][seat] = list(action)
-        if all(chosen is not None for chosen in state["chosen"]):
-            self._reveal(state)
+        chosen = new["chosen"] = state["chosen"][:]
+        chosen[seat] = list(action)
+        if None not in chosen:
+            self._reveal(new)
+        return new
 
     def _reveal(self, state: State5211) -> None:
         n = state["num_players"]
-        state["log"].append(
+        chosen = state["chosen"]
+        state["log"] = [
+            *state["log"],
             {
                 "type": "revealed",
                 "game_no": state["game_no"],
                 "round": state["round"],
                 "part": state["part"],
-                "cards": state["chosen"],
-            }
-        )
-        for seat, cards in enumerate(state["chosen"]):
-            state["table"][seat].extend(cards or [])  # all have chosen: never None here
+                "cards": chosen,
+            },
+        ]
+        state["table"] = [
+            cards + (choice or [])  # all have chosen: never None here
+            for cards, choice in zip(state["table"], chosen, strict=True)
+        ]
         state["chosen"] = [None] * n
         if not state["final_round"]:
             self._refill(state)
@@ -261,27 +290,33 @@ class Engine5211(Engine[State5211, View5211]):
         self._score_round(state)
 
     def _refill(self, state: State5211) -> None:
+        """Each hand draws up to five from the top of the pile (its end), seat by seat."""
+        deck = state["deck"]
+        top = len(deck)
+        hands = []
         for hand in state["hands"]:
             need = HAND_SIZE - len(hand)
-            if need > len(state["deck"]):
+            if need > top:
                 raise InvariantViolation("5211: the draw pile ran short in the middle of a refill")
-            for _ in range(need):
-                hand.append(state["deck"].pop())
-            hand.sort()
+            hands.append(sorted(hand + deck[top - need : top]))
+            top -= need
+        state["hands"] = hands
+        state["deck"] = deck[:top]
 
     def _score_round(self, state: State5211) -> None:
         n = state["num_players"]
         event = score_round(state["table"], n)
         event.update(game_no=state["game_no"], round=state["round"])
-        for seat in range(n):
-            scored = event["scored"][seat]
-            state["piles"][seat].extend(scored)
-            for card in scored:
-                state["table"][seat].remove(card)
-            state["discard"].extend(state["table"][seat])
+        discard = state["discard"][:]
+        for cards, scored in zip(state["table"], event["scored"], strict=True):
+            discard += [card for card in cards if card not in scored]  # all copies score
+        state["discard"] = discard
+        state["piles"] = [
+            pile + scored for pile, scored in zip(state["piles"], event["scored"], strict=True)
+        ]
         state["table"] = [[] for _ in range(n)]
         event["totals"] = self.game_points(state)
-        state["log"].append(event)
+        state["log"] = [*state["log"], event]
         if state["final_round"]:
             self._end_game(state)
             return
@@ -291,23 +326,28 @@ class Engine5211(Engine[State5211, View5211]):
 
     def _end_game(self, state: State5211) -> None:
         n = state["num_players"]
-        for hand in state["hands"]:  # the last card in each hand is discarded
-            state["discard"].extend(hand)
-            hand.clear()
+        # the last card in each hand is discarded
+        state["discard"] = state["discard"] + [card for hand in state["hands"] for card in hand]
+        state["hands"] = [[] for _ in range(n)]
         points = self.game_points(state)
-        for seat in range(n):
-            state["match_points"][seat] += points[seat]
-            state["match_cards"][seat] += len(state["piles"][seat])
+        state["match_points"] = [
+            total + gained for total, gained in zip(state["match_points"], points, strict=True)
+        ]
+        state["match_cards"] = [
+            total + len(pile)
+            for total, pile in zip(state["match_cards"], state["piles"], strict=True)
+        ]
         target = state["options"]["match_target"]
-        state["log"].append(
+        state["log"] = [
+            *state["log"],
             {
                 "type": "game_ended",
                 "game_no": state["game_no"],
                 "points": points,
                 "cards": [len(pile) for pile in state["piles"]],
                 "match_points": list(state["match_points"]),
-            }
-        )
+            },
+        ]
         if not target or max(state["match_points"]) >= target:
             state["over"] = True
             return
@@ -316,7 +356,7 @@ class Engine5211(Engine[State5211, View5211]):
 
     # -- scores --------------------------------------------------------------------------
     def game_points(self, state: State5211) -> list[int]:
-        return [sum(value_of(card) for card in pile) for pile in state["piles"]]
+        return [points_of(pile) for pile in state["piles"]]
 
     def is_over(self, state: State5211) -> bool:
         return state["over"]

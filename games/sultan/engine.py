@@ -14,7 +14,7 @@ bid number ``i`` is made by seat ``(start + bid_order[i]) % n``: the clockwise o
 3–5 players, start/other/start/other with two. After the last bid every cushion is
 revealed and resolved, the cards leave the game and the start player passes to the left.
 
-State layout (flat lists of small ints keep :func:`games.core.clone_state` cheap):
+State layout (flat lists of small ints: a move copies the few it changes):
 
 * ``hands``, ``spent``: card counts, ``[seat * CARD_SLOTS + value]``. A seat's deck is the
   rest of its cards: neither in hand, nor bid this circle, nor spent. No deck order is
@@ -33,9 +33,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import compress
+from operator import sub
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
+    NOBODY,
+    ONLY_SEAT,
     Action,
     BaseState,
     Engine,
@@ -43,6 +46,7 @@ from games.core import (
     IllegalAction,
     InvariantViolation,
     Result,
+    below,
     draw_rng,
     parse_tagged,
     rank_by,
@@ -55,9 +59,6 @@ NUM_COLOURS = len(GEM_NAMES)
 ROUNDS = 3
 CARD_SLOTS = 16  # card values 1..15 index a seat's block of counts (slot 0 unused)
 ROLL_BITS = 30  # a gem roll r picks gem r * bag_size >> ROLL_BITS of the bag
-
-ONLY_SEAT = [frozenset((seat,)) for seat in range(5)]
-NOBODY: frozenset[int] = frozenset()
 
 
 # -- actions -------------------------------------------------------------------------------
@@ -321,7 +322,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
     def _setup(self, state: SultanState, options: GameOptions) -> None:
         n = state["num_players"]
         rng = draw_rng(state)
-        start = rng.randrange(n) if FIRST_START_PLAYER == "random" else 0
+        start = below(rng, n) if FIRST_START_PLAYER == "random" else 0
         state.update(
             {
                 "phase": "return",  # "return" | "bid" | "over"
@@ -396,15 +397,9 @@ class EngineSultan(Engine[SultanState, SultanView]):
         """The sorted values of ``seat``'s deck: its cards not in hand, bid or spent."""
         n = state["num_players"]
         base = seat * CARD_SLOTS
-        counts = [
-            total - held - spent
-            for total, held, spent in zip(
-                SETUPS[n].card_counts,
-                state["hands"][base : base + CARD_SLOTS],
-                state["spent"][base : base + CARD_SLOTS],
-                strict=True,
-            )
-        ]
+        held = state["hands"][base : base + CARD_SLOTS]
+        spent = state["spent"][base : base + CARD_SLOTS]
+        counts = list(map(sub, map(sub, SETUPS[n].card_counts, held), spent))
         for index in bid_indices(state, seat):
             counts[state["bid_values"][index]] -= 1
         return cards_of(counts, 0)
@@ -464,29 +459,38 @@ class EngineSultan(Engine[SultanState, SultanView]):
             return True
         return cushion not in self.used_cushions(state, seat)
 
-    def _apply(self, state: SultanState, seat: int, action: Action) -> None:
+    # Moves never change a list of the state they are given: they copy what they change
+    # into a shallow copy (copy-on-write), so a bid costs a hand and the bids, not the state.
+    def _next_state(self, state: SultanState, seat: int, action: Action) -> SultanState:
         move = as_action(action)
+        new = state.copy()
+        log = new["log"] = state["log"][:]
         if type(move) is Return:
             colour = move.gem
-            drawn = state["drawn"]
-            drawn.remove(colour)
-            state["bag"][colour] += 1
-            state["cushions"] = drawn
-            state["drawn"] = []
-            state["phase"] = "bid"
-            state["log"].append(
-                {"type": "gem_returned", "seat": seat, "gem": colour, "cushions": list(drawn)}
+            cushions = state["drawn"][:]
+            cushions.remove(colour)
+            bag = new["bag"] = state["bag"][:]
+            bag[colour] += 1
+            new["cushions"] = cushions
+            new["drawn"] = []
+            new["phase"] = "bid"
+            log.append(
+                {"type": "gem_returned", "seat": seat, "gem": colour, "cushions": list(cushions)}
             )
-            return
+            return new
         assert type(move) is Bid
         cushion, value = move.cushion, move.value
-        state["hands"][seat * CARD_SLOTS + value] -= 1
-        state["bid_cushions"].append(cushion)
-        state["bid_values"].append(value)
-        state["log"].append({"type": "bid", "seat": seat, "cushion": cushion})
+        hands = new["hands"] = state["hands"][:]
+        hands[seat * CARD_SLOTS + value] -= 1
+        bids = new["bid_cushions"] = [*state["bid_cushions"], cushion]
+        new["bid_values"] = [*state["bid_values"], value]
+        log.append({"type": "bid", "seat": seat, "cushion": cushion})
         n = state["num_players"]
-        if len(state["bid_cushions"]) == n * SETUPS[n].bids_per_player:
-            self._reveal(state)
+        if len(bids) == n * SETUPS[n].bids_per_player:
+            for key in ("bag", "gems", "spent", "gem_rolls"):  # what the reveal changes too
+                new[key] = new[key][:]  # type: ignore[literal-required]
+            self._reveal(new)
+        return new
 
     def _reveal(self, state: SultanState) -> None:
         n = state["num_players"]

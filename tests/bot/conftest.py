@@ -13,7 +13,9 @@ from bot.app import build_application
 from bot.board_pictures import BoardPictures
 from bot.host import get_host
 from bot.settings import Settings
+from bot.testing.fake_server import FakeTelegramServer
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
+from tests.bot.process import stop_leftovers
 
 GROUP = -100111
 OTHER_GROUP = -100222
@@ -82,6 +84,35 @@ async def driver(api: FakeTelegram, db_path: Path) -> AsyncIterator[Driver]:
         running.group(GROUP, "Game Night")
         running.group(OTHER_GROUP, "Office")
         yield running
+
+
+@pytest.fixture
+def deal(monkeypatch):
+    """``deal(seed)``: every match started from now on is dealt from ``seed``."""
+
+    def deal_from(seed: int) -> None:
+        monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: seed)
+
+    return deal_from
+
+
+# -- the bot as a process (tests/bot/test_process.py, test_startup.py) -----------------------
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeTelegramServer]:
+    """The fake Bot API served over HTTP on localhost, for a real ``python -m bot``."""
+    running = FakeTelegramServer(FakeTelegram())
+    running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.fixture
+async def no_bot_left_running() -> AsyncIterator[None]:
+    """Kill whatever bot process a failed test left running."""
+    yield
+    await stop_leftovers()
 
 
 @pytest.fixture

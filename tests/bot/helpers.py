@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 
 from bot.callbacks import Callback
 from bot.host import get_host
+from bot.i18n import translator
 from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
-from games.core import Engine, encode_action
+from games.core import Engine, Result, encode_action
 from tests.bot.conftest import GROUP
 
 
@@ -20,6 +23,98 @@ async def current_match(driver: Driver, group: int = GROUP) -> Match:
         "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
     )
     return await storage.load(rows[0]["id"])
+
+
+async def start_match(
+    driver: Driver,
+    game: str,
+    creator: FakeUser,
+    players: list[FakeUser],
+    *,
+    group: int = GROUP,
+    lang: str = "en",
+    options: Iterable[tuple[str, str]] = (),
+) -> Match:
+    """``/new <game>``; the creator presses each option button labelled ``label`` and must
+    be answered ``popup`` (``options``: pairs of them); everyone joins; the creator starts."""
+    await driver.send(creator, group, f"/new {game}")
+    for label, popup in options:
+        assert await driver.press_label(creator, group, label) == popup
+    return await join_and_start(driver, creator, players, group=group, lang=lang)
+
+
+async def join_and_start(
+    driver: Driver, creator: FakeUser, players: list[FakeUser], *, group: int, lang: str
+) -> Match:
+    """Everyone joins the open lobby, then the creator starts the match."""
+    t = translator(lang)
+    for player in players:
+        await driver.press_label(player, group, t("lobby.join"))
+    await driver.press_label(creator, group, t("lobby.start"))
+    return await current_match(driver, group)
+
+
+async def choose_language(
+    driver: Driver, user: FakeUser, chat_id: int, language: str
+) -> str | None:
+    """``/language`` in a chat, then the button of ``language``; returns the popup."""
+    await driver.send(user, chat_id, "/language")
+    return await driver.press_label(user, chat_id, language)
+
+
+async def set_languages(
+    driver: Driver, group_language: str, players: list[FakeUser], languages: Iterable[str]
+) -> None:
+    """The first player, made an admin of the group, sets the group's language; then each
+    player sets their own in the private chat."""
+    driver.api.admins[GROUP].add(players[0].id)
+    await choose_language(driver, players[0], GROUP, group_language)
+    for player, language in zip(players, languages, strict=True):
+        await choose_language(driver, player, player.id, language)
+
+
+def final_summary(driver: Driver, result: Result, players: list[FakeUser]) -> StoredMessage:
+    """The group's last message: the final summary, which opens with the winners' names."""
+    final = driver.api.last(GROUP)
+    assert final.text.startswith("🏆 Game over!")
+    winners = ", ".join(players[seat].first_name for seat in result.winners)
+    assert winners in final.text.splitlines()[0]
+    return final
+
+
+def assert_over_on_every_screen(
+    driver: Driver, match: Match, players: list[FakeUser], final: StoredMessage
+) -> None:
+    """A finished tile game: a new game is offered under the summary, the board says the
+    game is over and keeps no buttons, and every player sees their final board."""
+    assert any("New game" in b["text"] or "Rematch" in b["text"] for b in final.buttons())
+    end_board = driver.api.messages[GROUP][match.board_message_id]
+    assert "The game is over." in end_board.text and not end_board.buttons()
+    for user in players:
+        assert not has_choice(driver, user)
+        assert "The game is over. Your final board:" in prompt(driver, user).text
+
+
+class Clock:
+    """The bot's clock, moved by hand: ``clock.now += 181``."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def use_clock(driver: Driver) -> Clock:
+    clock = Clock()
+    get_host(driver.app).clock = clock
+    return clock
+
+
+async def tick(driver: Driver, clock: Clock, match_id: int = 1) -> None:
+    """Let the match's timers see the clock's time, and the bot draw what followed."""
+    await get_host(driver.app).timers.tick(match_id, now=clock.now)
+    await driver.settle()
 
 
 def prompt(driver: Driver, user: FakeUser) -> StoredMessage:
@@ -77,50 +172,58 @@ async def play_by_data(driver: Driver, match: Match, user: FakeUser, action: tup
     return await driver.press(user, user.id, prompt(driver, user).message_id, data)
 
 
-async def play_move(
-    driver: Driver,
-    engine: Engine,
-    users: list[FakeUser],
-    choose: Callable[[dict, int, random.Random], tuple],
-    play_by_buttons: Callable[[Driver, FakeUser, tuple], Awaitable[str | None]],
-    rng: random.Random,
-    by_buttons: bool = False,
-    group: int = GROUP,
-) -> tuple[int, tuple] | None:
-    """One seat that has a decision (the first, if several) makes the move ``choose`` picks,
-    through the keyboards or by its callback data; None when the game is over."""
-    match = await current_match(driver, group)
-    if match.status != "playing":
-        return None
-    seat = min(engine.to_act(match.state))
-    user = users[seat]
-    action = choose(match.state, seat, rng)
-    if by_buttons:
-        await play_by_buttons(driver, user, action)
-    else:
-        await play_by_data(driver, match, user, action)
-    after = await current_match(driver, group)
-    assert after.version == match.version + 1, f"{action} was not played"
-    return seat, action
+Choose = Callable[[dict, int, random.Random], tuple]
+ByButtons = Callable[[Driver, FakeUser, tuple], Awaitable[str | None]]
 
 
-async def play_until(
-    driver: Driver,
-    engine: Engine,
-    users: list[FakeUser],
-    choose: Callable[[dict, int, random.Random], tuple],
-    play_by_buttons: Callable[[Driver, FakeUser, tuple], Awaitable[str | None]],
-    done: Callable[[dict], bool],
-    seed: int = 1,
-    by_buttons: bool = False,
-    group: int = GROUP,
-    max_moves: int = 2000,
-) -> int:
-    """Play until ``done(state)`` is true (or the game ends); returns the moves made."""
-    rng = random.Random(seed)
-    for moves in range(max_moves):
+@dataclass(frozen=True)
+class Play:
+    """How the tests play one game through the bot: ``choose`` picks a seat's move from the
+    state; ``by_buttons`` makes a move through the prompt's keyboard, step by step."""
+
+    engine: Engine
+    choose: Choose
+    by_buttons: ByButtons
+    max_moves: int = 2000
+
+    async def play_move(
+        self,
+        driver: Driver,
+        users: list[FakeUser],
+        rng: random.Random,
+        by_buttons: bool = False,
+        group: int = GROUP,
+    ) -> tuple[int, tuple] | None:
+        """One seat that has a decision (the first, if several) makes the move ``choose``
+        picks, through the keyboards or by its callback data; None when the game is over."""
         match = await current_match(driver, group)
-        if match.status != "playing" or done(match.state):
-            return moves
-        await play_move(driver, engine, users, choose, play_by_buttons, rng, by_buttons, group)
-    raise AssertionError("the game did not get there")
+        if match.status != "playing":
+            return None
+        seat = min(self.engine.to_act(match.state))
+        user = users[seat]
+        action = self.choose(match.state, seat, rng)
+        if by_buttons:
+            await self.by_buttons(driver, user, action)
+        else:
+            await play_by_data(driver, match, user, action)
+        after = await current_match(driver, group)
+        assert after.version == match.version + 1, f"{action} was not played"
+        return seat, action
+
+    async def play_until(
+        self,
+        driver: Driver,
+        users: list[FakeUser],
+        done: Callable[[dict], bool],
+        seed: int = 1,
+        by_buttons: bool = False,
+        group: int = GROUP,
+    ) -> int:
+        """Play until ``done(state)`` is true (or the game ends); returns the moves made."""
+        rng = random.Random(seed)
+        for moves in range(self.max_moves):
+            match = await current_match(driver, group)
+            if match.status != "playing" or done(match.state):
+                return moves
+            await self.play_move(driver, users, rng, by_buttons, group)
+        raise AssertionError("the game did not get there")

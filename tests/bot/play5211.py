@@ -19,9 +19,16 @@ def confirm_button(message: StoredMessage) -> dict | None:
     return found[0] if found else None
 
 
-async def choose(driver: Driver, user: FakeUser, picks: list[int] | None = None) -> str | None:
-    """Tap cards (``picks``, or the first ones until the confirm button appears) and confirm."""
-    message = prompt(driver, user)
+async def choose(
+    driver: Driver,
+    user: FakeUser,
+    picks: list[int] | None = None,
+    message: StoredMessage | None = None,
+) -> str | None:
+    """Tap cards (``picks``, or the first ones until the confirm button appears) and confirm,
+    on ``message`` (by default the user's latest prompt)."""
+    if message is None:
+        message = prompt(driver, user)
     for index in picks if picks is not None else range(5):
         if picks is None and confirm_button(message):
             break

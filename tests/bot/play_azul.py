@@ -15,7 +15,6 @@ from tests.bot import helpers
 from tests.bot.conftest import GROUP
 from tests.bot.helpers import (
     button,
-    current_match,
     find,
     fresh,
     latest,
@@ -38,14 +37,10 @@ async def start_match(
 ) -> Match:
     """Open a lobby, choose the wall, everyone joins, the creator starts."""
     t = translator(lang)
-    await driver.send(creator, group, "/new azul")
-    if grey:
-        answer = await driver.press_label(creator, group, t("azul.option.wall.colour"))
-        assert answer == t("azul.option.wall.grey")
-    for player in players:
-        await driver.press_label(player, group, t("lobby.join"))
-    await driver.press_label(creator, group, t("lobby.start"))
-    return await current_match(driver, group)
+    wall = [(t("azul.option.wall.colour"), t("azul.option.wall.grey"))] if grey else []
+    return await helpers.start_match(
+        driver, "azul", creator, players, group=group, lang=lang, options=wall
+    )
 
 
 def tiling_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
@@ -88,13 +83,6 @@ def board(driver: Driver, group: int = GROUP, title: str = TITLE) -> StoredMessa
     return latest(driver, group, title + "\n")
 
 
-async def play_move(driver, users, rng, by_buttons=False, group=GROUP):
-    return await helpers.play_move(
-        driver, ENGINE, users, choose, play_by_buttons, rng, by_buttons, group
-    )
-
-
-async def play_until(driver, users, done, seed=1, by_buttons=False, group=GROUP, max_moves=2000):
-    return await helpers.play_until(
-        driver, ENGINE, users, choose, play_by_buttons, done, seed, by_buttons, group, max_moves
-    )
+PLAY = helpers.Play(ENGINE, choose, play_by_buttons, max_moves=2000)
+play_move = PLAY.play_move
+play_until = PLAY.play_until

@@ -10,7 +10,7 @@ from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
 from tests.bot.conftest import GROUP
-from tests.bot.helpers import current_match, latest, prompt
+from tests.bot.helpers import current_match, join_and_start, latest, prompt
 
 ENGINE = get_engine("donkey")
 TITLE = "Who's the Donkey?"
@@ -63,10 +63,7 @@ async def start_match(
             if "• " + t("lobby.turn.none") in driver.api.last(group).text:
                 break
             await driver.press_label(creator, group, "⏱")
-    for player in players:
-        await driver.press_label(player, group, t("lobby.join"))
-    await driver.press_label(creator, group, t("lobby.start"))
-    return await current_match(driver, group)
+    return await join_and_start(driver, creator, players, group=group, lang=lang)
 
 
 def user_of(match: Match, players: list[FakeUser], seat: int) -> FakeUser:

@@ -16,7 +16,6 @@ from tests.bot import helpers
 from tests.bot.conftest import GROUP
 from tests.bot.helpers import (
     button,
-    current_match,
     find,
     fresh,
     latest,
@@ -40,16 +39,14 @@ async def start_match(
 ) -> Match:
     """Open a lobby, set the variants, everyone joins, the creator starts."""
     t = translator(lang)
-    await driver.send(creator, group, "/new summer_pavilion")
-    for name, wanted in (("variant1", variant1), ("variant2", variant2)):
-        if wanted:
-            label = t(f"summer_pavilion.option.{name}.False")
-            answer = await driver.press_label(creator, group, label)
-            assert answer == t(f"summer_pavilion.option.{name}.True")
-    for player in players:
-        await driver.press_label(player, group, t("lobby.join"))
-    await driver.press_label(creator, group, t("lobby.start"))
-    return await current_match(driver, group)
+    variants = [
+        (t(f"summer_pavilion.option.{name}.False"), t(f"summer_pavilion.option.{name}.True"))
+        for name, wanted in (("variant1", variant1), ("variant2", variant2))
+        if wanted
+    ]
+    return await helpers.start_match(
+        driver, "summer_pavilion", creator, players, group=group, lang=lang, options=variants
+    )
 
 
 def round_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
@@ -68,13 +65,23 @@ async def play_by_buttons(driver: Driver, user: FakeUser, action: tuple) -> str 
         return await press(driver, user, message, button(message, "a", move))
     if type(named) is Place:  # star, space, [colour], [wilds]
         await press(driver, user, message, button(message, "d", f"t{named.star}"))
+        return await place_from_space(driver, user, named, fresh(driver, user, message))
+    return await press(driver, user, message, button(message, "a", move))
+
+
+async def place_from_space(
+    driver: Driver, user: FakeUser, action: Place, message: StoredMessage | None = None
+) -> str | None:
+    """The star is selected already: tap the space (and the colour, when there is a choice
+    left), then the placement; returns its popup."""
+    if message is None:
+        message = prompt(driver, user)
+    move = encode_action(action)
+    for step in (f"p{action.space}", f"c{action.colour}"):
+        if find(message, "a", move):
+            break
+        await press(driver, user, message, button(message, "d", step))
         message = fresh(driver, user, message)
-        for step in (f"p{named.space}", f"c{named.colour}"):
-            if find(message, "a", move):
-                break
-            await press(driver, user, message, button(message, "d", step))
-            message = fresh(driver, user, message)
-        return await press(driver, user, message, button(message, "a", move))
     return await press(driver, user, message, button(message, "a", move))
 
 
@@ -93,13 +100,6 @@ def board(driver: Driver, group: int = GROUP, title: str = TITLE) -> StoredMessa
     return latest(driver, group, title + "\n")
 
 
-async def play_move(driver, users, rng, by_buttons=False, group=GROUP):
-    return await helpers.play_move(
-        driver, ENGINE, users, choose, play_by_buttons, rng, by_buttons, group
-    )
-
-
-async def play_until(driver, users, done, seed=1, by_buttons=False, group=GROUP, max_moves=1000):
-    return await helpers.play_until(
-        driver, ENGINE, users, choose, play_by_buttons, done, seed, by_buttons, group, max_moves
-    )
+PLAY = helpers.Play(ENGINE, choose, play_by_buttons, max_moves=1000)
+play_move = PLAY.play_move
+play_until = PLAY.play_until

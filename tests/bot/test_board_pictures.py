@@ -25,7 +25,7 @@ from games import get_engine
 from games.core import encode_action
 from tests.bot import play_azul, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
-from tests.bot.helpers import current_match, has_choice, play_move, prompt
+from tests.bot.helpers import Play, current_match, has_choice, play_by_data, prompt
 
 AZUL = get_engine("azul")
 PAVILION = get_engine("summer_pavilion")
@@ -33,8 +33,8 @@ PLAYERS = [ALICE, BOB]
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: 20240611)
+def seeded(deal):
+    deal(20240611)
 
 
 def group_photos(api: FakeTelegram, group: int = GROUP) -> list[StoredMessage]:
@@ -63,8 +63,8 @@ async def start(driver: Driver, game: str, options: dict, players=PLAYERS):
     )
 
 
-def player_module(game: str):
-    return play_azul if game == "azul" else play_summer_pavilion
+def player_of(game: str) -> Play:
+    return (play_azul if game == "azul" else play_summer_pavilion).PLAY
 
 
 def assert_board_picture_is_the_match(api: FakeTelegram, match, game: str) -> StoredMessage:
@@ -107,19 +107,19 @@ async def test_a_tile_game_is_played_on_a_board_picture(driver, api, seeded, gam
     assert not other.is_photo and not has_choice(driver, PLAYERS[1 - seat])
 
     # the first round through the keyboards (selection steps edit the caption only), then on
-    module = player_module(game)
+    play = player_of(game)
     rounds = "round"
-    await module.play_until(driver, PLAYERS, lambda s: s[rounds] > 1, seed=3, by_buttons=True)
+    await play.play_until(driver, PLAYERS, lambda s: s[rounds] > 1, seed=3, by_buttons=True)
     match = await current_match(driver)
     assert_board_picture_is_the_match(api, match, game)
     assert group_calls(api, "editMessageMedia") > 0  # the board picture is edited in place
     assert group_calls(api, "editMessageText") == 0  # no board went out as text
     assert api.count("editMessageCaption") > 0  # selection steps: no new upload
     if options:  # the variants: into the third round (the end is the same as without)
-        await module.play_until(driver, PLAYERS, lambda s: s[rounds] > 2, seed=3)
+        await play.play_until(driver, PLAYERS, lambda s: s[rounds] > 2, seed=3)
         assert_board_picture_is_the_match(api, await current_match(driver), game)
         return
-    moves = await module.play_until(driver, PLAYERS, lambda s: False, seed=3)
+    moves = await play.play_until(driver, PLAYERS, lambda s: False, seed=3)
     assert moves > 0
     match = await current_match(driver)
     assert match.status == "finished"
@@ -133,13 +133,6 @@ async def test_a_tile_game_is_played_on_a_board_picture(driver, api, seeded, gam
         assert not prompt(driver, user).is_photo
 
 
-def random_move(engine):
-    def choose(state, seat, rng):
-        return rng.choice(engine.legal_actions(state, seat))
-
-    return choose
-
-
 async def test_card_games_keep_their_text_boards(driver, api):
     players = [ALICE, BOB, CAROL]
     for game in ("5211", "sultan", "donkey"):
@@ -149,8 +142,12 @@ async def test_card_games_keep_their_text_boards(driver, api):
         await driver.press_label(ALICE, GROUP, "Start")
         engine = get_engine(game)
         rng = random.Random(1)
-        for _ in range(6):
-            await play_move(driver, engine, players, random_move(engine), None, rng)
+        for _ in range(6):  # random legal moves, pressed by their callback data
+            match = await current_match(driver)
+            seat = min(engine.to_act(match.state))
+            action = rng.choice(engine.legal_actions(match.state, seat))
+            await play_by_data(driver, match, players[seat], action)
+            assert (await current_match(driver)).version == match.version + 1
         assert not group_photos(api)
         await driver.send(ALICE, GROUP, "/cancel")
         await driver.press_label(ALICE, GROUP, "Yes, stop it")
@@ -197,7 +194,7 @@ async def test_pictures_off_shows_the_text_board_and_on_brings_the_picture_back(
     assert replaced.get("disable_notification") is True  # no new decision: no ping
     # play goes on in text
     photos = api.count("sendPhoto") + api.count("editMessageMedia")
-    await play_azul.play_until(driver, PLAYERS, lambda s: s["round"] > 1, seed=5)
+    await play_azul.PLAY.play_until(driver, PLAYERS, lambda s: s["round"] > 1, seed=5)
     assert api.count("sendPhoto") + api.count("editMessageMedia") == photos
     assert not group_photos(api)
     # and back to pictures
@@ -260,12 +257,12 @@ async def test_drawing_that_raises_falls_back_to_text_and_the_match_goes_on(
     (seat,) = acting_seats(AZUL, match.state)
     assert not prompt(driver, PLAYERS[seat]).is_photo and has_choice(driver, PLAYERS[seat])
     assert "the pen ran dry" in caplog.text
-    await play_azul.play_until(driver, PLAYERS, lambda s: s["round"] > 1, seed=4)
+    await play_azul.PLAY.play_until(driver, PLAYERS, lambda s: s["round"] > 1, seed=4)
     assert (await current_match(driver)).state["round"] == 2
     assert api.count("sendPhoto") == 0
     # drawing works again: the next move brings the picture back
     monkeypatch.undo()
-    await play_azul.play_move(driver, PLAYERS, random.Random(4))
+    await play_azul.PLAY.play_move(driver, PLAYERS, random.Random(4))
     match = await current_match(driver)
     assert_board_picture_is_the_match(api, match, "azul")
     assert [m for m in api.visible(GROUP) if m.text.startswith("Azul\n")] == [photo_board(api)]
@@ -280,7 +277,7 @@ async def test_a_picture_telegram_refuses_gives_the_text_board(driver, api, seed
     assert not group_photos(api)
     assert "Centre: 🎯 first-player marker" in play_azul.board(driver).text
     assert "the board picture was refused" in caplog.text
-    await play_azul.play_until(driver, PLAYERS, lambda s: s["round"] > 1, seed=4)
+    await play_azul.PLAY.play_until(driver, PLAYERS, lambda s: s["round"] > 1, seed=4)
     assert (await current_match(driver)).state["round"] == 2
 
 
@@ -338,7 +335,7 @@ async def test_four_players_with_the_longest_names_keep_a_board_picture(api, db_
         ]
         await get_host(driver.app).storage.set_chat_lang(GROUP, "it")
         await play_azul.start_match(driver, players[0], players, lang="it")
-        await play_azul.play_until(driver, players, lambda s: s["round"] > 1, seed=2)
+        await play_azul.PLAY.play_until(driver, players, lambda s: s["round"] > 1, seed=2)
         board = photo_board(api)
         assert board.text.startswith("Azul\n") and len(board.text) <= MAX_CAPTION
         assert ("Alice" * 7)[:31] + "…" in board.text

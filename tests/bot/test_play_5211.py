@@ -194,36 +194,12 @@ async def test_two_groups_play_at_once_with_one_shared_player(driver, api):
     office = next(m for m in bob_prompts if "Office" in m.text)
     night = next(m for m in bob_prompts if "Game Night" in m.text)
     # Bob plays in the office game only
-    await driver.press(BOB, BOB.id, office.message_id, card_buttons(office)[0]["callback_data"])
-    await driver.press(
-        BOB,
-        BOB.id,
-        office.message_id,
-        card_buttons(api.messages[BOB.id][office.message_id])[1]["callback_data"],
-    )
-    await driver.press(
-        BOB,
-        BOB.id,
-        office.message_id,
-        confirm_button(api.messages[BOB.id][office.message_id])["callback_data"],
-    )
+    await choose(driver, BOB, picks=[0, 1], message=office)
     assert "✅ Bob" in api.last(OTHER_GROUP).text
     assert "⏳ Bob" in api.last(GROUP).text
     # his card buttons in the other game still work
     assert card_buttons(api.messages[BOB.id][night.message_id])
-    await driver.press(BOB, BOB.id, night.message_id, card_buttons(night)[0]["callback_data"])
-    await driver.press(
-        BOB,
-        BOB.id,
-        night.message_id,
-        card_buttons(api.messages[BOB.id][night.message_id])[1]["callback_data"],
-    )
-    await driver.press(
-        BOB,
-        BOB.id,
-        night.message_id,
-        confirm_button(api.messages[BOB.id][night.message_id])["callback_data"],
-    )
+    await choose(driver, BOB, picks=[0, 1], message=night)
     assert "✅ Bob" in api.last(GROUP).text
     await choose(driver, CAROL)
     assert "part 2" in api.last(OTHER_GROUP).text and "part 1" in api.last(GROUP).text

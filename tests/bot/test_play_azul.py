@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import pytest
 
@@ -25,12 +24,23 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, find, has_choice, payload, play_by_data
+from tests.bot.helpers import (
+    assert_over_on_every_screen,
+    buttons,
+    current_match,
+    final_summary,
+    find,
+    has_choice,
+    payload,
+    play_by_data,
+    set_languages,
+    tick,
+    use_clock,
+)
 from tests.bot.play_azul import (
     ENGINE,
     board,
     button,
-    current_match,
     fresh,
     play_by_buttons,
     play_until,
@@ -54,27 +64,8 @@ pytestmark = pytest.mark.usefixtures("text_boards")
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: SEED)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def use_clock(driver) -> Clock:
-    clock = Clock()
-    get_host(driver.app).clock = clock
-    return clock
-
-
-async def tick(driver, clock, match_id) -> None:
-    await get_host(driver.app).timers.tick(match_id, now=clock.now)
-    await driver.settle()
+def seeded(deal):
+    deal(SEED)
 
 
 def drafting(state) -> bool:
@@ -171,10 +162,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
 
     # the final summary agrees with the engine
     result = ENGINE.result(match.state)
-    final = api.last(GROUP)
-    assert final.text.startswith("🏆 Game over!")
-    winners = ", ".join(PLAYERS[seat].first_name for seat in result.winners)
-    assert winners in final.text.splitlines()[0]
+    final = final_summary(driver, result, PLAYERS)
     details = result.details
     for seat, user in enumerate(PLAYERS):
         assert f"{user.first_name} — {result.scores[seat]} points" in final.text
@@ -186,12 +174,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
             f"+ colours {colours} (+{10 * colours})"
         ) in final.text
     assert "more complete rows wins" in final.text
-    assert any("New game" in b["text"] or "Rematch" in b["text"] for b in final.buttons())
-    end_board = api.messages[GROUP][match.board_message_id]
-    assert "The game is over." in end_board.text and not end_board.buttons()
-    for user in PLAYERS:
-        assert not has_choice(driver, user)
-        assert "The game is over. Your final board:" in prompt(driver, user).text
+    assert_over_on_every_screen(driver, match, PLAYERS, final)
 
 
 # -- the two-step keyboard -------------------------------------------------------------------
@@ -583,13 +566,8 @@ async def test_timeouts_play_the_default_draft_and_the_default_columns(driver, a
 
 # -- languages ---------------------------------------------------------------------------------
 async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
-    api.admins[GROUP].add(OKSANA.id)
-    await driver.send(OKSANA, GROUP, "/language")
-    await driver.press_label(OKSANA, GROUP, "Українська")
     players = [OKSANA, IVAN]
-    for player, language in zip(players, ("Українська", "Русский"), strict=True):
-        await driver.send(player, player.id, "/language")
-        await driver.press_label(player, player.id, language)
+    await set_languages(driver, "Українська", players, ("Українська", "Русский"))
     match = await start_match(driver, OKSANA, players, lang="uk")
     text = board(driver, title="Азул").text
     assert "Раунд 1 · кольорова стіна · мішечок 80, кришка 0" in text

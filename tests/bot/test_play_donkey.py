@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -22,6 +21,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
+from tests.bot.helpers import set_languages, tick, use_clock
 from tests.bot.play_donkey import (
     ENGINE,
     TITLE,
@@ -47,31 +47,12 @@ STALE = "This button is no longer valid. Use the latest message."
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: SEED)
+def seeded(deal):
+    deal(SEED)
 
 
 def hand_messages(api):
     return [m for m in api.visible(GROUP) if m.text.startswith("🏁 Hand ")]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def use_clock(driver) -> Clock:
-    clock = Clock()
-    get_host(driver.app).clock = clock
-    return clock
-
-
-async def tick(driver, clock, match_id):
-    await get_host(driver.app).timers.tick(match_id, now=clock.now)
-    await driver.settle()
 
 
 # -- a whole match -----------------------------------------------------------------------------
@@ -393,14 +374,9 @@ async def test_a_timed_match_shows_its_clock_and_ends_with_the_hand_in_progress(
 
 
 async def test_a_quick_game_in_russian_ukrainian_and_italian(driver, api, seeded):
-    api.admins[GROUP].add(IVAN.id)
-    await driver.send(IVAN, GROUP, "/language")
-    await driver.press_label(IVAN, GROUP, "Русский")
     players = [IVAN, OKSANA, GIULIA]
     # private screens follow the language each player chose with /language in private
-    for player, language in zip(players, ("Русский", "Українська", "Italiano"), strict=True):
-        await driver.send(player, player.id, "/language")
-        await driver.press_label(player, player.id, language)
+    await set_languages(driver, "Русский", players, ("Русский", "Українська", "Italiano"))
     await start_match(driver, IVAN, players, hands=1, lang="ru")
     assert board(driver, title="Кто осёл?").text.splitlines()[1] == "Партия 1 из 1"
     texts = {player: prompt(driver, player).text for player in players}

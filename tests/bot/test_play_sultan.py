@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import time
 
 import pytest
 
@@ -23,7 +22,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, has_choice
+from tests.bot.helpers import Clock, buttons, choose_language, has_choice
 from tests.bot.play_sultan import (
     ENGINE,
     bid,
@@ -349,14 +348,6 @@ async def test_a_stranger_pressing_a_players_buttons_changes_nothing(driver, api
     assert after.state["bid_cushions"] == [] and after.seats[start].draft is None
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, api):
     clock = Clock()
     host = get_host(driver.app)
@@ -405,8 +396,7 @@ async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, 
 async def test_a_game_in_russian_with_ukrainian_and_italian_players(driver, api):
     users = [IVAN, OKSANA, GIULIA]
     for user, language in zip(users, ("Русский", "Українська", "Italiano"), strict=True):
-        await driver.send(user, user.id, "/language")  # private chats in their language
-        await driver.press_label(user, user.id, language)
+        await choose_language(driver, user, user.id, language)  # private chats in theirs
     await start_game(driver, GROUP, IVAN, users, join="Играю", start="Начать")
     text = board(driver, GROUP, "Султан").text
     assert "Раунд 1 из 3 · круг 1 из 5" in text and "👝 в мешочке 47 камней" in text

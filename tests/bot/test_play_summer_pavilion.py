@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -21,14 +20,25 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import buttons, has_choice, payload, play_by_data
+from tests.bot.helpers import (
+    assert_over_on_every_screen,
+    buttons,
+    current_match,
+    final_summary,
+    has_choice,
+    payload,
+    play_by_data,
+    set_languages,
+    tick,
+    use_clock,
+)
 from tests.bot.play_summer_pavilion import (
     ENGINE,
     board,
     button,
-    current_match,
     find,
     fresh,
+    place_from_space,
     play_by_buttons,
     play_until,
     press,
@@ -58,27 +68,8 @@ pytestmark = pytest.mark.usefixtures("text_boards")
 
 
 @pytest.fixture
-def seeded(monkeypatch):
-    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: SEED)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def use_clock(driver) -> Clock:
-    clock = Clock()
-    get_host(driver.app).clock = clock
-    return clock
-
-
-async def tick(driver, clock, match_id) -> None:
-    await get_host(driver.app).timers.tick(match_id, now=clock.now)
-    await driver.settle()
+def seeded(deal):
+    deal(SEED)
 
 
 def in_phase(*phases):
@@ -140,10 +131,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
 
     # the final summary agrees with the engine, with the end-scoring breakdown
     result = ENGINE.result(match.state)
-    final = api.last(GROUP)
-    assert final.text.startswith("🏆 Game over!")
-    winners = ", ".join(PLAYERS[seat].first_name for seat in result.winners)
-    assert winners in final.text.splitlines()[0]
+    final = final_summary(driver, result, PLAYERS)
     breakdown = next(e for e in match.state["log"] if e["type"] == "final")["players"]
     for seat, user in enumerate(PLAYERS):
         figures = breakdown[seat]
@@ -159,12 +147,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
         assert figures["before"] + bonuses - figures["corner_penalty"] == result.scores[seat]
         # the last round's totals are the scores before the end scoring
         assert f"{user.first_name} {figures['before']}" in rounds[-1].text
-    assert any("New game" in b["text"] or "Rematch" in b["text"] for b in final.buttons())
-    end_board = api.messages[GROUP][match.board_message_id]
-    assert "The game is over." in end_board.text and not end_board.buttons()
-    for user in PLAYERS:
-        assert not has_choice(driver, user)
-        assert "The game is over. Your final board:" in prompt(driver, user).text
+    assert_over_on_every_screen(driver, match, PLAYERS, final)
 
 
 # -- the step-by-step keyboards ----------------------------------------------------------------
@@ -428,7 +411,7 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         assert ": choose a space." in message.text
         before = await current_match(driver)
         assert before.version == match.version
-        popup = await play_by_buttons_from_space(driver, user, action)
+        popup = await place_from_space(driver, user, action)
         assert " space " in popup and "paid" in popup
         after = await current_match(driver)
         assert after.version == match.version + 1
@@ -440,18 +423,6 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         assert (await current_match(driver)).status == "finished"
         assert len(round_messages(driver)) == 6
         assert api.last(GROUP).text.startswith("🏆 Game over!")
-
-
-async def play_by_buttons_from_space(driver, user, action):
-    """The star is selected already: tap the space (and colour), then the move."""
-    message = prompt(driver, user)
-    move = ".".join(map(str, action))
-    for step in (f"p{action.space}", f"c{action.colour}"):
-        if find(message, "a", move):
-            break
-        await press(driver, user, message, button(message, "d", step))
-        message = fresh(driver, user, message)
-    return await press(driver, user, message, button(message, "a", move))
 
 
 async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(driver, api, seeded):
@@ -528,13 +499,8 @@ async def test_timeouts_play_the_default_take_place_bonus_and_keep(driver, api, 
 
 # -- languages ---------------------------------------------------------------------------------
 async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
-    api.admins[GROUP].add(OKSANA.id)
-    await driver.send(OKSANA, GROUP, "/language")
-    await driver.press_label(OKSANA, GROUP, "Українська")
     players = [OKSANA, IVAN]
-    for player, language in zip(players, ("Українська", "Русский"), strict=True):
-        await driver.send(player, player.id, "/language")
-        await driver.press_label(player, player.id, language)
+    await set_languages(driver, "Українська", players, ("Українська", "Русский"))
     match = await start_match(driver, OKSANA, players, lang="uk")
     uk = translator("uk")
     text = board(driver, title=uk("summer_pavilion.title")).text

@@ -21,22 +21,10 @@ from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import ALICE, BOB, GROUP
 from tests.bot.play5211 import card_buttons, confirm_button, has_choice, prompt
-from tests.bot.process import BotProcess, ProcessDriver, last_calls, stop_leftovers, until
+from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
 
-
-@pytest.fixture(autouse=True)
-async def no_bot_left_running():
-    yield
-    await stop_leftovers()
-
-
-@pytest.fixture
-async def server():
-    api = FakeTelegram()
-    running = FakeTelegramServer(api)
-    running.start()
-    yield running
-    await running.stop()
+# a failed test's bot process never outlives it (the fixtures are in conftest.py)
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 
 async def open_5211(driver, players):

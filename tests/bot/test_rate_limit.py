@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 
 from telegram import Update
 
@@ -22,18 +21,11 @@ from bot.ui import get_ui
 from games import get_engine
 from games.core import encode_action
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
+from tests.bot.helpers import Clock
 from tests.bot.play5211 import board, choose, start_game
 
 WINDOW = 1.0
 ENGINE = get_engine("5211")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def press_now(driver, user, match, seat) -> None:

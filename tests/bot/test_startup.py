@@ -13,26 +13,16 @@ import pytest
 
 from bot.settings import Settings
 from bot.storage import MIGRATIONS, Storage
-from bot.testing.fake_server import FakeTelegramServer, free_port
-from bot.testing.fake_telegram import Driver, FakeTelegram, Fault
+from bot.testing.fake_server import free_port
+from bot.testing.fake_telegram import Driver, Fault
 from tests.bot.conftest import GROUP, MALLORY
-from tests.bot.process import BotProcess, run_to_exit, stop_leftovers, until, without_write_override
+from tests.bot.process import BotProcess, run_to_exit, until, without_write_override
 
 TOKEN = "123456:STARTUP-TEST"
 
 
-@pytest.fixture(autouse=True)
-async def no_bot_left_running():
-    yield
-    await stop_leftovers()
-
-
-@pytest.fixture
-async def server():
-    running = FakeTelegramServer(FakeTelegram())
-    running.start()
-    yield running
-    await running.stop()
+# a failed test's bot process never outlives it (the fixtures are in conftest.py)
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 
 def env_for(server, db_path, **extra) -> dict[str, str]:

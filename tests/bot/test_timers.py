@@ -7,30 +7,12 @@ import time
 
 from bot.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, running_bot
+from tests.bot.helpers import tick, use_clock
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def use_clock(driver) -> Clock:
-    clock = Clock()
-    get_host(driver.app).clock = clock
-    return clock
 
 
 async def load(driver, match_id=1):
     return await get_host(driver.app).storage.load(match_id)
-
-
-async def tick(driver, clock, match_id=1):
-    await get_host(driver.app).timers.tick(match_id, now=clock.now)
-    await driver.settle()
 
 
 async def test_the_lobby_offers_time_limits_and_the_creator_picks_one(driver, api):

@@ -15,7 +15,9 @@ from bot.ui import get_ui, playable_games
 from bot.ui.base import Names
 from games import get_engine
 
-RAW_KEY = re.compile(r"\b(?:bot|lobby|play|error|5211|sultan|donkey|azul|summer_pavilion)\.[a-z_]")
+# a message key shown as it is: a host prefix or a game's id (its catalogue's domain), a dot
+PREFIXES = ("bot", "lobby", "play", "error", *playable_games())
+RAW_KEY = re.compile(rf"\b(?:{'|'.join(map(re.escape, PREFIXES))})\.[a-z_]")
 MAX_TEXT = 4096
 
 

@@ -1,12 +1,11 @@
 """Seeded random play of Azul with every invariant checked at every step."""
 
-import json
-
 import pytest
 
 from games.azul.engine import ENGINE, NUM_COLOURS, TILES_PER_COLOUR
 from games.core import InvariantViolation
-from games.simulate import main, play_random_game, replay, simulate
+from games.simulate import simulate
+from tests.games.simulation_helpers import cli_figures
 
 CONFIGS = [(players, wall) for players in (2, 3, 4) for wall in ("colour", "grey")]
 
@@ -38,25 +37,6 @@ def test_games_of_default_moves_are_legal_and_end(players, wall):
         assert max(result.scores) > 0 and 1 in result.ranks
 
 
-def test_same_seed_and_moves_replay_the_same_game():
-    options = {"wall": "grey"}
-    state, moves = play_random_game(ENGINE, 3, options, seed=42)
-    assert replay(ENGINE, 3, options, 42, moves) == state
-    other, _ = play_random_game(ENGINE, 3, options, seed=43)
-    assert other != state
-
-
-def test_the_simulator_reports_a_lost_tile(monkeypatch):
-    def lose_a_tile(state):
-        if state["bag"][0]:
-            state["bag"][0] -= 1
-        ENGINE.__class__.check_invariants(ENGINE, state)
-
-    monkeypatch.setattr(ENGINE, "check_invariants", lose_a_tile)
-    with pytest.raises(InvariantViolation, match="not conserved"):
-        simulate("azul", 2, games=1, seed=1)
-
-
 def test_the_invariants_catch_a_colour_twice_in_a_grey_column():
     state = ENGINE.new_game(2, {"wall": "grey"}, seed=5)
     state["walls"][0][0] = state["walls"][0][5] = 0  # blue at rows 0 and 1 of column 0
@@ -67,14 +47,6 @@ def test_the_invariants_catch_a_colour_twice_in_a_grey_column():
 
 
 def test_command_line_prints_one_json_line(capsys):
-    args = ["azul", "--players", "3", "--games", "3", "--seed", "1", "-o", "wall=grey"]
-    assert main(args) == 0
-    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert figures["game"] == "azul" and figures["players"] == 3 and figures["games"] == 3
+    figures = cli_figures(capsys, "azul", 3, 3, "-o", "wall=grey")
     assert figures["options"] == {"wall": "grey"}
     assert figures["moves"] > 3 * 3 * 7 and figures["games_per_s"] > 0
-
-
-def test_command_line_refuses_a_bad_player_count(capsys):
-    assert main(["azul", "--players", "5", "--games", "1"]) == 2
-    assert "2-4 players" in capsys.readouterr().err

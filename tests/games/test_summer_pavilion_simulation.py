@@ -2,14 +2,13 @@
 tiles conserved, only legal placements on the boards, scores never negative, legality,
 purity, JSON round-trip, replay and views (games.simulate's checked mode)."""
 
-import json
 import random
 
 import pytest
 
-from games.core import InvariantViolation
-from games.simulate import check_finished, check_step, main, play_random_game, replay, simulate
+from games.simulate import check_finished, check_step, simulate
 from games.summer_pavilion.engine import ENGINE
+from tests.games.simulation_helpers import cli_figures
 
 # 600 checked random games across player counts and both variants.
 RUNS = [
@@ -61,34 +60,8 @@ def test_default_players_keep_every_invariant(players):
         assert partial > 0
 
 
-def test_same_seed_and_moves_replay_the_same_game():
-    options = {"variant1": True, "variant2": False}
-    state, moves = play_random_game(ENGINE, 3, options, seed=42)
-    assert replay(ENGINE, 3, options, 42, moves) == state
-    other, _ = play_random_game(ENGINE, 3, options, seed=43)
-    assert other != state
-
-
-def test_the_simulator_reports_a_broken_engine(monkeypatch):
-    def lose_a_tile(state):
-        if state["bag"]:
-            state["bag"].pop()
-        ENGINE.__class__.check_invariants(ENGINE, state)
-
-    monkeypatch.setattr(ENGINE, "check_invariants", lose_a_tile)
-    with pytest.raises(InvariantViolation):
-        simulate("summer_pavilion", 2, games=1, seed=1)
-
-
 def test_command_line_prints_one_json_line(capsys):
-    argv = ["summer_pavilion", "--players", "4", "--games", "3", "--seed", "1"]
-    assert main([*argv, "-o", "variant1=true", "-o", "variant2=true"]) == 0
-    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert figures["game"] == "summer_pavilion" and figures["players"] == 4
-    assert figures["games"] == 3 and figures["options"] == {"variant1": True, "variant2": True}
+    options = ("-o", "variant1=true", "-o", "variant2=true")
+    figures = cli_figures(capsys, "summer_pavilion", 4, 3, *options)
+    assert figures["options"] == {"variant1": True, "variant2": True}
     assert figures["games_per_s"] > 0 and figures["moves"] > 3 * 6 * 4
-
-
-def test_command_line_refuses_a_bad_player_count(capsys):
-    assert main(["summer_pavilion", "--players", "5", "--games", "1"]) == 2
-    assert "2-4 players" in capsys.readouterr().err
