@@ -40,7 +40,7 @@ from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("new", "rules", "language", "pictures", "cancel", "help")
+COMMANDS = ("new", "board", "rules", "language", "pictures", "cancel", "help")
 
 
 def build_application(
@@ -83,7 +83,7 @@ def build_host(settings: Settings, application: Application) -> Host:
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
     publisher = Publisher(storage, messenger, languages, BoardPictures(storage))
-    timers = Timers(settings, storage, messenger, languages, lock, publisher, application.job_queue)
+    timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
     chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
     publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
     return Host(settings, storage, messenger, languages, lock, publisher, timers, chats)
@@ -101,6 +101,7 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("language", commands.language_command))
     add(CommandHandler("pictures", commands.pictures_command))
     add(CommandHandler("cancel", commands.cancel_command))
+    add(CommandHandler("board", commands.board_command))
     unbound = [kind.name for kind in callbacks.Kind if kind not in BUTTONS]
     if unbound:  # every kind of button the bot draws must have its handler
         raise RuntimeError(f"no handler for these buttons: {', '.join(unbound)}")

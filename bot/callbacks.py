@@ -29,7 +29,8 @@ class Kind(StrEnum):
     LANGUAGE = "lg"  # payload = language code
     PICTURES = "pc"  # the group's boards as pictures: payload = "on" or "off"
     REMATCH = "rm"  # payload = game id, match = the finished match
-    RULES = "rl"  # payload = game id
+    RULES = "rl"  # /rules menu: payload = game id; shows the game's summary
+    FULL_RULES = "fr"  # under a summary: payload = game id; shows the full rules
     BACK = "bk"  # back from autopilot
     CLOCK = "ck"  # start the clock: payload = the absent seat, token = its token
 

@@ -49,6 +49,7 @@ class Host:
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
         self.timers.clock = clock
+        self.publisher.clock = clock  # the time left shown on boards and prompts
 
     @property
     def job_queue(self) -> JobQueue | None:

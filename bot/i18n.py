@@ -84,10 +84,15 @@ def translator(lang: str) -> Translator:
 
 
 def format_duration(t: Translator, seconds: float) -> str:
-    """A duration in words, in ``t``'s language: whole hours, else minutes, else seconds."""
+    """A duration in words, in ``t``'s language, in one unit: the largest that still says
+    it exactly or gives at least two of it — "1 hour", "12 hours", "3 minutes", "90 seconds"
+    (never "1 minute" for 90 seconds). Long times are rounded to their unit, short ones to
+    5 seconds."""
     seconds = max(1, round(seconds))
-    if seconds % 3600 == 0:
-        return t.plural("time.hours", seconds // 3600)
-    if seconds >= 60:
-        return t.plural("time.minutes", seconds // 60)
+    if 30 < seconds < 2 * 60:
+        seconds = 5 * round(seconds / 5)
+    if seconds % 3600 == 0 or seconds >= 2 * 3600:
+        return t.plural("time.hours", round(seconds / 3600))
+    if seconds % 60 == 0 or seconds >= 2 * 60:
+        return t.plural("time.minutes", round(seconds / 60))
     return t.plural("time.seconds", seconds)

@@ -36,11 +36,21 @@ def turn_label(t: Translator, seconds: int) -> str:
     return t("lobby.turn", limit=format_duration(t, seconds))
 
 
+def option_button(label: str, setting: bool = True) -> str:
+    """An option's button: "⚙️ Wall: coloured ▸" — the arrow says a press moves on to the
+    next value. The time limit's label has its own ⏱ instead of the cog."""
+    return f"⚙️ {label} ▸" if setting else f"{label} ▸"
+
+
 def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby's text and buttons; ``join_link`` opens the private chat to join."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
-    lines = [t("lobby.title", game=html.escape(ui.title(t)))]
+    if match.rematch_of is None:
+        title_key, hint_key = "lobby.title", "lobby.hint"
+    else:
+        title_key, hint_key = "lobby.rematch_title", "lobby.rematch_hint"
+    lines = [t(title_key, game=html.escape(ui.title(t)))]
     for name, value in match.options.items():
         lines.append("• " + ui.option_label(t, name, value))
     lines.append("• " + turn_label(t, match.turn_seconds))
@@ -51,7 +61,7 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
     for seat in match.seats:
         lines.append(f"{seat.seat + 1}. {html.escape(seat.name)}")
     lines.append("")
-    lines.append(t("lobby.hint", min=engine.min_players))
+    lines.append(t(hint_key, min=engine.min_players))
 
     def press(label: str, kind: Kind, payload: str = "") -> InlineKeyboardButton:
         return InlineKeyboardButton(
@@ -62,8 +72,9 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
         [InlineKeyboardButton(t("lobby.join"), url=join_link), press(t("lobby.leave"), Kind.LEAVE)]
     ]
     for name in option_choices(match.game):
-        label = "⚙️ " + ui.option_label(t, name, match.options[name])
+        label = option_button(ui.option_label(t, name, match.options[name]))
         rows.append([press(label, Kind.OPTION, name)])
-    rows.append([press(turn_label(t, match.turn_seconds), Kind.OPTION, TURN_OPTION)])
+    turn = option_button(turn_label(t, match.turn_seconds), setting=False)
+    rows.append([press(turn, Kind.OPTION, TURN_OPTION)])
     rows.append([press(t("lobby.start"), Kind.START), press(t("lobby.cancel"), Kind.CANCEL_LOBBY)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)

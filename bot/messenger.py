@@ -15,7 +15,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -35,6 +37,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_ATTEMPTS = 4
+MAX_TEXT = 4096  # Telegram's longest text message, in characters
 NETWORK_BACKOFF_S = (0.5, 1.0, 2.0)
 
 
@@ -66,6 +69,40 @@ class MessageKindDiffers(MessageGone):
 
 
 PHOTO_NAME = "board.png"  # the uploaded file's name: Telegram reads its type from it
+
+
+def message_parts(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """Split a long HTML text into messages of at most ``limit`` characters (tags counted,
+    so the visible text is shorter still): between paragraphs where possible, else between
+    lines, else between words. Tags must open and close on one line, as in the catalogues."""
+    parts: list[str] = []
+    current = ""
+    for piece in _pieces(text, limit):
+        joined = f"{current}{piece}"
+        if current.strip() and len(joined.rstrip("\n")) > limit:
+            parts.append(current.rstrip("\n"))
+            joined = piece
+        current = joined
+    if current.strip():
+        parts.append(current.rstrip("\n"))
+    return parts
+
+
+def _pieces(text: str, limit: int) -> list[str]:
+    """Paragraphs (with the line breaks after them); one longer than ``limit`` as lines,
+    and a line longer than ``limit`` as words."""
+    pieces = []
+    for paragraph in re.split(r"(?<=\n\n)", text):
+        if len(paragraph) <= limit:
+            pieces.append(paragraph)
+            continue
+        for line in paragraph.splitlines(keepends=True):
+            if len(line) <= limit:
+                pieces.append(line)
+                continue
+            for word in re.split(r"(?<= )", line):
+                pieces.extend(word[start : start + limit] for start in range(0, len(word), limit))
+    return pieces
 
 
 def _is_not_modified(error: BadRequest) -> bool:
@@ -214,14 +251,32 @@ class Messenger:
             if not (_is_not_modified(error) or _is_gone(error)):
                 raise
 
-    async def delete(self, chat_id: int, message_id: int) -> None:
+    async def delete(self, chat_id: int, message_id: int) -> bool:
+        """Delete a message; returns False where Telegram no longer allows it (a message
+        older than 48 hours). A message already gone counts as deleted."""
         try:
             await self._call(
                 chat_id, lambda: self.bot.delete_message(chat_id=chat_id, message_id=message_id)
             )
         except BadRequest as error:
-            if not _is_gone(error) and "can't be deleted" not in error.message.lower():
+            if _is_gone(error):
+                return True
+            if "can't be deleted" not in error.message.lower():
                 raise
+            return False
+        return True
+
+    async def retire(self, chat_id: int, message_id: int, line: str) -> None:
+        """Take a message that has been superseded out of the chat: delete it, or where
+        that is no longer allowed, shrink it to ``line`` without buttons (the caption of a
+        photo), so no stale text or button stays behind."""
+        if await self.delete(chat_id, message_id):
+            return
+        with contextlib.suppress(MessageGone):
+            try:
+                await self.edit(chat_id, message_id, line)
+            except MessageKindDiffers:
+                await self.edit_caption(chat_id, message_id, line)
 
     # -- photos: the board pictures ----------------------------------------------------------
     async def send_photo(

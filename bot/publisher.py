@@ -11,11 +11,13 @@ than one call behind.
 A drawing is a few named steps, each free to change without touching the others:
 
 * the group (:meth:`Publisher._draw_group`): close the lobby the match started from, post
-  the news (notices, then announcements of new events), show the board, then post the final
-  result or ping the player whose turn it is;
-* a private chat (:meth:`Publisher._draw_private`): build the prompt, decide whether it is
-  a new decision (a new message, which notifies) or an update (an edit), deliver it, and
-  tell the group when the player cannot be reached.
+  the news (notices, then announcements of new events) in one message, show the board (it
+  moves below the game's news; a timeout leaves it in place; it is never rewritten into
+  news), then post the final result or ping everyone whose turn it is;
+* a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
+  to move), decide whether it is a new decision (a new message, which notifies; the old
+  prompt is deleted) or an update (an edit), deliver it, and tell the group when the
+  player cannot be reached.
 
 A tile game's board is a photo with a short caption where the group wants pictures, and
 the player about to decide gets their own board as a photo with the prompt as its caption
@@ -32,8 +34,9 @@ import html
 import json
 import logging
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -167,12 +170,30 @@ class GroupScene:
 
 @dataclass
 class News:
-    """One message posted above the board: a stored notice or an announcement."""
+    """One piece of news for the group: a stored notice or a game's announcement."""
 
     text: str
     markup: InlineKeyboardMarkup | None = None
-    notice_id: int | None = None  # a stored notice: marked sent once shown
-    shown: bool = False  # already shown in place of the old board
+    notice_ids: list[int] = field(default_factory=list)  # stored notices: marked sent once shown
+    moves_board: bool = False  # the game's own news (a round ended): the board follows it
+
+
+MAX_NEWS = 4000  # characters of one news message (Telegram takes up to 4,096)
+
+
+def bundle(news: list[News]) -> list[News]:
+    """The news of one drawing in as few messages as fit: one, unless it is very long."""
+    messages: list[News] = []
+    for item in news:
+        last = messages[-1] if messages else None
+        if last is not None and len(last.text) + 2 + len(item.text) <= MAX_NEWS:
+            last.text += "\n\n" + item.text
+            last.markup = last.markup or item.markup
+            last.notice_ids += item.notice_ids
+            last.moves_board = last.moves_board or item.moves_board
+        else:
+            messages.append(News(item.text, item.markup, list(item.notice_ids), item.moves_board))
+    return messages
 
 
 @dataclass
@@ -182,6 +203,7 @@ class Prompt:
     text: str
     rows: Rows
     decides: bool  # the seat has legal moves
+    closed: str  # the one line an older prompt shrinks to where it cannot be deleted
     picture: bytes | None = None  # a photo with the text as its caption
 
     @property
@@ -205,6 +227,8 @@ class Publisher:
         self._dirty: dict[ChatKey, set[int]] = {}
         self._tasks: dict[ChatKey, asyncio.Task] = {}
         self._resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
+        self._repost: set[int] = set()  # matches whose board goes to the bottom of the group
+        self.clock: Callable[[], float] = time.time  # the host's clock (tests move it)
 
     def watch_chats(self, chats: ChatWatcher) -> None:
         """Tell ``chats`` when drawing finds that a group moved or no longer has the bot.
@@ -229,6 +253,11 @@ class Publisher:
         """Send a player's prompt again as a new message (they asked for it)."""
         self._resend.add((match.id, user_id))
         self.request(match, [("user", user_id)])
+
+    def repost_board(self, match: Match) -> None:
+        """Post the board again at the bottom of the group (``/board``); the old one goes."""
+        self._repost.add(match.id)
+        self.request(match, [("group", match.chat_id)])
 
     async def idle(self) -> None:
         """Wait until every chat is drawn (tests, shutdown)."""
@@ -302,8 +331,10 @@ class Publisher:
         scene = await self._group_scene(match)
         if match.published == 0 and match.lobby_message_id is not None:
             await self._close_started_lobby(match, scene.t)
-        await self._post_news(scene)
-        await self._show_board(scene)
+        news_above = await self._post_news(scene)
+        repost = match.id in self._repost
+        self._repost.discard(match.id)
+        await self._show_board(scene, at_bottom=news_above or repost)
         if scene.over and match.published < match.version:
             await self._post_result(scene)
         elif not scene.over:
@@ -322,45 +353,48 @@ class Publisher:
             over=engine.is_over(match.state),
         )
 
-    # news: notices and announcements, above the board
-    async def _post_news(self, scene: GroupScene) -> None:
-        """Post what happened since the last drawing. The board stays below the news: the old
-        board message becomes the first piece of news (one edit, not a delete) and a new
-        board follows."""
+    # news: notices and announcements, one message per drawing
+    async def _post_news(self, scene: GroupScene) -> bool:
+        """Post what happened since the last drawing, all in one message. Returns whether
+        the game's own story moved on (a round ended...): then the board follows the news
+        down; a notice alone (a timeout, the clock) leaves the board where it is."""
         match = scene.match
-        news = await self._news(scene)
-        if news and match.board_message_id is not None:
-            first = news[0]
-            if picture_of(match.board_print) is not None:  # a picture cannot become text
-                await self.messenger.delete(match.chat_id, match.board_message_id)
-            else:
-                try:
-                    await self.messenger.edit(
-                        match.chat_id, match.board_message_id, first.text, first.markup
-                    )
-                    first.shown = True
-                except MessageGone:
-                    pass
-            match.board_message_id = None
-        for item in news:
-            if not item.shown:
-                await self._send(match, item.text, item.markup)
-            if item.notice_id is not None:
-                await self.storage.mark_notice_sent(item.notice_id)
+        moves_board = False
+        for item in bundle(await self._news(scene)):
+            await self._send(match, item.text, item.markup)
+            for notice_id in item.notice_ids:
+                await self.storage.mark_notice_sent(notice_id)
+            moves_board = moves_board or item.moves_board
         match.announced = len(scene.public["log"])
+        return moves_board
 
     async def _news(self, scene: GroupScene) -> list[News]:
         """Stored notices (timeouts, the clock, unreachable players), then the game's
-        announcements of its new public events."""
+        announcements of its new public events. Players who ran out of time together are
+        named in one line."""
         match, t = scene.match, scene.t
         news = []
+        timed_out: News | None = None
+        names: list[str] = []
         for notice in await self.storage.unsent_notices(match.id):
+            if notice.key == "timer.timeout":
+                name = mention(notice.params["user_id"], notice.params["name"])
+                if name not in names:  # timed out again before the group heard of it
+                    names.append(name)
+                if timed_out is None:
+                    timed_out = News("", notice_ids=[])
+                    news.append(timed_out)
+                timed_out.notice_ids.append(notice.id)
+                continue
             text, markup = self._notice(t, match, notice)
-            news.append(News(text, markup, notice.id))
+            # the offer to start a clock points at the board's new button: the board follows
+            news.append(News(text, markup, [notice.id], moves_board=notice.key == "clock.offer"))
+        if timed_out is not None:
+            timed_out.text = t.plural("timer.timeout", len(names), names=", ".join(names))
         events = scene.public["log"][match.announced :]
         if events:
             for text in scene.ui.announce(t, events, scene.public, scene.names):
-                news.append(News(text))
+                news.append(News(text, moves_board=True))
         return news
 
     def _notice(
@@ -382,16 +416,22 @@ class Publisher:
         return t(notice.key, **params), markup
 
     # the board: one message, edited in place
-    async def _show_board(self, scene: GroupScene) -> None:
+    async def _show_board(self, scene: GroupScene, at_bottom: bool = False) -> None:
         """Edit the board in place (or send it anew when there is none); an unchanged
-        board costs no call. A tile game's board is a picture with a short caption where
-        the group wants pictures, else (or when the picture fails) text."""
+        board costs no call. ``at_bottom``: post it anew below everything, the old one
+        removed — one board per match. A tile game's board is a picture with a short
+        caption where the group wants pictures, else (or when the picture fails) text."""
         match = scene.match
         text, rows = self._board_screen(scene)
         picture = await self.pictures.group(match, scene.public)
         if picture is not None:
-            text = fit_caption(scene.ui.caption(scene.t, scene.public, short_names_of(match)))
+            text = self._caption(scene)
         print_ = fingerprint(text, rows, picture)
+        if at_bottom and match.board_message_id is not None:
+            await self.messenger.retire(
+                match.chat_id, match.board_message_id, scene.t("play.board_moved")
+            )
+            match.board_message_id = None
         if print_ == match.board_print and match.board_message_id is not None:
             return
         if picture is not None:
@@ -419,6 +459,16 @@ class Publisher:
             thread_id=match.thread_id,
         )
         match.board_print = print_
+
+    def _caption(self, scene: GroupScene) -> str:
+        """The caption under the board picture: the game's short text (names cut where
+        long) and the time left to move, within Telegram's limit."""
+        match, t = scene.match, scene.t
+        text = scene.ui.caption(t, scene.public, short_names_of(match))
+        left = self._time_left(match, scene.over)
+        if left is not None:
+            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+        return fit_caption(text)
 
     async def _show_picture(
         self,
@@ -449,13 +499,31 @@ class Publisher:
         may press it, and a link to the private chat while the game goes on."""
         match, t = scene.match, scene.t
         board = scene.ui.board(t, scene.public, scene.names)
+        text = board.text
+        left = self._time_left(match, scene.over)
+        if left is not None:
+            text += "\n\n" + t("clock.board", left=format_duration(t, left))
         rows = keyboard(match, board.rows, None)
         rows += self._clock_buttons(match, t)
         if not scene.over:
             label = scene.ui.private_button_label(t)
             link = self.messenger.deep_link(f"m{match.id}")
             rows.append([InlineKeyboardButton(label, url=link)])
-        return board.text, rows
+        return text, rows
+
+    def _time_left(self, match: Match, over: bool) -> float | None:
+        """Seconds until the next default move of a player to act (None: no clock runs).
+        Shown on the board and refreshed when it is drawn anyway, and at half time."""
+        if over or match.status != "playing":
+            return None
+        deadlines = [
+            seat.deadline
+            for seat in match.seats
+            if seat.deadline is not None and not seat.autopilot
+        ]
+        if not deadlines:
+            return None
+        return max(0.0, min(deadlines) - self.clock())
 
     def _clock_buttons(self, match: Match, t: Translator) -> Rows:
         """ "Start the clock" for each player the others have waited for too long."""
@@ -479,24 +547,39 @@ class Publisher:
         await self._send(match, text, InlineKeyboardMarkup([[button]]))
 
     async def _ping(self, match: Match, t: Translator) -> None:
-        """In turn-based play, a short message that notifies the player whose turn has just
-        come (board edits do not notify). Not in simultaneous phases: there everyone got a
-        new private prompt, which notifies by itself. The previous ping is removed: one
-        ping in the chat at most."""
-        acting = sorted(get_engine(match.game).to_act(match.state))
-        if len(acting) != 1:
+        """A short message that notifies the players whose decision has just come (board
+        edits do not notify), naming everyone who is to act now. Not when the whole table
+        acts at once: everyone got a new private prompt, which notifies by itself. The
+        previous ping is removed: one ping in the chat at most."""
+        acting = [
+            match.seats[number]
+            for number in sorted(get_engine(match.game).to_act(match.state))
+            if not match.seats[number].autopilot
+        ]
+        if len(acting) == len(match.seats) > 1:
+            await self._clear_ping(match)  # a stale ping would name too few
             return
-        seat = match.seats[acting[0]]
-        if seat.token != match.version or seat.pinged_token == seat.token or seat.autopilot:
+        new = [
+            seat
+            for seat in acting
+            if seat.token == match.version and seat.pinged_token != seat.token
+        ]
+        if not new:
             return
-        last_pinged = max(match.seats, key=lambda other: other.pinged_token)
-        if last_pinged is not seat or match.ping_message_id is None:
-            # a new player's turn: one ping; the same player again (several decisions in a
-            # row) keeps the ping already there — their private prompt notifies them
+        same_player = len(acting) == 1 and match.last_mover == acting[0].seat
+        if not (same_player and match.ping_message_id is not None):
+            # the same player again (several decisions in a row) keeps the ping already
+            # there: their private prompt notifies them
             await self._clear_ping(match)
-            text = t("play.your_turn", name=mention(seat.user_id, seat.name))
+            names = ", ".join(mention(seat.user_id, seat.name) for seat in acting)
+            text = (
+                t("play.your_turn", name=names)
+                if len(acting) == 1
+                else t("play.your_turn_many", names=names)
+            )
             match.ping_message_id = await self._send(match, text)
-        await self.storage.save_seat_ping(match.id, seat.seat, seat.token)
+        for seat in new:
+            await self.storage.save_seat_ping(match.id, seat.seat, seat.token)
 
     async def _clear_ping(self, match: Match) -> None:
         if match.ping_message_id is not None:
@@ -538,13 +621,26 @@ class Publisher:
         view = engine.view(match.state, seat.seat)
         legal = engine.legal_actions(match.state, seat.seat)
         screen = get_ui(match.game).prompt(t, view, seat.seat, legal, seat.draft, names_of(match))
-        text = t("play.prompt_header", title=html.escape(match.title or "—")) + "\n" + screen.text
+        title = html.escape(match.title or "—")
+        text = t("play.prompt_header", title=title) + "\n" + screen.text
         rows = keyboard(match, screen.rows, seat.seat)
         if seat.autopilot and match.status == "playing":
             text += "\n\n" + t("timer.autopilot_private")
             back = Callback(Kind.BACK, match.id, 0, "").encode()
             rows.append([InlineKeyboardButton(t("timer.back_button"), callback_data=back)])
-        return Prompt(text, rows, decides=bool(legal))
+        elif legal and seat.deadline is not None and match.status == "playing":
+            text += "\n\n" + self._clock_line(t, match, seat)
+        return Prompt(text, rows, decides=bool(legal), closed=t("play.prompt_closed", title=title))
+
+    def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:
+        """The time the player has left for this decision: after the half-time reminder
+        with a word of warning; a clock the other players started says so."""
+        left = format_duration(t, max(0.0, seat.deadline - self.clock()))
+        if not match.turn_seconds:
+            return t("clock.prompt_started", left=left)
+        if seat.reminded:
+            return t("clock.prompt_hurry", left=left)
+        return t("clock.prompt", left=left)
 
     async def _illustrate(self, match: Match, seat: Seat, prompt: Prompt) -> None:
         """The player about to decide in a tile game sees their own board and the supply
@@ -568,13 +664,15 @@ class Publisher:
         )
 
     async def _deliver_prompt(self, seat: Seat, prompt: Prompt, as_new_message: bool) -> None:
-        """Send the prompt as a new message (the old one loses its buttons) or edit it in
-        place; a prompt message that is gone is sent anew."""
+        """Send the prompt as a new message, which notifies (the old one is removed: one
+        live prompt per match in the chat), or edit it in place; a prompt message that is
+        gone is sent anew."""
         user_id, markup = seat.user_id, markup_of(prompt.rows)
         if as_new_message or seat.prompt_message_id is None:
-            if seat.prompt_message_id is not None and (seat.prompt_text or "").startswith("k:"):
-                await self.messenger.drop_keyboard(user_id, seat.prompt_message_id)
+            old = seat.prompt_message_id
             seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
+            if old is not None:
+                await self.messenger.retire(user_id, old, prompt.closed)
         else:
             try:
                 seat.prompt_message_id = await self._edit_prompt(
@@ -628,7 +726,7 @@ class Publisher:
                 )
             return message_id
         except MessageKindDiffers:  # not a new decision: the new message is silent
-            await self.messenger.delete(user_id, message_id)
+            await self.messenger.retire(user_id, message_id, prompt.closed)
             return await self._send_prompt(user_id, prompt, markup, notify=False)
         except BadRequest:
             if prompt.picture is None:

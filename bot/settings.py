@@ -19,6 +19,11 @@ EXAMPLE_TOKEN = "123456789:replace-with-your-token"  # the placeholder in .env.e
 # What Telegram accepts as a webhook's secret_token.
 SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 WHERE = "put it in .env (see .env.example) or in the environment"
+# No token and no .env: the same line as ./start gives before it installs anything.
+NO_DOTENV = (
+    "TELEGRAM_BOT_TOKEN is not set and there is no .env: run `cp .env.example .env`, then put "
+    "your token from @BotFather after TELEGRAM_BOT_TOKEN= in .env"
+)
 # Move time limits offered in the lobby, in seconds; 0 = no limit.
 TURN_PRESETS = (60, 180, 600, 3600, 86400, 0)
 
@@ -130,6 +135,8 @@ def load_settings(**overrides) -> Settings:
 def _explain(problem: dict) -> str:
     name = str(problem["loc"][0]).upper() if problem["loc"] else "settings"
     if problem["type"] == "missing":
+        if name == "TELEGRAM_BOT_TOKEN" and not Path(".env").exists():
+            return NO_DOTENV  # the newcomer's first start: say the two steps
         if name == "TELEGRAM_BOT_TOKEN":
             return (
                 "TELEGRAM_BOT_TOKEN is not set: put TELEGRAM_BOT_TOKEN=<the token from "

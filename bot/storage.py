@@ -107,6 +107,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
     """,
     """
+    ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
+    """,
+    """
     ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
     """,
 ]
@@ -148,6 +151,7 @@ PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline
                     "clock_offered")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
 DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
+PRIVATE_SEAT_FIELDS = DISPLAY_SEAT_FIELDS[1:]  # what the private chat's flusher writes
 
 
 @dataclass
@@ -165,6 +169,7 @@ class Match:
     ends_at: float | None = None  # a timed match's end (the engine is told when it passes)
     last_mover: int | None = None  # the seat whose own press made the latest move
     title: str = ""  # the group's title, to tell matches apart in private chats
+    rematch_of: int | None = None  # a rematch lobby: the finished match whose players manage it
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -420,6 +425,7 @@ class Storage:
         creator_id: int,
         title: str = "",
         turn_seconds: int = 0,
+        rematch_of: int | None = None,
     ) -> Match | None:
         """A new lobby, or ``None`` if this chat (topic) already has an active match."""
         now = time.time()
@@ -431,10 +437,10 @@ class Storage:
                 return None
             async with db.execute(
                 "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
-                "status, creator_id, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                "status, creator_id, rematch_of, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
                 (chat_id, thread_id, title, game, json.dumps(options), turn_seconds,
-                 creator_id, now, now),
+                 creator_id, rematch_of, now, now),
             ) as cursor:  # fmt: skip
                 match_id = cursor.lastrowid
         match = Match(
@@ -447,6 +453,7 @@ class Storage:
             creator_id=creator_id,
             title=title,
             turn_seconds=turn_seconds,
+            rematch_of=rematch_of,
             created_at=now,
             updated_at=now,
         )
@@ -485,6 +492,7 @@ class Storage:
             ends_at=row["ends_at"],
             last_mover=row["last_mover"],
             title=row["title"],
+            rematch_of=row["rematch_of"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             lobby_message_id=row["lobby_message_id"],
@@ -729,22 +737,17 @@ class Storage:
             self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
-        """Record what a seat's private chat and the group's ping show for that seat."""
+        """Record what a seat's private chat shows. Not the group's ping: that field
+        belongs to the group's flusher (:meth:`save_seat_ping`), and this copy of it may be
+        older."""
         await self._execute(
-            "UPDATE seats SET pinged_token = ?, prompt_message_id = ?, prompt_text = ?, "
-            "prompt_token = ? WHERE match_id = ? AND seat = ?",
-            (
-                seat.pinged_token,
-                seat.prompt_message_id,
-                seat.prompt_text,
-                seat.prompt_token,
-                match_id,
-                seat.seat,
-            ),
+            "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
+            "WHERE match_id = ? AND seat = ?",
+            (seat.prompt_message_id, seat.prompt_text, seat.prompt_token, match_id, seat.seat),
         )
         cached = self._matches.get(match_id)
         if cached is not None and seat.seat < len(cached.seats):
-            for name in DISPLAY_SEAT_FIELDS:
+            for name in PRIVATE_SEAT_FIELDS:
                 setattr(cached.seats[seat.seat], name, getattr(seat, name))
 
     async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:

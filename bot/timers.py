@@ -25,10 +25,8 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot.deadlines import clock_offer_due, next_event
 from bot.flow import commit_move, end_match_time
-from bot.i18n import format_duration
 from bot.languages import Languages
 from bot.locks import MatchLocks
-from bot.messenger import Messenger, Unreachable
 from bot.publisher import Publisher
 from bot.settings import Settings
 from bot.storage import Match, Seat, Storage
@@ -48,7 +46,6 @@ LATE_JOBS_RUN = {"misfire_grace_time": None, "coalesce": True}
 class Timers:
     settings: Settings
     storage: Storage
-    messenger: Messenger
     languages: Languages
     lock: MatchLocks
     publisher: Publisher  # draws what the timers changed
@@ -172,7 +169,9 @@ class Timers:
                 seat.reminded = True
             await self.storage.save(match)
             for seat in reminders:
-                await self._remind(match, seat, seat.deadline - now)
+                # the prompt comes again as a new message (which notifies) with the time
+                # left; the board shows it too when the match is drawn after this tick
+                self.publisher.resend_prompt(match, seat.user_id)
         offers = [
             seat
             for seat in match.seats
@@ -197,18 +196,6 @@ class Timers:
                 ],
             )
 
-    async def _remind(self, match: Match, seat: Seat, left: float) -> None:
-        t = await self.languages.user_t_by_id(seat.user_id)
-        text = t(
-            "timer.reminder",
-            title=html.escape(match.title or "—"),
-            left=format_duration(t, left),
-        )
-        try:
-            await self.messenger.send(seat.user_id, text)
-        except Unreachable:
-            log.info("match %s: cannot remind %s", match.id, seat.user_id)
-
     async def start_clock(self, match: Match, absent: Seat, by: Seat) -> None:
         """Another player started the absent player's clock: a short deadline from now, and
         a notice for the group."""
@@ -231,19 +218,10 @@ class Timers:
         self.arm(match)
 
     async def tell_clock_started(self, match: Match, absent: Seat) -> None:
-        """The absent player hears privately that their clock runs (unless they blocked the
-        bot; the group has been told either way)."""
-        seconds = self.settings.start_clock_seconds
-        t = await self.languages.user_t_by_id(absent.user_id)
-        text = t(
-            "clock.started_private",
-            title=html.escape(match.title or "—"),
-            left=format_duration(t, seconds),
-        )
-        try:
-            await self.messenger.send(absent.user_id, text)
-        except Unreachable:
-            log.info("match %s: cannot tell %s their clock runs", match.id, absent.user_id)
+        """The absent player hears privately that their clock runs: their prompt comes
+        again as a new message, which notifies, with the time they have (unless they blocked
+        the bot; the group has been told either way)."""
+        self.publisher.resend_prompt(match, absent.user_id)
 
     async def come_back(self, match: Match, seat: Seat) -> None:
         """The player pressed "I'm back": their own clock again, from now."""

@@ -37,6 +37,7 @@ import abc
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, TypedDict, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
@@ -258,13 +259,35 @@ def below(rng: random.Random, n: int) -> int:
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """``rng.shuffle(items)``: the same permutation, in place (Fisher-Yates from the end)."""
     getrandbits = rng.getrandbits
-    for last in range(len(items) - 1, 0, -1):
-        size = last + 1
-        bits = size.bit_length()
-        pick = getrandbits(bits)
-        while pick >= size:
+    for last, bits in _shuffle_steps(len(items)):
+        pick = getrandbits(bits)  # a draw from range(last + 1), as ``below`` makes it
+        while pick > last:
             pick = getrandbits(bits)
         items[last], items[pick] = items[pick], items[last]
+
+
+def sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
+    """``rng.sample(population, k)``: the same picks, in the same order. CPython draws them
+    from a pool when the population is small next to ``k`` (every deck and bag here is);
+    otherwise this leaves the draw to ``rng.sample``."""
+    n = len(population)
+    pool_limit = 21 if k <= 5 else 85  # as CPython 3.11 decides for k up to 21
+    if k > 21 or not 0 <= k <= n or n > pool_limit:
+        return rng.sample(population, k)
+    pool = list(population)
+    picks = []
+    for left in range(n, n - k, -1):
+        pick = below(rng, left)
+        picks.append(pool[pick])
+        pool[pick] = pool[left - 1]  # the last unpicked item fills the gap
+    return picks
+
+
+@lru_cache(maxsize=64)
+def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The positions a shuffle of ``size`` items fills, last first, each with the bits of
+    its draw (the decks and bags of the games come in a few sizes)."""
+    return tuple((last, (last + 1).bit_length()) for last in range(size - 1, 0, -1))
 
 
 class Engine(abc.ABC, Generic[StateT, ViewT]):

@@ -17,7 +17,7 @@ from typing import Literal
 from telegram import CallbackQuery, Update, User
 
 from bot.callbacks import BadCallback, Callback, Kind, parse
-from bot.handlers.common import may_manage, on_menu, popup
+from bot.handlers.common import managers_only, may_manage, on_menu, popup
 from bot.host import BotContext, Host
 from bot.i18n import Translator
 from bot.storage import Match, Seat
@@ -144,10 +144,11 @@ def pressed_in(*places: Place) -> Check:
 
 
 async def manager(press: MatchPress) -> str | None:
-    """The presser may manage the match: its creator or an admin of its group."""
+    """The presser may manage the match: its creator, an admin of its group, or a player
+    of the finished match a rematch's lobby follows."""
     if await may_manage(press.host, press.match, press.user.id):
         return None
-    return "lobby.creator_only"
+    return managers_only(press.match)
 
 
 async def names_a_seat(press: MatchPress) -> str | None:

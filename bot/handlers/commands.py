@@ -1,5 +1,5 @@
 """Commands outside the lobby and the play loop: /start, /help, /rules, /language, /cancel,
-and a clear answer to anything the bot does not understand."""
+/board, and a clear answer to anything the bot does not understand."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from bot.handlers.common import (
     display_name,
     is_group,
     is_private,
+    managers_only,
     may_manage,
     on_menu,
     popup,
@@ -24,8 +25,8 @@ from bot.handlers.common import (
 )
 from bot.handlers.lobby import join_by_link
 from bot.host import BotContext, Host
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
-from bot.messenger import ChatMoved, MessageGone, Unreachable
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from bot.messenger import ChatMoved, MessageGone, Unreachable, message_parts
 from bot.ui import get_ui, playable_games
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,8 @@ async def help_command(update: Update, context: BotContext) -> None:
 
 
 async def rules_command(update: Update, context: BotContext) -> None:
+    """``/rules game``: the game's rules in brief, with a button for the full text;
+    ``/rules``: a menu of the games first."""
     host = context.host
     chat = update.effective_chat
     t = await (
@@ -106,10 +109,8 @@ async def rules_command(update: Update, context: BotContext) -> None:
         if game not in games:
             await update.effective_message.reply_text(t("rules.unknown", games=", ".join(games)))
             return
-        ui = get_ui(game)
-        await update.effective_message.reply_html(
-            f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}"
-        )
+        text, markup = summary_screen(t, game)
+        await update.effective_message.reply_html(text, reply_markup=markup)
         return
     rows = [
         [
@@ -124,21 +125,52 @@ async def rules_command(update: Update, context: BotContext) -> None:
     )
 
 
+def summary_screen(t: Translator, game: str) -> tuple[str, InlineKeyboardMarkup]:
+    """A game's rules in 3–5 lines (how to win, what a turn is) and the full rules' button."""
+    ui = get_ui(game)
+    data = Callback(Kind.FULL_RULES, 0, 0, game).encode()
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("rules.full"), callback_data=data)]])
+    return f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.summary(t)}", markup
+
+
+async def rules_language(host: Host, query: CallbackQuery) -> Translator:
+    """The language of a rules screen: the group's, or in a private chat the reader's."""
+    chat = query.message.chat
+    if is_group(chat):
+        return await host.languages.chat_t(chat.id)
+    return await host.languages.user_t(query.from_user)
+
+
 @button(Kind.RULES)
 async def rules_button(update: Update, context: BotContext, data: Callback) -> None:
     host = context.host
     query = update.callback_query
-    chat = update.effective_chat
-    t = await (
-        host.languages.chat_t(chat.id) if is_group(chat) else host.languages.user_t(query.from_user)
-    )
-    # the choice replaces the menu with the rules: only on the menu itself
+    t = await rules_language(host, query)
+    # the choice replaces the menu with the summary: only on the menu itself
     if data.payload not in playable_games() or not on_menu(query, Kind.RULES):
         await popup(query, t("error.bad_button"))
         return
-    ui = get_ui(data.payload)
     await popup(query)
-    await replace_menu(host, query, f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}")
+    text, markup = summary_screen(t, data.payload)
+    await replace_menu(host, query, text, markup)
+
+
+@button(Kind.FULL_RULES)
+async def full_rules_button(update: Update, context: BotContext, data: Callback) -> None:
+    """The full rules in place of the summary; a text longer than one message continues in
+    the messages below it."""
+    host = context.host
+    query = update.callback_query
+    t = await rules_language(host, query)
+    if data.payload not in playable_games() or not on_menu(query, Kind.FULL_RULES):
+        await popup(query, t("error.bad_button"))
+        return
+    await popup(query)
+    ui = get_ui(data.payload)
+    first, *rest = message_parts(f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.rules(t)}")
+    await replace_menu(host, query, first)
+    for part in rest:
+        await host.messenger.send(query.message.chat.id, part, thread_id=thread_of(query.message))
 
 
 async def language_command(update: Update, context: BotContext) -> None:
@@ -235,12 +267,14 @@ async def pictures_button(update: Update, context: BotContext, data: Callback) -
             host.publisher.request(match)
 
 
-async def replace_menu(host: Host, query: CallbackQuery, text: str) -> None:
+async def replace_menu(
+    host: Host, query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
     """Show a menu's outcome in place of the menu. Pressed twice before the first edit
     arrived, the second edit changes nothing, and that is no error."""
     message = query.message
     with contextlib.suppress(MessageGone):
-        await host.messenger.edit(message.chat.id, message.message_id, text)
+        await host.messenger.edit(message.chat.id, message.message_id, text, markup)
 
 
 async def cancel_command(update: Update, context: BotContext) -> None:
@@ -260,7 +294,7 @@ async def cancel_command(update: Update, context: BotContext) -> None:
         await message.reply_text(t("cancel.nothing"))
         return
     if not await may_manage(host, match, update.effective_user.id):
-        await message.reply_text(t("lobby.creator_only"))
+        await message.reply_text(t(managers_only(match)))
         return
     kind = Kind.CANCEL_LOBBY if match.status == "lobby" else Kind.ABORT
     markup = InlineKeyboardMarkup(
@@ -300,6 +334,26 @@ async def abort_button(press: MatchPress) -> None:
                 await host.messenger.drop_keyboard(chat_id, message_id)
             except (Unreachable, ChatMoved, TelegramError):
                 log.info("could not clear the buttons of message %s", message_id)
+
+
+async def board_command(update: Update, context: BotContext) -> None:
+    """/board in a group: the running game's board again at the bottom of the chat, where
+    everyone sees it (the old board message goes: one board per match)."""
+    host = context.host
+    chat = update.effective_chat
+    message = update.effective_message
+    if not is_group(chat):
+        await message.reply_text(
+            (await host.languages.user_t(update.effective_user))("lobby.groups_only")
+        )
+        return
+    match_id = await host.storage.active_match_id(chat.id, thread_of(message))
+    match = await host.storage.load(match_id) if match_id else None
+    if match is None or match.status != "playing":
+        t = await host.languages.chat_t(chat.id, update.effective_user)
+        await message.reply_text(t("cancel.nothing"))
+        return
+    host.publisher.repost_board(match)
 
 
 async def unknown_command(update: Update, context: BotContext) -> None:

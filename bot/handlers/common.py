@@ -57,5 +57,23 @@ def on_menu(query: CallbackQuery, kind: str) -> bool:
 
 
 async def may_manage(host: Host, match: Match, user_id: int) -> bool:
-    """Whether the user may change or stop the match: its creator or a group admin."""
-    return user_id == match.creator_id or await host.messenger.is_admin(match.chat_id, user_id)
+    """Whether the user may change, start or stop the match: its creator, a group admin,
+    or, in a rematch's lobby, any player of the finished match."""
+    if user_id == match.creator_id or await played_before(host, match, user_id):
+        return True
+    return await host.messenger.is_admin(match.chat_id, user_id)
+
+
+async def played_before(host: Host, match: Match, user_id: int) -> bool:
+    """In a rematch's lobby: whether the user played the finished match it follows."""
+    if match.status != "lobby" or match.rematch_of is None:
+        return False
+    finished = await host.storage.load(match.rematch_of)
+    return finished is not None and finished.seat_of(user_id) is not None
+
+
+def managers_only(match: Match) -> str:
+    """The popup key refusing someone who may not manage the match (see ``may_manage``)."""
+    if match.status == "lobby" and match.rematch_of is not None:
+        return "lobby.rematch_players_only"
+    return "lobby.creator_only"

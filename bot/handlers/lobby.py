@@ -96,9 +96,11 @@ async def create_lobby(
     menu_message_id: int | None = None,
     options: dict | None = None,
     turn_seconds: int | None = None,
+    rematch_of: Match | None = None,
 ) -> Match | None:
     """Open a lobby (``None`` if this chat or topic already has a match). The creator takes
-    the first seat at once when the bot can already write to them privately."""
+    the first seat at once when the bot can already write to them privately; a rematch
+    seats the finished match's players instead, in their order."""
     engine = get_engine(game)
     chosen = engine.options(options).model_dump()
     if await host.storage.chat_lang(chat_id) is None:
@@ -106,14 +108,26 @@ async def create_lobby(
     if turn_seconds is None:
         turn_seconds = host.settings.default_turn_seconds
     match = await host.storage.create_lobby(
-        chat_id, thread_id, game, chosen, creator.id, title, turn_seconds
+        chat_id,
+        thread_id,
+        game,
+        chosen,
+        creator.id,
+        title,
+        turn_seconds,
+        rematch_of=rematch_of.id if rematch_of else None,
     )
     if match is None:
         return None
+    if rematch_of is None:
+        players = [(creator.id, display_name(creator))]
+    else:
+        players = [(seat.user_id, seat.name) for seat in rematch_of.seats]
     async with host.lock(match.id):
-        record = await host.storage.user(creator.id)
-        if record and record.can_message:
-            match.seats.append(Seat(seat=0, user_id=creator.id, name=display_name(creator)))
+        for user_id, name in players:
+            record = await host.storage.user(user_id)
+            if record and record.can_message:  # else they join by the link, which opens the chat
+                match.seats.append(Seat(seat=len(match.seats), user_id=user_id, name=name))
         await host.storage.save(match)
         match.lobby_message_id = menu_message_id  # the menu becomes the lobby
         await host.storage.save_display(match)
@@ -220,14 +234,30 @@ async def cancel(press: MatchPress) -> None:
     await press.host.publisher.close_lobby(match, press.t("lobby.cancelled_text"))
 
 
+async def played_or_admin(press: MatchPress) -> str | None:
+    """A rematch is for the finished match's players: one of them, or an admin, opens it."""
+    if press.seat is not None or await press.host.messenger.is_admin(
+        press.match.chat_id, press.user.id
+    ):
+        return None
+    return "rematch.players_only"
+
+
 @match_button(
     Kind.REMATCH,
     language="group",
     missing="error.bad_button",
-    checks=(pressed_in("group"), playable),
+    checks=(
+        pressed_in("group"),
+        in_status("finished", "error.bad_button"),
+        playable,
+        played_or_admin,
+    ),
 )
 async def rematch(press: MatchPress) -> None:
-    """The "new game" button under a final result: a lobby for the same game and options."""
+    """The rematch button under a final result: a lobby for the same game and options with
+    the same players seated; each may leave, others may join while seats are free, and the
+    finished match's players (or an admin) start it."""
     old = press.match
     chat = press.query.message.chat
     match = await create_lobby(
@@ -239,5 +269,6 @@ async def rematch(press: MatchPress) -> None:
         press.user,
         options=old.options,
         turn_seconds=old.turn_seconds,
+        rematch_of=old,
     )
-    await press.answer(None if match else press.t("lobby.already_running"))
+    await press.tell("rematch.opened" if match else "lobby.already_running")

@@ -89,6 +89,16 @@ def returned_gem(view: SultanView) -> int | None:
     return None
 
 
+def last_move(view: SultanView) -> dict | None:
+    """The latest gem sent back or bid of the current circle (None once it was revealed)."""
+    for event in reversed(view["log"]):
+        if event["type"] in ("gem_returned", "bid"):
+            return event
+        if event["type"] in ("reveal", "gems_drawn", "round_start", "final_scoring"):
+            return None
+    return None
+
+
 class UISultan(GameUI[SultanView]):
     engine = ENGINE
 
@@ -128,6 +138,16 @@ class UISultan(GameUI[SultanView]):
             if back is not None:
                 lines.append(t("sultan.board.returned", gem=gem_name(t, back)))
             lines.append(t("sultan.board.bidding", name=names[pending["seat"]]))
+        last = last_move(view)
+        if last is not None:  # who did what: the group sees the cushion, never the card
+            name = names[last["seat"]]
+            if last["type"] == "gem_returned":
+                lines.append(t("sultan.board.last_return", name=name, gem=gem_name(t, last["gem"])))
+            else:
+                colour = view["cushions"][last["cushion"]]
+                gem = gem_name(t, colour)
+                number = last["cushion"] + 1
+                lines.append(t("sultan.board.last_bid", name=name, number=number, gem=gem))
         return lines
 
     # -- group -----------------------------------------------------------------------------

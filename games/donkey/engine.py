@@ -21,7 +21,8 @@ is abandoned). ``TIMED_MATCH_MAX_HANDS`` is a safety stop for a forgotten timer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import add
+from itertools import compress
+from operator import add, itemgetter, mul, sub
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
@@ -35,6 +36,7 @@ from games.core import (
     Result,
     below,
     draw_rng,
+    own,
     parse_tagged,
     rank_by,
     shuffle,
@@ -67,6 +69,7 @@ K_PASS, K_SET, K_DONKEY, K_CARD = 0, 1, 2, 3  # the kind: an action's first numb
 # A row of ``state["plays"]``: [seat, kind, value, count, jokers] (a pass: [seat, 0, 0, 0, 0];
 # the donkey led: [seat, 2, 0, 1, 0]; a card of a donkey round: [seat, 3, card, 1, joker?]).
 P_SEAT, P_KIND, P_VALUE, P_COUNT, P_JOKERS = range(5)
+PLAY_VALUE = itemgetter(P_VALUE)
 
 
 # -- actions -------------------------------------------------------------------------------
@@ -114,6 +117,54 @@ PLAYS = tuple(  # PLAYS[value][count][jokers]
     for value in range(SLOTS)
 )
 CARDS = tuple(Card(K_CARD, card) for card in range(SLOTS))
+CARDS_HELD = CARDS[1:]  # the cards of a donkey round, 1..14, as a hand's counts ``[1:]`` list them
+# SETS[count][value]: ``count`` real cards of ``value`` (1..13); SINGLES: one card of each
+SETS = tuple(
+    tuple(PLAYS[value][count][0] for value in range(JOKER)) for count in range(MAX_SET + 1)
+)
+SINGLES = SETS[1]
+
+
+def follow_plays(value: int, count: int, real: int, jokers: int) -> tuple[Play, ...]:
+    """The plays of ``count`` cards of ``value`` (1..13) by a seat holding ``real`` such
+    cards and ``jokers``: every split into real cards (at least one) and jokers, sorted."""
+    if not real or real + jokers < count:
+        return ()
+    return PLAYS[value][count][max(0, count - real) : min(jokers, count - 1) + 1]
+
+
+def lead_plays(value: int, real: int, jokers: int) -> tuple[Play, ...]:
+    """A leader's plays of ``value`` (1..13): :func:`follow_plays` of every count."""
+    plays: list[Play] = []
+    for count in range(MIN_LEAD, real + jokers + 1):
+        plays += follow_plays(value, count, real, jokers)
+    return tuple(plays)
+
+
+# Listing the legal moves looks them up by what the hand holds (a value has 8 cards, there
+# are 5 jokers): FOLLOWS[count][value][real][jokers] and LEADS[value][real][jokers].
+FOLLOWS = tuple(
+    tuple(
+        tuple(
+            tuple(follow_plays(value, count, real, jokers) for jokers in range(JOKERS + 1))
+            for real in range(NUMBER_COPIES + 1)
+        )
+        for value in range(JOKER)
+    )
+    for count in range(MAX_SET + 1)
+)
+LEADS = tuple(
+    tuple(
+        tuple(lead_plays(value, real, jokers) for jokers in range(JOKERS + 1))
+        for real in range(NUMBER_COPIES + 1)
+    )
+    for value in range(JOKER)
+)
+# JOKER_LEADS[jokers]: a leader's plays of jokers alone, worth 14
+JOKER_LEADS = tuple(
+    tuple(PLAYS[JOKER][count][count] for count in range(MIN_LEAD, jokers + 1))
+    for jokers in range(JOKERS + 1)
+)
 
 
 def parse_action(action: Sequence[int]) -> DonkeyAction | None:
@@ -200,10 +251,10 @@ class DonkeyOptions(GameOptions):
 
 def penalty(counts: list[int]) -> int:
     """Penalty points of cards left in a hand: face value, joker 14, donkey 20."""
-    points = counts[DONKEY] * PENALTY_DONKEY + counts[JOKER] * PENALTY_JOKER
-    for value in VALUES:
-        points += counts[value] * value
-    return points
+    return sum(map(mul, counts, PENALTIES))
+
+
+PENALTIES = (PENALTY_DONKEY, *VALUES, PENALTY_JOKER)  # the penalty of one card, by value
 
 
 def cards_of(counts: list[int]) -> list[int]:
@@ -275,12 +326,14 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         deck = list(DECK_WITHOUT_DONKEY)
         shuffle(rng, deck)  # deck[0] is the top card
         deck.insert(below(rng, DONKEY_DEPTH), DONKEY)
-        hands = [0] * (n * SLOTS)
-        for index in range(n * size):  # one card at a time, clockwise from seat 0
-            hands[(index % n) * SLOTS + deck[index]] += 1
-        undealt = [0] * SLOTS
-        for card in deck[n * size :]:
-            undealt[card] += 1
+        hands: list[int] = []
+        undealt = list(FULL_COUNTS)
+        for seat in range(n):  # one card at a time, clockwise from seat 0
+            hand = [0] * SLOTS
+            for card in deck[seat : n * size : n]:
+                hand[card] += 1
+            hands += hand
+            undealt = list(map(sub, undealt, hand))
         state["hand_no"] += 1
         state.update(
             {
@@ -305,12 +358,69 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         )
 
     # -- play ----------------------------------------------------------------------------
+    # Moves never change a list of the state they are given (copy on write): a move starts
+    # from a shallow copy with its own round of plays and log (every move adds to both) and
+    # puts a new list in it for anything else it changes: a hand when cards leave it, the
+    # played cards, totals and history at the end of a round or hand. ``previous`` is the
+    # state the move was given (see :func:`games.core.own`).
     def _next_state(self, state: DonkeyState, seat: int, action: Action) -> DonkeyState:
-        """A copy that knows this state's shape: only the lists that ``_play`` changes in
-        place are copied (see :func:`copy_state`), the rest is shared."""
-        new_state = copy_state(state)
-        self._play(new_state, seat, as_action(action))
-        return new_state
+        new = state.copy()
+        plays = new["plays"] = state["plays"][:]
+        log = new["log"] = state["log"][:]
+        kind = action[0]  # a legal action: its numbers fit its kind (as_action names them)
+        if kind == K_PASS:
+            plays.append([seat, K_PASS, 0, 0, 0])
+            log.append({"type": "pass", "seat": seat, "forced": False})
+        else:  # its cards leave the hand for the table
+            base = seat * SLOTS
+            hands = new["hands"] = state["hands"][:]
+            event: dict[str, Any]
+            # Move events are short (no hand or round number): a round_won event closes
+            # each round.
+            if kind == K_SET:
+                _, value, count, used = action
+                if value == JOKER:
+                    hands[base + JOKER] -= count
+                else:
+                    hands[base + value] -= count - used
+                    hands[base + JOKER] -= used
+                plays.append([seat, K_SET, value, count, used])
+                cards = set_cards(value, count, used)
+                event = {"type": "play", "seat": seat, "value": value, "cards": cards}
+            elif kind == K_CARD:
+                card = action[1]
+                hands[base + card] -= 1
+                plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
+                worth = card_worth_in_donkey_round(card)
+                event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
+            else:  # K_DONKEY: the donkey led
+                hands[base + DONKEY] -= 1
+                plays.append([seat, K_DONKEY, DONKEY, 1, 0])
+                event = {"type": "donkey_led", "seat": seat}
+            event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
+            log.append(event)
+        # the turn passes clockwise, with the forced passes, and a full round closes
+        n = state["num_players"]
+        if len(plays) == n:
+            self._end_round(new, state)
+            return new
+        turn = new["turn"] = (seat + 1) % n
+        lead = plays[0]
+        if not AUTO_PASS_FORCED or lead[P_KIND] == K_DONKEY:
+            return new
+        count = lead[P_COUNT]
+        unbeatable = max(map(PLAY_VALUE, plays)) >= JOKERS_ALONE_VALUE
+        if not unbeatable and count == 1:  # a seat yet to act this round holds a card: a
+            return new  # round starts with no hand empty (check_invariants), none emptied
+        hands = new["hands"]
+        while unbeatable or sum(hands[turn * SLOTS : (turn + 1) * SLOTS]) < count:
+            plays.append([turn, K_PASS, 0, 0, 0])
+            log.append({"type": "pass", "seat": turn, "forced": True})
+            if len(plays) == n:
+                self._end_round(new, state)
+                return new
+            turn = new["turn"] = (turn + 1) % n
+        return new
 
     def to_act(self, state: DonkeyState) -> frozenset[int]:
         if state["over"]:
@@ -320,169 +430,152 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
     def legal_actions(self, state: DonkeyState, seat: int) -> list[DonkeyAction]:
         if state["over"] or seat != state["turn"]:
             return []
-        hand = hand_of(state, seat)
+        base = seat * SLOTS
+        hand = state["hands"][base : base + SLOTS]
         jokers = hand[JOKER]
         plays = state["plays"]
-        if is_donkey_round(plays):
-            return [CARDS[value] for value in range(1, 15) if hand[value]]
-        actions: list[DonkeyAction] = []
-        if plays:  # a follower: pass, or the same count strictly higher
-            actions.append(PASS)
-            count = plays[0][P_COUNT]
-            best = best_value(plays)
-            for value in range(best + 1, 14):
-                real = hand[value]
-                if real and real + jokers >= count:  # every split into real cards and jokers
-                    actions += PLAYS[value][count][
-                        max(0, count - real) : min(jokers, count - 1) + 1
-                    ]
-            if jokers >= count and best < JOKERS_ALONE_VALUE:
-                actions.append(PLAYS[JOKER][count][count])
+        if not plays:  # the leader: any number of equal cards (by value, then count)
+            actions: list[DonkeyAction] = []
+            for value in compress(VALUES, hand[1:JOKER]):
+                actions += LEADS[value][hand[value]][jokers]
+            actions += JOKER_LEADS[jokers]
+            if hand[DONKEY] and not state["locked"]:
+                actions.append(LEAD_DONKEY)
             return actions
-        for value in VALUES:  # the leader: any number of equal cards
-            real = hand[value]
-            if real:
-                by_count = PLAYS[value]
-                for count in range(MIN_LEAD, real + jokers + 1):
-                    if count <= real and not jokers:  # the common case: real cards only
-                        actions.append(by_count[count][0])
-                    else:  # every split into real cards and jokers
-                        actions += by_count[count][
-                            max(0, count - real) : min(jokers, count - 1) + 1
-                        ]
-        for count in range(MIN_LEAD, jokers + 1):
+        lead = plays[0]
+        if lead[P_KIND] == K_DONKEY:  # a donkey round: any one card
+            return list(compress(CARDS_HELD, hand[1:]))
+        # a follower: pass, or as many cards as the lead of a strictly higher value
+        count = lead[P_COUNT]
+        best = max(map(PLAY_VALUE, plays))
+        higher = hand[best + 1 : JOKER]  # how many of each higher value the hand holds
+        if count == 1:  # one card: one play per value held, jokers alone aside
+            actions = [PASS, *compress(SINGLES[best + 1 :], higher)]
+        elif not jokers:  # no jokers: one play per value held at least ``count`` times
+            actions = [PASS, *compress(SETS[count][best + 1 :], map(count.__le__, higher))]
+        else:  # every split into real cards and jokers
+            follow = FOLLOWS[count]
+            actions = [PASS]
+            for value in compress(range(best + 1, JOKER), higher):
+                actions += follow[value][hand[value]][jokers]
+        if jokers >= count and best < JOKERS_ALONE_VALUE:
             actions.append(PLAYS[JOKER][count][count])
-        if hand[DONKEY] and not state["locked"]:
-            actions.append(LEAD_DONKEY)
         return actions
 
     def is_legal(self, state: DonkeyState, seat: int, action: Action) -> bool:
-        move = parse_action(action)
-        return move is not None and self._is_legal_move(state, seat, move)
-
-    def _is_legal_move(self, state: DonkeyState, seat: int, move: DonkeyAction) -> bool:
+        """Exactly ``action in legal_actions(state, seat)``, checked by kind without listing
+        (tests/games compares the two over many random positions)."""
         if state["over"] or seat != state["turn"]:
             return False
-        base = seat * SLOTS
-        hands = state["hands"]
-        plays = state["plays"]
-        if is_donkey_round(plays):
-            if not isinstance(move, Card):
+        if type(action) in ACTION_KINDS:  # made by the engine (its legal actions)
+            move = action
+        else:  # a plain tuple from a button
+            move = parse_tagged(action, ACTION_KINDS)
+            if move is None:
                 return False
-            return 1 <= move.card <= JOKER and hands[base + move.card] > 0
-        if isinstance(move, Pass):
-            return bool(plays)
-        if isinstance(move, LeadDonkey):
-            return not plays and hands[base] > 0 and not state["locked"]
-        if not isinstance(move, Play):
-            return False
-        value, count, used = move.value, move.size, move.jokers
-        if plays and (count != plays[0][P_COUNT] or value <= best_value(plays)):
-            return False
-        if count < MIN_LEAD or hands[base + JOKER] < used:
-            return False
-        if value == JOKER:
-            return used == count
-        return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
-
-    def _play(self, state: DonkeyState, seat: int, move: DonkeyAction) -> None:
-        hands = state["hands"]
+        kind = move[0]
         base = seat * SLOTS
-        plays = state["plays"]
-        event: dict[str, Any]
-        # Move events are short (no hand or round number): a round_won event closes each round.
-        if isinstance(move, Play):
-            value, count, used = move.value, move.size, move.jokers
-            if value == JOKER:
-                hands[base + JOKER] -= count
-            else:
-                hands[base + value] -= count - used
-                hands[base + JOKER] -= used
-            plays.append([seat, K_SET, value, count, used])
-            cards = set_cards(value, count, used)
-            event = {"type": "play", "seat": seat, "value": value, "cards": cards}
-        elif isinstance(move, Pass):
-            plays.append([seat, K_PASS, 0, 0, 0])
-            event = {"type": "pass", "seat": seat, "forced": False}
-        elif isinstance(move, Card):
-            card = move.card
-            hands[base + card] -= 1
-            plays.append([seat, K_CARD, card, 1, int(card == JOKER)])
-            worth = card_worth_in_donkey_round(card)
-            event = {"type": "donkey_card", "seat": seat, "card": card, "worth": worth}
-        else:  # LeadDonkey
-            hands[base + DONKEY] -= 1
-            plays.append([seat, K_DONKEY, DONKEY, 1, 0])
-            event = {"type": "donkey_led", "seat": seat}
-        if not isinstance(move, Pass):
-            event["left"] = sum(hands[base : base + SLOTS])  # cards still in that hand
-        state["log"].append(event)
-        self._advance(state)
-
-    def _advance(self, state: DonkeyState) -> None:
-        """Pass the turn clockwise, making the forced passes, and close a full round."""
-        n = state["num_players"]
-        plays = state["plays"]
-        if len(plays) == n:
-            self._end_round(state)
-            return
-        state["turn"] = (state["turn"] + 1) % n
-        if not AUTO_PASS_FORCED or is_donkey_round(plays):
-            return
         hands = state["hands"]
-        count = plays[0][P_COUNT]
-        unbeatable = best_value(plays) >= JOKERS_ALONE_VALUE
-        while True:
-            seat = state["turn"]
-            if not unbeatable and sum(hands[seat * SLOTS : (seat + 1) * SLOTS]) >= count:
-                return
-            plays.append([seat, K_PASS, 0, 0, 0])
-            state["log"].append({"type": "pass", "seat": seat, "forced": True})
-            if len(plays) == n:
-                self._end_round(state)
-                return
-            state["turn"] = (seat + 1) % n
-
-    def _end_round(self, state: DonkeyState) -> None:
         plays = state["plays"]
-        table = table_counts(plays)
-        event = {"type": "round_won", "hand_no": state["hand_no"], "round": state["round_no"]}
-        if is_donkey_round(plays):
-            taker, top = donkey_round_taker(plays)
-            hands = state["hands"]
-            base = taker * SLOTS
-            for value in range(SLOTS):
-                hands[base + value] += table[value]
-            event.update(donkey=True, seat=taker, worth=top, cards=cards_of(table))
-            winner = taker
-            state["locked"] = True
+        if plays and plays[0][P_KIND] == K_DONKEY:
+            return kind == K_CARD and 1 <= move[1] <= JOKER and hands[base + move[1]] > 0
+        if kind == K_SET:
+            _, value, count, used = move
+            if plays and (count != plays[0][P_COUNT] or value <= max(map(PLAY_VALUE, plays))):
+                return False
+            if count < MIN_LEAD or hands[base + JOKER] < used:
+                return False
+            if value == JOKER:
+                return used == count
+            return 1 <= value <= 13 and used < count and hands[base + value] >= count - used
+        if kind == K_PASS:
+            return bool(plays)
+        if kind == K_DONKEY:
+            return not plays and hands[base + DONKEY] > 0 and not state["locked"]
+        return False  # a card outside a donkey round
+
+    def _end_round(self, state: DonkeyState, previous: DonkeyState) -> None:
+        """Close a full round: the winner leads the next one, unless a hand is empty."""
+        plays = state["plays"]
+        if plays[0][P_KIND] == K_DONKEY:
+            winner = self._end_donkey_round(state, previous)
         else:
-            best = best_play(plays)
-            assert best is not None, "a normal round starts with a lead"
-            winner = best[P_SEAT]
-            state["played"] = list(map(add, state["played"], table))
-            event.update(
-                donkey=False,
-                seat=winner,
-                value=best[P_VALUE],
-                count=best[P_COUNT],
-                cards=cards_of(table),
-            )
-            state["locked"] = False
-        state["log"].append(event)
+            winner = self._end_normal_round(state)
         state["plays"] = []
         state["turn"] = winner
         state["round_no"] += 1
-        if 0 in hand_sizes(state):
-            self._end_hand(state)
+        hands = state["hands"]
+        for play in plays:  # cards only leave a hand by being played: these may be empty
+            base = play[P_SEAT] * SLOTS
+            if play[P_KIND] != K_PASS and not any(hands[base : base + SLOTS]):
+                self._end_hand(state)
+                return
+
+    @staticmethod
+    def _end_normal_round(state: DonkeyState) -> int:
+        """The cards of a normal round go out of play, face up; returns who won it."""
+        played = state["played"] = state["played"][:]
+        cards: list[int] = []  # as cards_of lists them: each play's value rises, jokers last
+        jokers = 0
+        best = state["plays"][0]
+        for play in state["plays"]:
+            if play[P_KIND] == K_SET:
+                best = play
+                _seat, _kind, value, count, used = play
+                if value == JOKER:
+                    jokers += count
+                else:
+                    played[value] += count - used
+                    cards += [value] * (count - used)
+                    jokers += used
+        played[JOKER] += jokers
+        cards += [JOKER] * jokers
+        state["log"].append(
+            {
+                "type": "round_won",
+                "hand_no": state["hand_no"],
+                "round": state["round_no"],
+                "donkey": False,
+                "seat": best[P_SEAT],
+                "value": best[P_VALUE],
+                "count": best[P_COUNT],
+                "cards": cards,
+            }
+        )
+        state["locked"] = False
+        return best[P_SEAT]
+
+    @staticmethod
+    def _end_donkey_round(state: DonkeyState, previous: DonkeyState) -> int:
+        """The taker takes every card of a donkey round, the donkey included, and may not
+        lead it next; returns the taker."""
+        plays = state["plays"]
+        table = table_counts(plays)
+        taker, top = donkey_round_taker(plays)
+        hands = own(state, previous, "hands")
+        base = taker * SLOTS
+        for value in range(SLOTS):
+            hands[base + value] += table[value]
+        state["log"].append(
+            {
+                "type": "round_won",
+                "hand_no": state["hand_no"],
+                "round": state["round_no"],
+                "donkey": True,
+                "seat": taker,
+                "worth": top,
+                "cards": cards_of(table),
+            }
+        )
+        state["locked"] = True
+        return taker
 
     def _end_hand(self, state: DonkeyState) -> None:
         n = state["num_players"]
         hands = [hand_of(state, seat) for seat in range(n)]
         penalties = [penalty(hand) for hand in hands]
-        for seat in range(n):
-            state["totals"][seat] += penalties[seat]
-        state["history"].append(penalties)
+        state["totals"] = list(map(add, state["totals"], penalties))  # new lists (copy on write)
+        state["history"] = [*state["history"], penalties]
         state["log"].append(
             {
                 "type": "hand_ended",
@@ -527,7 +620,8 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         played in it yet (it was just dealt after an earlier hand), the match ends at once and
         that deal is abandoned. Calling it again, or after the end, changes nothing.
         """
-        new_state = copy_state(state)
+        new_state = state.copy()
+        new_state["log"] = state["log"][:]  # the only list a call changes
         if state["over"] or state["last_hand"]:
             return new_state
         new_state["last_hand"] = True
@@ -733,20 +827,6 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
                 raise InvariantViolation(f"donkey: the view of seat {seat} shows hidden cards")
 
 
-# Lists that moves change in place. Everything else in a state is a scalar or is never
-# changed once built (the options, the rows of ``plays`` and ``history``, the log's events),
-# so it may be shared between a state and its successor.
-MUTABLE_LISTS = ("hands", "undealt", "played", "totals", "history", "plays", "log")
-
-
-def copy_state(state: DonkeyState) -> DonkeyState:
-    """A copy of a state that a move may change without touching the original."""
-    copied: dict[str, Any] = dict(state)
-    for key in MUTABLE_LISTS:
-        copied[key] = copied[key][:]
-    return cast(DonkeyState, copied)
-
-
 def hand_of(state: DonkeyState, seat: int) -> list[int]:
     """A copy of one seat's hand as a count vector by value."""
     return state["hands"][seat * SLOTS : (seat + 1) * SLOTS]
@@ -777,17 +857,9 @@ def is_donkey_round(plays: list[list[int]]) -> bool:
 
 
 def best_play(plays: list[list[int]]) -> list[int] | None:
-    """The highest play of a normal round so far: the last one that was not a pass."""
-    for play in reversed(plays):
-        if play[P_KIND] == K_SET:
-            return play
-    return None
-
-
-def best_value(plays: list[list[int]]) -> int:
-    """The value of the highest play of a normal round so far; 0 before the lead."""
-    best = best_play(plays)
-    return best[P_VALUE] if best else 0
+    """The highest play of a normal round so far; None before the lead. A pass is worth 0
+    and each play beats the one before, so it is the play of the highest value."""
+    return max(plays, key=PLAY_VALUE) if plays else None
 
 
 def table_counts(plays: list[list[int]]) -> list[int]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import chain, combinations, compress, filterfalse
+from operator import add, not_
 from typing import Any, Literal, NotRequired, TypedDict
 
 from games.core import (
@@ -65,6 +66,12 @@ def as_action(action: Sequence[int]) -> Choice:
 CARD_COLOURS = tuple(colour_of(card) for card in range(len(COLOURS) * 6))
 CARD_VALUES = tuple(value_of(card) for card in range(len(COLOURS) * 6))
 CARD_IS_ROOSTER = tuple(int(is_rooster(card)) for card in range(len(COLOURS) * 6))
+# Which cards score in a round won by a colour (by card code), or when nothing scores.
+COLOUR_SCORES = tuple(
+    tuple(int(CARD_COLOURS[card] == colour) for card in range(len(COLOURS) * 6))
+    for colour in range(len(COLOURS))
+)
+NOTHING_SCORES = (0,) * (len(COLOURS) * 6)
 
 
 def rooster_count(cards: list[int]) -> int:
@@ -83,6 +90,9 @@ def points_of(cards: list[int]) -> int:
 def rooster_threshold(num_players: int) -> int:
     """Roosters on the table needed for a rooster round (rulebook: "equal or greater")."""
     return num_players + 2
+
+
+SEATS = range(max(REMOVED_BY_PLAYERS))  # the seat numbers of the largest table (five)
 
 
 def colour_limit(num_players: int) -> int:
@@ -143,24 +153,22 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     Returns a public event: which rule applied (``roosters``, ``colour`` or ``none``), the
     colours eliminated over the limit or by a tie, and each seat's scored cards and points.
     """
-    roosters = 0
-    counts = [0] * len(COLOURS)
-    for cards in table:
-        for card in cards:
-            counts[CARD_COLOURS[card]] += 1
-            roosters += CARD_IS_ROOSTER[card]
+    cards = list(chain.from_iterable(table))
+    roosters = rooster_count(cards)
     over_limit: list[int] = []
     tied: list[list[int]] = []
     winner: int | None = None
     if roosters >= rooster_threshold(num_players):
         mode = "roosters"
-        scoring = [[card for card in cards if CARD_IS_ROOSTER[card]] for cards in table]
+        scores = CARD_IS_ROOSTER
     else:
         limit = colour_limit(num_players)
-        remaining = {colour: count for colour, count in enumerate(counts) if count}
-        while remaining:
-            top = max(remaining.values())
-            leaders = sorted(c for c, n in remaining.items() if n == top)
+        colours = list(map(CARD_COLOURS.__getitem__, cards))
+        by_count: dict[int, list[int]] = {}  # the colours on the table by how many they have
+        for colour in sorted(set(colours)):
+            by_count.setdefault(colours.count(colour), []).append(colour)
+        for top in sorted(by_count, reverse=True):  # the most common colours first
+            leaders = by_count[top]
             if top > limit:
                 over_limit.extend(leaders)
             elif len(leaders) > 1:
@@ -168,10 +176,9 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
             else:
                 winner = leaders[0]
                 break
-            for colour in leaders:
-                del remaining[colour]
         mode = "none" if winner is None else "colour"
-        scoring = [[card for card in cards if CARD_COLOURS[card] == winner] for cards in table]
+        scores = NOTHING_SCORES if winner is None else COLOUR_SCORES[winner]
+    scoring = [list(compress(cards, map(scores.__getitem__, cards))) for cards in table]
     return {
         "type": "round_scored",
         "mode": mode,
@@ -180,7 +187,7 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
         "over_limit": over_limit,
         "tied": tied,
         "scored": scoring,
-        "points": [points_of(cards) for cards in scoring],
+        "points": list(map(points_of, scoring)),
     }
 
 
@@ -225,7 +232,7 @@ class Engine5211(Engine[State5211, View5211]):
     def to_act(self, state: State5211) -> frozenset[int]:
         if state["over"]:
             return frozenset()
-        return frozenset([seat for seat, chosen in enumerate(state["chosen"]) if chosen is None])
+        return frozenset(compress(SEATS, map(not_, state["chosen"])))  # None: not chosen yet
 
     def part_size(self, state: State5211) -> int:
         return PART_SIZES[state["part"] - 1]
@@ -239,6 +246,8 @@ class Engine5211(Engine[State5211, View5211]):
         )
 
     def is_legal(self, state: State5211, seat: int, action: Action) -> bool:
+        """Exactly ``action in legal_actions(state, seat)``, without listing them: sorted
+        cards of the hand, as many as the part asks for (two or one)."""
         if state["over"] or not 0 <= seat < state["num_players"]:
             return False
         if state["chosen"][seat] is not None or len(action) != PART_SIZES[state["part"] - 1]:
@@ -246,9 +255,10 @@ class Engine5211(Engine[State5211, View5211]):
         hand = state["hands"][seat]
         if len(action) == 1:
             return action[0] in hand
-        if list(action) != sorted(action):
-            return False
-        return all(hand.count(card) >= action.count(card) for card in action)
+        first, second = action
+        if first == second:
+            return hand.count(first) >= 2
+        return first < second and first in hand and second in hand
 
     # Moves never change a list of the state they are given: they put new lists in a shallow
     # copy (copy-on-write), so a choice costs a hand and the choices, not the whole state.
@@ -277,10 +287,7 @@ class Engine5211(Engine[State5211, View5211]):
                 "cards": chosen,
             },
         ]
-        state["table"] = [
-            cards + (choice or [])  # all have chosen: never None here
-            for cards, choice in zip(state["table"], chosen, strict=True)
-        ]
+        state["table"] = list(map(add, state["table"], chosen))  # all have chosen (lists)
         state["chosen"] = [None] * n
         if not state["final_round"]:
             self._refill(state)
@@ -309,11 +316,9 @@ class Engine5211(Engine[State5211, View5211]):
         event.update(game_no=state["game_no"], round=state["round"])
         discard = state["discard"][:]
         for cards, scored in zip(state["table"], event["scored"], strict=True):
-            discard += [card for card in cards if card not in scored]  # all copies score
+            discard += filterfalse(scored.__contains__, cards)  # all copies of a card score
         state["discard"] = discard
-        state["piles"] = [
-            pile + scored for pile, scored in zip(state["piles"], event["scored"], strict=True)
-        ]
+        state["piles"] = list(map(add, state["piles"], event["scored"]))
         state["table"] = [[] for _ in range(n)]
         event["totals"] = self.game_points(state)
         state["log"] = [*state["log"], event]
@@ -356,7 +361,7 @@ class Engine5211(Engine[State5211, View5211]):
 
     # -- scores --------------------------------------------------------------------------
     def game_points(self, state: State5211) -> list[int]:
-        return [points_of(pile) for pile in state["piles"]]
+        return list(map(points_of, state["piles"]))
 
     def is_over(self, state: State5211) -> bool:
         return state["over"]

@@ -50,6 +50,7 @@ from games.core import (
     draw_rng,
     parse_tagged,
     rank_by,
+    sample,
 )
 
 GEM_NAMES = ("white", "red", "yellow", "green", "blue")
@@ -127,6 +128,7 @@ class Setup:
     __slots__ = (
         "bid_indices",
         "bid_order",
+        "bidders",
         "bids_per_player",
         "bonus",
         "card_counts",
@@ -156,6 +158,11 @@ class Setup:
             ]
             for offset in range(num_players)
         ]
+        # bidders[start][made]: the seat of the next bid once ``made`` bids are down
+        self.bidders = tuple(
+            tuple((start + offset) % num_players for offset in self.bid_order)
+            for start in range(num_players)
+        )
         self.cushions = 2 if num_players == 3 else 3
         self.draw = self.cushions + 1
         self.bonus = BONUS_2_PLAYERS if two else BONUS_3_TO_5_PLAYERS
@@ -187,29 +194,16 @@ def score_gems(gems: list[int], num_players: int) -> dict:
     }
 
 
-def resolve_cushion(
-    cushion: int,
-    bid_seats: list[int],
-    bid_cushions: list[int],
-    bid_values: list[int],
-    start: int,
-    num_players: int,
-) -> tuple[list[list[int]], int | None]:
-    """The bids on one cushion as ``[seat, value]`` in play order, and the winning seat.
-
-    Highest value wins; on equal values the earlier card wins, except with two players,
-    where the start player of the circle wins.
-    """
-    bids: list[list[int]] = []
+def cushion_winner(bids: list[list[int]], start: int, num_players: int) -> int | None:
+    """The seat winning a cushion with these ``[seat, value]`` bids in play order; None
+    without bids. Highest value wins; on equal values the earlier card wins, except with
+    two players, where the start player of the circle wins."""
     winner = None
     best = -1
-    for seat, where, value in zip(bid_seats, bid_cushions, bid_values, strict=True):
-        if where != cushion:
-            continue
-        bids.append([seat, value])
+    for seat, value in bids:
         if value > best or (value == best and num_players == 2 and seat == start):
             winner, best = seat, value
-    return bids, winner
+    return winner
 
 
 def win_reason(bids: list[list[int]], num_players: int) -> str:
@@ -237,8 +231,7 @@ def bid_indices(state: SultanState, seat: int) -> tuple[int, ...]:
 
 def next_bidder(state: SultanState) -> int:
     """The seat whose bid is next (during the bidding)."""
-    n = state["num_players"]
-    return (state["start"] + SETUPS[n].bid_order[len(state["bid_cushions"])]) % n
+    return SETUPS[state["num_players"]].bidders[state["start"]][len(state["bid_cushions"])]
 
 
 def cards_of(counts: list[int], seat: int) -> list[int]:
@@ -353,7 +346,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
         hands = state["hands"]
         for seat in range(n):
             base = seat * CARD_SLOTS
-            for value in rng.sample(self.deck(state, seat), setup.hand_size):
+            for value in sample(rng, self.deck(state, seat), setup.hand_size):
                 hands[base + value] += 1
         rolls = [rng.getrandbits(ROLL_BITS) for _ in range(setup.circles * setup.draw)]
         state["gem_rolls"] = rolls
@@ -443,7 +436,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
 
     def is_legal(self, state: SultanState, seat: int, action: Action) -> bool:
         phase = state["phase"]
-        move = parse_action(action)
+        move = action if type(action) in ACTION_KINDS else parse_action(action)
         if phase == "return":
             return type(move) is Return and seat == state["start"] and move.gem in state["drawn"]
         if phase != "bid" or type(move) is not Bid:
@@ -462,7 +455,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
     # Moves never change a list of the state they are given: they copy what they change
     # into a shallow copy (copy-on-write), so a bid costs a hand and the bids, not the state.
     def _next_state(self, state: SultanState, seat: int, action: Action) -> SultanState:
-        move = as_action(action)
+        move = action if type(action) in ACTION_KINDS else as_action(action)
         new = state.copy()
         log = new["log"] = state["log"][:]
         if type(move) is Return:
@@ -498,8 +491,13 @@ class EngineSultan(Engine[SultanState, SultanView]):
         seats = bid_seats(state)
         bid_cushions, bid_values = state["bid_cushions"], state["bid_values"]
         log = state["log"]
-        for cushion, colour in enumerate(state["cushions"]):
-            bids, winner = resolve_cushion(cushion, seats, bid_cushions, bid_values, start, n)
+        cushions = state["cushions"]
+        on_cushion: list[list[list[int]]] = [[] for _ in cushions]  # [seat, value] in play order
+        for seat, cushion, value in zip(seats, bid_cushions, bid_values, strict=True):
+            on_cushion[cushion].append([seat, value])
+        for cushion, colour in enumerate(cushions):
+            bids = on_cushion[cushion]
+            winner = cushion_winner(bids, start, n)
             if winner is None:
                 state["bag"][colour] += 1
             else:

@@ -85,9 +85,9 @@ def final_summary(driver: Driver, result: Result, players: list[FakeUser]) -> St
 def assert_over_on_every_screen(
     driver: Driver, match: Match, players: list[FakeUser], final: StoredMessage
 ) -> None:
-    """A finished tile game: a new game is offered under the summary, the board says the
+    """A finished tile game: a rematch is offered under the summary, the board says the
     game is over and keeps no buttons, and every player sees their final board."""
-    assert any("New game" in b["text"] or "Rematch" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
     end_board = driver.api.messages[GROUP][match.board_message_id]
     assert "The game is over." in end_board.text and not end_board.buttons()
     for user in players:
@@ -154,6 +154,17 @@ def latest(driver: Driver, group: int, starts_with: str) -> StoredMessage:
         if message.from_bot and message.text.startswith(starts_with):
             return message
     raise AssertionError(f"no message starting with {starts_with!r} in the group")
+
+
+def news(driver: Driver, group: int = GROUP) -> list[str]:
+    """The group's news as a reader meets it, paragraph by paragraph: the news of one
+    drawing arrives in one message, its pieces separated by a blank line."""
+    return [
+        paragraph
+        for message in driver.api.visible(group)
+        if message.from_bot
+        for paragraph in message.text.split("\n\n")
+    ]
 
 
 async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:

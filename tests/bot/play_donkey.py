@@ -30,7 +30,9 @@ async def cycle_to(driver: Driver, creator: FakeUser, group: int, labels: list[s
         lobby = driver.api.last(group)
         if "• " + want in lobby.text:
             return
-        current = next(b for b in lobby.buttons() if b["text"].removeprefix("⚙️ ") in labels)
+        current = next(
+            b for b in lobby.buttons() if b["text"].removeprefix("⚙️ ").removesuffix(" ▸") in labels
+        )
         await driver.press(creator, group, lobby.message_id, current["callback_data"])
     raise AssertionError(f"the lobby never offered {want!r}")
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from bot.testing.fake_telegram import Fault
-from bot.ui import playable_games
-from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY
+import re
+from functools import partial
+
+import pytest
+
+from bot.i18n import LANGUAGES, negotiate, translator
+from bot.messenger import MAX_TEXT, message_parts
+from bot.testing.fake_telegram import Fault, plain
+from bot.ui import get_ui, playable_games
+from tests.bot.conftest import ALICE, BOB, GIULIA, GROUP, IVAN, MALLORY, OKSANA
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
 
 
@@ -17,14 +24,75 @@ async def test_help_lists_the_commands_and_games(driver, api):
 
 async def test_rules_by_name_and_by_button(driver, api):
     await driver.send(ALICE, ALICE.id, "/rules 5211")
-    assert "players + 2" in api.last(ALICE.id).text
+    summary = api.last(ALICE.id)
+    assert summary.text.startswith("5211\n\n🏆")
+    assert "players + 2" not in summary.text  # the summary, not the full rules
+    assert [b["text"] for b in summary.buttons()] == ["📖 Full rules"]
+    assert await driver.press_label(ALICE, ALICE.id, "Full rules") is None
+    full = api.messages[ALICE.id][summary.message_id]
+    assert "players + 2" in full.text and full.buttons() == []
     await driver.send(ALICE, GROUP, "/rules")
     assert api.last(GROUP).text == "The rules of which game?"
     await driver.press_label(ALICE, GROUP, "5211")
-    assert "Long game" in api.last(GROUP).text
+    menu = api.last(GROUP)
+    assert menu.text.startswith("5211\n\n🏆") and "Long game" not in menu.text
+    await driver.press_label(ALICE, GROUP, "Full rules")
+    assert "Long game" in api.messages[GROUP][menu.message_id].text
     await driver.send(ALICE, GROUP, "/rules chess")
     games = ", ".join(playable_games())
     assert api.last(GROUP).text == f"I don't know that game. Choose one of: {games}"
+
+
+@pytest.mark.parametrize("user", [ALICE, IVAN, OKSANA, GIULIA], ids=lambda user: user.language_code)
+async def test_rules_start_with_the_summary_in_the_reader_s_language(driver, api, user):
+    t = translator(negotiate(user.language_code))
+    for game in playable_games():
+        ui = get_ui(game)
+        await driver.send(user, user.id, f"/rules {game}")
+        shown = api.last(user.id)
+        assert shown.text == plain(f"<b>{ui.title(t)}</b>\n\n{ui.summary(t)}")
+        await driver.press_label(user, user.id, t("rules.full"))
+        assert shown.text == plain(f"<b>{ui.title(t)}</b>\n\n{ui.rules(t)}")
+        assert api.last(user.id).message_id == shown.message_id
+
+
+async def test_full_rules_longer_than_a_message_continue_below(driver, api, monkeypatch):
+    import bot.handlers.commands as commands
+
+    monkeypatch.setattr(commands, "message_parts", partial(message_parts, limit=700))
+    await driver.send(ALICE, GROUP, "/rules azul")
+    summary = api.last(GROUP)
+    await driver.press_label(ALICE, GROUP, "Full rules")
+    after = [m for m in api.visible(GROUP) if m.message_id >= summary.message_id]
+    assert len(after) >= 5 and all(len(m.text) <= 700 and not m.buttons() for m in after)
+    english = translator("en")
+    whole = plain(f"<b>Azul</b>\n\n{get_ui('azul').rules(english)}")
+    assert " ".join(" ".join(m.text for m in after).split()) == " ".join(whole.split())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_full_rules_text_fits_telegram_messages_with_whole_tags(lang):
+    t = translator(lang)
+    for game in playable_games():
+        ui = get_ui(game)
+        text = f"<b>{ui.title(t)}</b>\n\n{ui.rules(t)}"
+        for limit in (MAX_TEXT, 1000):
+            parts = message_parts(text, limit)
+            assert all(0 < len(part) <= limit for part in parts)
+            assert " ".join(parts).split() == text.split()  # nothing lost, nothing moved
+            for part in parts:  # each part is valid HTML on its own
+                opened = re.findall(r"<([a-z]+)[ >]", part)
+                closed = re.findall(r"</([a-z]+)>", part)
+                assert sorted(opened) == sorted(closed), (game, lang, part)
+
+
+def test_a_long_text_splits_between_paragraphs_then_lines_then_words():
+    text = "a" * 10 + "\n\n" + "b" * 10 + "\n" + "c" * 5 + "\n\nd d d d"
+    assert message_parts(text, 100) == [text]
+    assert message_parts(text, 20) == ["a" * 10, "b" * 10 + "\nccccc", "d d d d"]
+    assert message_parts(text, 12) == ["a" * 10, "b" * 10, "ccccc", "d d d d"]
+    assert message_parts("one two three", 8) == ["one two ", "three"]
+    assert message_parts("x" * 9, 4) == ["xxxx", "xxxx", "x"]
 
 
 async def test_unknown_commands_get_a_clear_answer_where_they_are_meant_for_the_bot(driver, api):

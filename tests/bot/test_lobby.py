@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from bot.i18n import translator
+import unicodedata
+
+import pytest
+
+from bot.i18n import LANGUAGES, translator
+from bot.lobby_view import lobby_screen, option_choices, turn_label
+from bot.settings import TURN_PRESETS
+from bot.storage import Match
 from bot.testing.fake_telegram import FakeUser
 from bot.ui import get_ui, playable_games
+from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY, running_bot
-from tests.bot.play5211 import board, card_buttons, prompt
+from tests.bot.play5211 import board, card_buttons, play_to_the_end, prompt
 
 EVE = FakeUser(105, "Eve")
 FRANK = FakeUser(106, "Frank")
@@ -33,8 +41,8 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
     assert labels == [
         "✋ Join",
         "🚪 Leave",
-        "⚙️ Length: one game",
-        "⏱ 3 minutes per move",
+        "⚙️ Length: one game ▸",
+        "⏱ 3 minutes per move ▸",
         "▶️ Start",
         "✖️ Cancel",
     ]
@@ -166,22 +174,121 @@ async def test_a_stranger_cannot_leave_or_play_in_a_lobby(driver, api):
     assert await driver.press_label(MALLORY, GROUP, "Leave") == "You have not joined this game."
 
 
-async def test_new_game_button_after_the_end_opens_a_lobby_with_the_same_options(driver, api):
-    from tests.bot.play5211 import play_to_the_end
-
+async def finish_a_game(driver, players, long_game=False):
+    """A 5211 lobby (to 50 points if ``long_game``, 10 minutes per move) played to its end."""
     await open_lobby(driver)
-    await driver.press_label(ALICE, GROUP, "Length: one game")  # → to 50 points
+    if long_game:
+        await driver.press_label(ALICE, GROUP, "Length: one game")  # → to 50 points
     await driver.press_label(ALICE, GROUP, "3 minutes per move")  # → 10 minutes
-    for player in (ALICE, BOB):
+    for player in players:
         await driver.press_label(player, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
-    await play_to_the_end(driver, [ALICE, BOB], max_parts=2000)
-    await driver.press_label(BOB, GROUP, "New game")
+    await play_to_the_end(driver, players, max_parts=2000)
+
+
+async def test_a_rematch_seats_the_same_players_with_the_same_options(driver, api):
+    await finish_a_game(driver, [ALICE, BOB, CAROL], long_game=True)
+    # someone who did not play cannot open it, and nothing opens
+    sent = len(api.visible(GROUP))
+    assert await driver.press_label(MALLORY, GROUP, "Rematch") == (
+        "Only this game's players or an admin can start a rematch. "
+        "For a game of your own, send /new."
+    )
+    assert len(api.visible(GROUP)) == sent
+    assert await driver.press_label(BOB, GROUP, "Rematch") == (
+        "Rematch open: the same players are seated."
+    )
     lobby = api.last(GROUP)
-    assert lobby.text.startswith("🎲 5211 — new game")
+    assert lobby.text.startswith("🔁 5211 — rematch")
     assert "• Length: to 50 points" in lobby.text
     assert "• ⏱ 10 minutes per move" in lobby.text
-    assert "1. Bob" in lobby.text  # Bob talks to the bot already: seated at once
-    assert await driver.press_label(ALICE, GROUP, "New game") == (
+    assert "1. Alice\n2. Bob\n3. Carol" in lobby.text
+    assert "tap Leave if you're out" in lobby.text
+    # a player leaves; a newcomer takes the free seat but may not start or change it
+    assert await driver.press_label(CAROL, GROUP, "Leave") == "You left the game."
+    await driver.press_label(DAVE, GROUP, "Join")
+    assert "1. Alice\n2. Bob\n3. Dave" in api.last(GROUP).text
+    players_only = "Only the players of the last game or an admin can do that."
+    assert await driver.press_label(DAVE, GROUP, "Start") == players_only
+    assert await driver.press_label(DAVE, GROUP, "Length: to 50 points") == players_only
+    assert await driver.press_label(MALLORY, GROUP, "Cancel") == players_only
+    assert await driver.press_label(MALLORY, GROUP, "Rematch") == (
+        "Only this game's players or an admin can start a rematch. "
+        "For a game of your own, send /new."
+    )
+    # any player of the finished game starts it, not only the one who pressed Rematch
+    assert await driver.press_label(ALICE, GROUP, "Start") == "Let's play!"
+    assert api.messages[GROUP][lobby.message_id].text == (
+        "▶️ The game has started: Alice, Bob, Dave."
+    )
+    assert "Long game to 50 points · game 1" in board(driver, GROUP).text
+    assert len(card_buttons(prompt(driver, DAVE))) == 5
+    assert await driver.press_label(BOB, GROUP, "Rematch") == (
         "A game is already open here. Finish it or /cancel it first."
     )
+
+
+async def test_an_admin_may_open_and_start_a_rematch_without_having_played(driver, api):
+    await finish_a_game(driver, [ALICE, BOB])
+    api.admins[GROUP].add(EVE.id)
+    assert await driver.press_label(EVE, GROUP, "Rematch") == (
+        "Rematch open: the same players are seated."
+    )
+    lobby = api.last(GROUP).text
+    assert "1. Alice\n2. Bob" in lobby and "Eve" not in lobby
+    assert await driver.press_label(BOB, GROUP, "Leave") == "You left the game."
+    assert await driver.press_label(EVE, GROUP, "Start") == (
+        "Not enough players yet: the game needs at least 2."
+    )
+    await driver.send(FRANK, GROUP, "/cancel")
+    assert api.last(GROUP).text == "Only the players of the last game or an admin can do that."
+
+
+async def test_a_rematch_lobby_keeps_its_players_rights_after_a_restart(api, db_path):
+    async with running_bot(api, db_path) as driver:
+        driver.group(GROUP, "Game Night")
+        await finish_a_game(driver, [ALICE, BOB])
+        await driver.press_label(ALICE, GROUP, "Rematch")
+    async with running_bot(api, db_path) as driver:
+        assert await driver.press_label(BOB, GROUP, "Start") == "Let's play!"
+
+
+# A full-width inline button in a group chat on a 360-dp phone shows about 32 characters
+# before Telegram cuts the label with "…" (an emoji takes the room of two); a row of two
+# buttons gives each half of that.
+PHONE_ROW_COLUMNS = 32
+
+
+def columns(label: str) -> int:
+    """The room a label takes on a button, in character widths: an emoji counts two, its
+    variation selector nothing."""
+    width = 0
+    for char in label:
+        if char in "\ufe0f\u200d":
+            continue
+        wide = unicodedata.category(char) == "So" and ord(char) >= 0x2300
+        width += 2 if wide and not 0x25A0 <= ord(char) <= 0x25FF else 1  # ▸ is narrow
+    return width
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", playable_games())
+def test_every_lobby_button_fits_a_phone_and_options_say_they_cycle(game, lang):
+    t = translator(lang)
+    ui = get_ui(game)
+    defaults = get_engine(game).options(None).model_dump()
+    lobbies = [({**defaults, name: value}, TURN_PRESETS[0]) for name, values in
+               option_choices(game).items() for value in values]  # fmt: skip
+    lobbies += [(defaults, seconds) for seconds in TURN_PRESETS]
+    for options, seconds in lobbies:
+        match = Match(1, GROUP, 0, game, options, "lobby", ALICE.id, turn_seconds=seconds)
+        _, markup = lobby_screen(match, t, "https://t.me/bot?start=j1")
+        for row in markup.inline_keyboard:
+            for button in row:
+                room = PHONE_ROW_COLUMNS // len(row)
+                assert columns(button.text) <= room, (lang, button.text, columns(button.text))
+        cycling = [b.text for row in markup.inline_keyboard for b in row if b.callback_data
+                   and b.callback_data.startswith("op:")]  # fmt: skip
+        assert cycling[-1] == turn_label(t, seconds) + " ▸"
+        for name, label in zip(option_choices(game), cycling, strict=False):
+            assert label == f"⚙️ {ui.option_label(t, name, options[name])} ▸"

@@ -59,7 +59,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     assert all("Totals:" in m.text for m in rounds)
     final = api.last(GROUP)
     assert "5211 is over" in final.text
-    assert any("New game" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
 
     match = await current_match(driver)
     assert match.status == "finished"

@@ -21,7 +21,7 @@ from tests.bot.conftest import (
     OKSANA,
     running_bot,
 )
-from tests.bot.helpers import set_languages, tick, use_clock
+from tests.bot.helpers import news, set_languages, tick, use_clock
 from tests.bot.play_donkey import (
     ENGINE,
     TITLE,
@@ -51,8 +51,8 @@ def seeded(deal):
     deal(SEED)
 
 
-def hand_messages(api):
-    return [m for m in api.visible(GROUP) if m.text.startswith("🏁 Hand ")]
+def hand_messages(driver):
+    return [text for text in news(driver) if text.startswith("🏁 Hand ")]
 
 
 # -- a whole match -----------------------------------------------------------------------------
@@ -87,14 +87,14 @@ async def test_a_four_player_match_of_two_hands_from_the_lobby_to_the_results(dr
     result = ENGINE.result(match.state)
     assert result.details["hands_played"] == 2
 
-    hands = hand_messages(api)
-    assert [m.text.splitlines()[0] for m in hands] == [
+    hands = hand_messages(driver)
+    assert [text.splitlines()[0] for text in hands] == [
         "🏁 Hand 1 is over. Penalty points:",
         "🏁 Hand 2 is over. Penalty points:",
     ]
     history = match.state["history"]
     for seat, player in enumerate(PLAYERS):
-        line = next(x for x in hands[1].text.splitlines() if x.startswith(player.first_name + ":"))
+        line = next(x for x in hands[1].splitlines() if x.startswith(player.first_name + ":"))
         assert line.endswith(f"Σ {result.scores[seat]}")
         if history[1][seat]:
             assert f": +{history[1][seat]} (" in line
@@ -112,14 +112,14 @@ async def test_a_four_player_match_of_two_hands_from_the_lobby_to_the_results(dr
         breakdown = " + ".join(str(row[seat]) for row in history)
         assert f"{player.first_name} — {result.scores[seat]} penalty point" in final.text
         assert f"({breakdown})" in final.text
-    assert any("New game" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
     # the board says it is over and keeps no buttons; nobody has a choice left
     assert not api.messages[GROUP][match.board_message_id].buttons()
     assert "The match is over after 2 hands." in api.messages[GROUP][match.board_message_id].text
     assert all(not move_buttons(prompt(driver, player)) for player in PLAYERS)
     # the group got no message per card: only donkey rounds, hand ends, pings, the final
     donkey_rounds = sum(1 for e in match.state["log"] if e["type"] == "round_won" and e["donkey"])
-    taken = [m for m in api.visible(GROUP) if "takes the donkey round" in m.text]
+    taken = [text for text in news(driver) if "takes the donkey round" in text]
     assert len(taken) == donkey_rounds > 0
     stored = await get_host(driver.app).storage.moves(match.id)
     assert len(stored) == 1 + moves
@@ -170,7 +170,7 @@ async def test_the_board_shows_the_round_the_last_winner_and_the_totals(driver, 
             line for line in text.splitlines() if player.first_name in line and "·" in line
         )
     assert "Σ — penalty points so far; the lowest total wins." in text
-    assert len(hand_messages(api)) == 1
+    assert len(hand_messages(driver)) == 1
 
 
 # -- the donkey round --------------------------------------------------------------------------
@@ -201,7 +201,7 @@ async def test_a_donkey_round_one_card_each_and_the_last_highest_takes_all(drive
     await tap(driver, DAVE, prompt(driver, DAVE), "1")
     match = await current_match(driver)
     assert match.state["turn"] == 2
-    taken = [m.text for m in api.visible(GROUP) if "takes the donkey round" in m.text]
+    taken = [text for text in news(driver) if "takes the donkey round" in text]
     assert taken == ["🫏 Carol takes the donkey round: 🫏 1 13 13"]
     taker = CAROL
     text = board(driver).text
@@ -314,9 +314,7 @@ async def test_timeouts_lead_all_of_the_commonest_value_then_followers_pass(driv
     await tick(driver, clock, match.id)
     match = await current_match(driver)
     assert match.state["plays"] == [[0, 1, 6, 3, 0]]
-    assert "⏰ Alice ran out of time, so I made a move for them." in [
-        m.text for m in api.visible(GROUP)
-    ]
+    assert "⏰ Alice ran out of time, so I made a move for them." in news(driver)
     assert "Alice 🫏 · 10 cards → 6 6 6" in board(driver).text
     clock.now += 181
     await tick(driver, clock, match.id)
@@ -346,7 +344,7 @@ async def test_a_timeout_in_a_donkey_round_plays_the_lowest_card_a_joker_first(d
     await tick(driver, clock, match.id)
     match = await current_match(driver)
     assert match.state["round_no"] == 2 and match.state["turn"] == 2
-    assert "🫏 Carol takes the donkey round: 🫏 13 🃏 🃏" in [m.text for m in api.visible(GROUP)]
+    assert "🫏 Carol takes the donkey round: 🫏 13 🃏 🃏" in news(driver)
     assert "→ Carol takes 4 cards" in board(driver).text
 
 
@@ -363,7 +361,7 @@ async def test_a_timed_match_shows_its_clock_and_ends_with_the_hand_in_progress(
         await random_move(driver, user, rng)
     clock.now += 15 * 60 + 1
     await tick(driver, clock, match.id)
-    assert "⏰ Time is up: hand 1 is the last one." in [m.text for m in api.visible(GROUP)]
+    assert "⏰ Time is up: hand 1 is the last one." in news(driver)
     assert "⏲ Timed match: 15 minutes · hand 1 · ⏰ time is up: last hand" in board(driver).text
     await play_to_the_end(driver, [ALICE, BOB, CAROL], rng)
     final = api.last(GROUP)
@@ -384,7 +382,7 @@ async def test_a_quick_game_in_russian_ukrainian_and_italian(driver, api, seeded
     assert "Твої картки (13):" in texts[OKSANA]
     assert "La tua mano (13):" in texts[GIULIA]
     await play_to_the_end(driver, players, random.Random(4))
-    assert any(m.text.startswith("🏁 Партия 1 окончена.") for m in api.visible(GROUP))
+    assert any(text.startswith("🏁 Партия 1 окончена.") for text in news(driver))
     final = api.last(GROUP)
     assert final.text.startswith("🏁 Кто осёл? Матч окончен после 1 партии.")
     assert "штрафн" in final.text
@@ -413,8 +411,7 @@ async def test_time_up_between_hands_ends_the_match_at_once(driver, api, seeded)
     assert "⏲ Timed match: 30 minutes · hand 2" in board(driver).text
     clock.now += 30 * 60
     await tick(driver, clock, match.id)
-    texts = [m.text for m in api.visible(GROUP)]
-    assert "⏰ Time is up: the match ends now, hand 2 is not played." in texts
+    assert "⏰ Time is up: the match ends now, hand 2 is not played." in news(driver)
     assert api.last(GROUP).text.startswith("🏁 Who's the Donkey? is over after 1 hand.")
     match = await current_match(driver)
     assert match.status == "finished"

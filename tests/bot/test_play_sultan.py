@@ -131,6 +131,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
         assert f"{index + 1}. {worth(colour)} — no bids yet" in text
     assert f"↩️ Back in the bag: {gem(back)}" in text
     assert f"⏳ {names[start]} is bidding." in text
+    assert f"↪️ Last move: {names[start]} — {gem(back)} back to the bag." in text
 
     # the start player bids first: the group sees the cushion, never the value
     hand = ENGINE.view((await current_match(driver, GROUP)).state, start)["hand"]
@@ -139,6 +140,8 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     assert popup == f"You bid {value} on the {gem(cushions[1])}."
     text = board(driver, GROUP).text
     assert f"2. {worth(cushions[1])} — {names[start]}\n" in text
+    assert f"↪️ Last move: {names[start]} — a bid on cushion 2 ({gem(cushions[1])})." in text
+    assert str(value) not in text.split("↪️")[1].split("\n")[0]  # the card stays secret
     assert f"{names[start]} — 💎 0 gems · 🃏 4 cards" in text
     assert (
         f"Your card this circle: {value} on the {gem(cushions[1])}"
@@ -169,7 +172,7 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     result = ENGINE.result(match.state)
     final = api.last(GROUP)
     check_final(final.text, result, names)
-    assert any("New game" in b["text"] for b in final.buttons())
+    assert any("Rematch" in b["text"] for b in final.buttons())
     over = board(driver, GROUP)
     assert "The game is over. The screens are down:" in over.text
     assert not api.messages[GROUP][match.board_message_id].buttons()

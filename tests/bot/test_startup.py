@@ -51,7 +51,12 @@ async def test_a_missing_token_says_where_to_put_it(server, tmp_path):
     env = env_for(server, tmp_path / "bot.sqlite3")
     del env["TELEGRAM_BOT_TOKEN"]
     status, stderr = await run_to_exit(env, cwd=tmp_path)  # no .env there either
-    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN is not set", ".env", ".env.example")
+    assert_one_clear_line(
+        status, stderr, "TELEGRAM_BOT_TOKEN is not set", "run `cp .env.example .env`, then put"
+    )
+    (tmp_path / ".env").write_text("DEFAULT_LANGUAGE=it\n")  # a .env without the token
+    status, stderr = await run_to_exit(env, cwd=tmp_path)
+    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN is not set: put", ".env.example")
     assert not server.api.calls  # nothing was tried
 
 

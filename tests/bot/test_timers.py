@@ -33,28 +33,63 @@ async def test_half_time_reminds_the_player_privately_and_the_deadline_plays_for
     match = await load(driver)
     assert match.seats[1].deadline == clock.now + 180
     assert match.seats[0].deadline is None  # Alice has chosen: nothing to wait for
+    # the clock shows on the board and in Bob's prompt
+    assert board(driver, GROUP).text.endswith("⏱ 3 minutes left to move.")
+    assert prompt(driver, BOB).text.endswith("⏱ You have 3 minutes to move.")
+    assert "⏱" not in prompt(driver, ALICE).text
+    board_id = board(driver, GROUP).message_id
 
     clock.now += 89
     await tick(driver, clock)
-    assert "half of your time" not in api.last(BOB.id).text
+    assert "Half of your time" not in prompt(driver, BOB).text
+    group_sends = api.count("sendMessage")
     clock.now += 1
     await tick(driver, clock)
-    assert (
-        api.last(BOB.id).text == "⏰ Game Night: half of your time is gone — 1 minute left to move."
-    )
+    # the reminder is Bob's prompt again, as a new message (it notifies); the old one went
+    reminded = prompt(driver, BOB)
+    assert reminded.text.endswith("⏰ Half of your time is gone: 90 seconds left to move.")
+    assert card_buttons(reminded)
+    assert [m.message_id for m in api.visible(BOB.id)][-2:] != [reminded.message_id] * 2
+    assert sum(bool(card_buttons(m)) for m in api.visible(BOB.id)) == 1
+    # the board shows the time left: edited in place, no message to the group
+    assert board(driver, GROUP).message_id == board_id
+    assert board(driver, GROUP).text.endswith("⏱ 90 seconds left to move.")
+    assert api.count("sendMessage") == group_sends + 1  # Bob's new prompt only
     clock.now += 30
     await tick(driver, clock)  # reminded once only
-    assert sum("half of your time" in m.text for m in api.visible(BOB.id)) == 1
+    assert sum("Half of your time" in m.text for m in api.visible(BOB.id)) == 1
+    assert "⏰ Half of your time is gone: 60 seconds" not in prompt(driver, BOB).text
 
     clock.now += 60
     await tick(driver, clock)
     notice = [m for m in api.visible(GROUP) if "ran out of time" in m.text]
     assert [m.text for m in notice] == ["⏰ Bob ran out of time, so I made a move for them."]
+    # the board stays where it was, showing the next part; the news went below it
+    assert board(driver, GROUP).message_id == board_id
     assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    assert notice[0].message_id > board_id
     assert has_choice(driver, BOB)  # his next decision is his own again
     storage = get_host(driver.app).storage
     assert await storage.automatic_moves(1) == 1
     assert (await load(driver)).seats[1].timeouts == 1
+
+
+async def test_players_who_time_out_together_are_named_in_one_message(driver, api):
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
+    before = len(api.visible(GROUP))
+    clock.now += 181
+    await tick(driver, clock)
+    news = [m for m in api.visible(GROUP) if "ran out of time" in m.text]
+    assert [m.text for m in news] == [
+        "⏰ Alice, Bob, Carol ran out of time, so I made their moves."
+    ]
+    # the news is the only new message: the board was edited in place
+    assert len(api.visible(GROUP)) == before + 1
+    assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    for player in (ALICE, BOB, CAROL):  # one live prompt each, with the new part's clock
+        assert sum(bool(card_buttons(m)) for m in api.visible(player.id)) == 1
+        assert prompt(driver, player).text.endswith("⏱ You have 3 minutes to move.")
 
 
 async def test_a_move_in_time_resets_the_count_of_timeouts(driver, api):
@@ -290,9 +325,12 @@ async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(driv
     assert (await load(driver)).seats[1].deadline == clock.now + 120
     texts = [m.text for m in api.visible(GROUP)]
     assert "⏰ Carol started the clock: Bob has 2 minutes to move." in texts
-    assert api.last(BOB.id).text == (
-        "⏰ Game Night: the other players started your clock — you have 2 minutes to move."
+    # Bob's prompt comes again (it notifies) and says so; his old prompt went
+    assert prompt(driver, BOB).text.endswith(
+        "⏰ The other players started your clock: you have 2 minutes to move."
     )
+    assert sum(bool(card_buttons(m)) for m in api.visible(BOB.id)) == 1
+    assert board(driver, GROUP).text.endswith("⏱ 2 minutes left to move.")
     assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
     assert await driver.press(ALICE, GROUP, message.message_id, data) == (
         "This button is no longer valid. Use the latest message."
@@ -340,4 +378,4 @@ async def test_a_game_with_a_time_limit_offers_no_clock(api, db_path):
         await tick(driver, clock)
         assert not [m for m in api.visible(GROUP) if "Start the clock" in m.text]
         assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
-        assert "half of your time" in api.last(BOB.id).text  # the limit's own reminder
+        assert "Half of your time" in api.last(BOB.id).text  # the limit's own reminder

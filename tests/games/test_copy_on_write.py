@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games import GAME_MODULES, get_engine
-from games.core import below, clone_state, detach, own, own_item, shuffle
+from games.core import below, clone_state, detach, own, own_item, sample, shuffle
 
 PLAYERS = {"5211": 4, "sultan": 3, "donkey": 4, "azul": 3, "summer_pavilion": 4}
 OPTIONS = {
@@ -35,6 +35,28 @@ def test_shuffle_gives_the_permutation_random_shuffle_gives():
             shuffle(random.Random(seed), ours)
             random.Random(seed).shuffle(theirs)
             assert ours == theirs
+
+
+def test_sample_picks_what_random_sample_picks():
+    for seed in range(30):
+        for size, k in [
+            (0, 0),
+            (1, 1),
+            (5, 5),
+            (15, 5),
+            (21, 5),
+            (22, 5),
+            (24, 8),
+            (85, 8),
+            (86, 8),
+            (40, 21),
+            (100, 30),
+            (10, 0),
+        ]:
+            population = list(range(100, 100 + size))
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert sample(ours, population, k) == theirs.sample(population, k)
+            assert ours.random() == theirs.random()  # the generators are left alike
 
 
 def test_own_copies_a_shared_list_once():

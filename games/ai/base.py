@@ -1,0 +1,97 @@
+"""What every game's AI module provides to the shared levels and search.
+
+A game AI sees what a human in its seat would see: the engine's ``view(state, seat)`` and
+that seat's legal actions. Its heuristics (:meth:`GameAI.action_values`) read the view
+only. The search of the hard level imagines the hidden information with
+:meth:`GameAI.sample`, which builds a full state that agrees with the view, and plays it
+out with the engine; inside such an imagined state every seat decides from its own view
+of it, as in a real game.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from dataclasses import dataclass
+
+from games.core import Action, Engine, State, View
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The hard level's search budget: a count of simulations, never a clock, so that a
+    seed always gives the same move on any machine.
+
+    ``candidates``: how many of the normal player's best moves are searched;
+    ``samples``: imagined states (determinisations) per candidate, the same ones for
+    every candidate so that their comparison is fair; ``rollout_moves``: a safety cap on
+    the moves of one playout.
+    """
+
+    candidates: int
+    samples: int
+    rollout_moves: int = 400
+
+
+class GameAI(abc.ABC):
+    """One game's heuristics, state sampling and search settings."""
+
+    engine: Engine
+    budget: Budget
+    # Hint: how many imagined continuations estimate the final score.
+    hint_samples: int = 6
+    # Scores are penalties (Who's the Donkey?): the hint's expected score is one.
+    lower_is_better: bool = False
+    # Easy: the share of decisions made by a uniformly random legal move.
+    easy_blunder_rate: float = 0.35
+
+    # -- seeing ------------------------------------------------------------------------
+    @abc.abstractmethod
+    def sample(self, view: View, seat: int, rng: random.Random) -> State:
+        """A full state whose ``view(state, seat)`` equals ``view``: the hidden information
+        (other hands, the bag's order, unrevealed bids, the future shuffles) drawn at
+        random among the possibilities the view leaves open. Never shares a list with
+        ``view``."""
+
+    # -- deciding ----------------------------------------------------------------------
+    @abc.abstractmethod
+    def action_values(
+        self, view: View, seat: int, legal: list[Action], rng: random.Random
+    ) -> list[float]:
+        """The normal player's estimate of each legal action, higher is better (points).
+        ``rng`` serves games whose estimate imagines the unseen cards."""
+
+    def normal(self, view: View, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        """The best action by :meth:`action_values`; the first listed wins a tie."""
+        if len(legal) == 1:
+            return legal[0]
+        values = self.action_values(view, seat, legal, rng)
+        best = max(range(len(legal)), key=values.__getitem__)
+        return legal[best]
+
+    def candidates(
+        self, view: View, seat: int, legal: list[Action], count: int, rng: random.Random
+    ) -> list[Action]:
+        """The ``count`` best actions by :meth:`action_values`, best first."""
+        values = self.action_values(view, seat, legal, rng)
+        order = sorted(range(len(legal)), key=lambda index: (-values[index], index))
+        return [legal[index] for index in order[:count]]
+
+    # -- searching ---------------------------------------------------------------------
+    @abc.abstractmethod
+    def horizon_reached(self, start: State, state: State) -> bool:
+        """Whether a search from ``start`` (the imagined state before the seat's move) has
+        gone far enough to be evaluated: the end of a round, a hand... The game's end
+        always stops it."""
+
+    @abc.abstractmethod
+    def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
+        """How good an imagined ``state``, reached by a search from ``start``, is for
+        ``seat``, in points: its lead over the others, counting what is already on its
+        way (a fuller line, a stronger hand). ``rng`` is seeded alike for every candidate
+        move in one imagined state."""
+
+    def budget_for(self, view: View) -> Budget:
+        """The hard level's budget for this decision (games may spend more where a
+        playout is cheap)."""
+        return self.budget

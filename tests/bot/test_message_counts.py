@@ -1,0 +1,165 @@
+"""A tidy chat, counted: whole games of every game played through the fake Bot API, and the
+messages they leave behind in the group and in each player's private chat.
+
+A private chat keeps, per match, the "you joined" message and one live prompt, which ends
+as the final screen: every earlier prompt was deleted when a new decision came. The group
+keeps the started lobby's line, the game's news (one message per drawing), one board and
+the final result: no ping, no second board. Calls are bounded from above so that a change
+that sends, edits or deletes much more than today shows up here.
+
+``python -m tests.bot.test_message_counts`` prints the figures as a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import Callback, Kind
+from bot.testing.fake_telegram import FakeTelegram, FakeUser
+from tests.bot import play5211, play_azul, play_donkey, play_sultan, play_summer_pavilion
+from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
+from tests.bot.helpers import current_match
+
+SENDS = ("sendMessage", "sendPhoto")
+EDITS = ("editMessageText", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
+SEED = 20240611
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What one chat received: messages still there, and the calls that made them."""
+
+    left: int
+    sends: int
+    edits: int
+    deletes: int
+
+
+def tally(api: FakeTelegram, chat_id: int) -> Tally:
+    calls = Counter(
+        method
+        for method, params in api.calls
+        if params.get("chat_id") is not None and int(params["chat_id"]) == chat_id
+    )
+    return Tally(
+        left=sum(1 for message in api.visible(chat_id) if message.from_bot),
+        sends=sum(calls[method] for method in SENDS),
+        edits=sum(calls[method] for method in EDITS),
+        deletes=calls["deleteMessage"],
+    )
+
+
+async def play_whole_game(game: str, driver) -> list[FakeUser]:
+    """One whole game, through the players' buttons; returns the players."""
+    if game == "5211":
+        players = [ALICE, BOB, CAROL]
+        await play5211.start_game(driver, GROUP, ALICE, players)
+        await play5211.play_to_the_end(driver, players)
+    elif game == "sultan":
+        players = [ALICE, BOB, CAROL]
+        await play_sultan.start_game(driver, GROUP, ALICE, players)
+        await play_sultan.play_to_the_end(driver, GROUP, players, seed=3)
+    elif game == "donkey":
+        players = [ALICE, BOB, CAROL, DAVE]
+        await play_donkey.start_match(driver, ALICE, players, hands=2)
+        await play_donkey.play_to_the_end(driver, players, random.Random(2))
+    elif game in ("azul", "azul_grey"):
+        players = [ALICE, BOB] if game == "azul" else [ALICE, BOB, CAROL]
+        await play_azul.start_match(driver, ALICE, players, grey=game == "azul_grey")
+        await play_azul.play_until(driver, players, lambda s: False, seed=3, by_buttons=True)
+    else:
+        players = [ALICE, BOB]
+        await play_summer_pavilion.start_match(driver, ALICE, players)
+        await play_summer_pavilion.play_until(
+            driver, players, lambda s: False, seed=3, by_buttons=True
+        )
+    assert (await current_match(driver)).status == "finished"
+    return players
+
+
+# game: (group messages left; at most: group sends, edits, deletes; private sends, edits),
+# the bounds about 10% above what the games measured (see the README's table)
+EXPECTED = {
+    "5211": (10, 19, 68, 8, 25, 80),
+    "sultan": (18, 86, 55, 66, 19, 80),
+    "donkey": (6, 134, 143, 127, 33, 110),
+    "azul": (8, 64, 50, 55, 27, 70),
+    "azul_grey": (8, 94, 116, 85, 31, 124),
+    "summer_pavilion": (9, 135, 158, 125, 61, 172),
+}
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: SEED)
+
+
+@pytest.mark.parametrize("game", list(EXPECTED))
+async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, driver, api, seeded):
+    players = await play_whole_game(game, driver)
+    left, group_sends, group_edits, group_deletes, private_sends, private_edits = EXPECTED[game]
+    match = await current_match(driver)
+    group = tally(api, GROUP)
+    shown = [m for m in api.visible(GROUP) if m.from_bot]
+    # one board, the final result last, no ping left behind
+    assert match.ping_message_id is None
+    rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
+    assert [b["callback_data"] for b in shown[-1].buttons()] == [rematch]  # the final result
+    assert shown[-2].message_id == match.board_message_id
+    assert not any("your move" in m.text for m in shown)
+    assert group.left == left, group
+    assert group.sends <= group_sends and group.edits <= group_edits, group
+    assert group.deletes <= group_deletes, group
+    for player in players:
+        chat = tally(api, player.id)
+        messages = [m for m in api.visible(player.id) if m.from_bot]
+        # "you joined", then the live prompt, which ends as the final screen
+        assert chat.left == 2, (player.first_name, [m.text[:80] for m in messages])
+        assert messages[0].text.startswith("You joined")
+        assert " over" in messages[1].text and not messages[1].buttons()
+        assert chat.deletes == chat.sends - 2, chat
+        assert chat.sends <= private_sends and chat.edits <= private_edits, chat
+
+
+async def measure(game: str) -> dict[str, Tally]:
+    """Play one game in a fresh bot and tally every chat (for the table below)."""
+    with tempfile.TemporaryDirectory() as folder:
+        api = FakeTelegram()
+        async with running_bot(api, Path(folder) / "bot.sqlite3") as driver:
+            driver.group(GROUP, "Game Night")
+            players = await play_whole_game(game, driver)
+        return {"group": tally(api, GROUP)} | {p.first_name: tally(api, p.id) for p in players}
+
+
+def main() -> None:
+    import bot.flow
+
+    bot.flow.secrets.randbits = lambda bits: SEED  # the same deals as the test
+    print(
+        "| game | group left | group sends / edits / deletes | private left "
+        "| private sends | private edits |"
+    )
+    print("|---|---|---|---|---|---|")
+    for game in EXPECTED:
+        chats = asyncio.run(measure(game))
+        group = chats.pop("group")
+        private_left = ", ".join(f"{name} {t.left}" for name, t in chats.items())
+        private_sends = ", ".join(f"{name} {t.sends}" for name, t in chats.items())
+        private_edits = ", ".join(f"{name} {t.edits}" for name, t in chats.items())
+        print(
+            f"| {game} | {group.left} | {group.sends} / {group.edits} / {group.deletes} "
+            f"| {private_left} | {private_sends} | {private_edits} |"
+        )
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
