@@ -30,7 +30,7 @@ from typing import Any
 
 from games import GAME_MODULES, get_engine
 from games.ai import LEVELS, choose, game_ai
-from games.simulate import game_seed, parse_option
+from games.simulate import game_seed, parse_option, percentile
 
 Z95 = 1.96
 
@@ -83,12 +83,6 @@ def play_game(
 
 def _play_indexed(args: tuple) -> GameRecord:
     return play_game(*args)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The nearest-rank percentile (0 < share <= 1) of a non-empty list."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def mean_ci(values: list[float]) -> tuple[float, list[float]]:

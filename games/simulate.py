@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -55,6 +56,12 @@ class SimulationReport:
             "seed": self.seed,
             "fast": self.fast,
         }
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (0 < share <= 1) of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 def game_seed(seed: int, index: int) -> int:

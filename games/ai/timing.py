@@ -23,9 +23,8 @@ from typing import Any
 
 from games import GAME_MODULES, get_engine
 from games.ai import LEVELS, choose, hint
-from games.arena import percentile
 from games.core import Action, View
-from games.simulate import game_seed, parse_option
+from games.simulate import game_seed, parse_option, percentile
 
 HINT = "hint"
 # One position in this many of a game is kept, so that K positions span whole games.
