@@ -1,5 +1,5 @@
 """Draw committed matches in Telegram: the lobby, the group's news and board, the final
-result, pings, and each player's private prompt.
+result, and each player's private prompt.
 
 Publishing reads the committed match from the database and is safe to repeat. Each chat
 (a group, or a player's private chat) has at most one flusher at a time; requests that
@@ -11,9 +11,12 @@ than one call behind.
 A drawing is a few named steps, each free to change without touching the others:
 
 * the group (:meth:`Publisher._draw_group`): close the lobby the match started from, post
-  the news (notices, then announcements of new events) in one message, show the board (it
-  moves below the game's news; a timeout leaves it in place; it is never rewritten into
-  news), then post the final result or ping everyone whose turn it is;
+  the news (notices, then announcements of new events) in one message, show the board
+  (edited in place; posted again below the news, silently, only once the news under it
+  would push it out of sight; never rewritten into news), then post the final result.
+  The group is never pinged about whose turn it is: the board says so, and each player
+  to act is notified by their new private prompt — a player the bot cannot reach
+  privately is named in the group instead (below);
 * a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
   to move), decide whether it is a new decision (a new message, which notifies; the old
   prompt is deleted) or an update (an edit), deliver it, and tell the group when the
@@ -175,10 +178,19 @@ class News:
     text: str
     markup: InlineKeyboardMarkup | None = None
     notice_ids: list[int] = field(default_factory=list)  # stored notices: marked sent once shown
-    moves_board: bool = False  # the game's own news (a round ended): the board follows it
 
 
 MAX_NEWS = 4000  # characters of one news message (Telegram takes up to 4,096)
+ROW_CHARS = 36  # characters of a line that fit in one row of a message on a phone
+SCREEN_ROWS = 25  # rows of messages a phone shows: news below the board that fills more
+# than this has pushed the board out of sight
+
+
+def screen_rows(text: str) -> int:
+    """About how many rows an HTML message takes in a phone's chat: each line, wrapped every
+    ``ROW_CHARS`` characters, and one for the bubble's margins."""
+    lines = html.unescape(re.sub(r"<[^>]+>", "", text)).split("\n")
+    return 1 + sum(max(1, -(-len(line) // ROW_CHARS)) for line in lines)
 
 
 def bundle(news: list[News]) -> list[News]:
@@ -190,9 +202,8 @@ def bundle(news: list[News]) -> list[News]:
             last.text += "\n\n" + item.text
             last.markup = last.markup or item.markup
             last.notice_ids += item.notice_ids
-            last.moves_board = last.moves_board or item.moves_board
         else:
-            messages.append(News(item.text, item.markup, list(item.notice_ids), item.moves_board))
+            messages.append(News(item.text, item.markup, list(item.notice_ids)))
     return messages
 
 
@@ -331,14 +342,20 @@ class Publisher:
         scene = await self._group_scene(match)
         if match.published == 0 and match.lobby_message_id is not None:
             await self._close_started_lobby(match, scene.t)
-        news_above = await self._post_news(scene)
+        match.board_below += await self._post_news(scene)
         repost = match.id in self._repost
         self._repost.discard(match.id)
-        await self._show_board(scene, at_bottom=news_above or repost)
+        # the board follows the news down only when it would be out of sight (the bot
+        # cannot see the group's other messages: /board brings it down at will), and not
+        # at the end, where the final result says it all; a board sent anew is silent —
+        # the news above it notified
+        board = match.board_message_id
+        out_of_sight = match.board_below > SCREEN_ROWS and not scene.over
+        await self._show_board(scene, at_bottom=repost or out_of_sight)
+        if match.board_message_id != board:
+            match.board_below = 0
         if scene.over and match.published < match.version:
             await self._post_result(scene)
-        elif not scene.over:
-            await self._ping(match, scene.t)
         match.published = match.version
         await self.storage.save_display(match)
 
@@ -354,19 +371,19 @@ class Publisher:
         )
 
     # news: notices and announcements, one message per drawing
-    async def _post_news(self, scene: GroupScene) -> bool:
-        """Post what happened since the last drawing, all in one message. Returns whether
-        the game's own story moved on (a round ended...): then the board follows the news
-        down; a notice alone (a timeout, the clock) leaves the board where it is."""
+    async def _post_news(self, scene: GroupScene) -> int:
+        """Post what happened since the last drawing, all in one message (it notifies).
+        Returns the rows it takes on a phone's screen: the board follows the news down
+        only when the news below it would push it out of sight."""
         match = scene.match
-        moves_board = False
+        rows = 0
         for item in bundle(await self._news(scene)):
             await self._send(match, item.text, item.markup)
             for notice_id in item.notice_ids:
                 await self.storage.mark_notice_sent(notice_id)
-            moves_board = moves_board or item.moves_board
+            rows += screen_rows(item.text)
         match.announced = len(scene.public["log"])
-        return moves_board
+        return rows
 
     async def _news(self, scene: GroupScene) -> list[News]:
         """Stored notices (timeouts, the clock, unreachable players), then the game's
@@ -387,14 +404,13 @@ class Publisher:
                 timed_out.notice_ids.append(notice.id)
                 continue
             text, markup = self._notice(t, match, notice)
-            # the offer to start a clock points at the board's new button: the board follows
-            news.append(News(text, markup, [notice.id], moves_board=notice.key == "clock.offer"))
+            news.append(News(text, markup, [notice.id]))
         if timed_out is not None:
             timed_out.text = t.plural("timer.timeout", len(names), names=", ".join(names))
         events = scene.public["log"][match.announced :]
         if events:
             for text in scene.ui.announce(t, events, scene.public, scene.names):
-                news.append(News(text, moves_board=True))
+                news.append(News(text))
         return news
 
     def _notice(
@@ -535,56 +551,15 @@ class Publisher:
                 rows.append([InlineKeyboardButton(label, callback_data=data)])
         return rows
 
-    # the end, and whose turn it is
+    # the end
     async def _post_result(self, scene: GroupScene) -> None:
         """The final result, once, with a button for a new game of the same kind."""
         match, t = scene.match, scene.t
-        await self._clear_ping(match)
         result = get_engine(match.game).result(match.state)
         rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
         button = InlineKeyboardButton(t("play.rematch"), callback_data=rematch)
         text = scene.ui.final(t, scene.public, result, scene.names)
         await self._send(match, text, InlineKeyboardMarkup([[button]]))
-
-    async def _ping(self, match: Match, t: Translator) -> None:
-        """A short message that notifies the players whose decision has just come (board
-        edits do not notify), naming everyone who is to act now. Not when the whole table
-        acts at once: everyone got a new private prompt, which notifies by itself. The
-        previous ping is removed: one ping in the chat at most."""
-        acting = [
-            match.seats[number]
-            for number in sorted(get_engine(match.game).to_act(match.state))
-            if not match.seats[number].autopilot
-        ]
-        if len(acting) == len(match.seats) > 1:
-            await self._clear_ping(match)  # a stale ping would name too few
-            return
-        new = [
-            seat
-            for seat in acting
-            if seat.token == match.version and seat.pinged_token != seat.token
-        ]
-        if not new:
-            return
-        same_player = len(acting) == 1 and match.last_mover == acting[0].seat
-        if not (same_player and match.ping_message_id is not None):
-            # the same player again (several decisions in a row) keeps the ping already
-            # there: their private prompt notifies them
-            await self._clear_ping(match)
-            names = ", ".join(mention(seat.user_id, seat.name) for seat in acting)
-            text = (
-                t("play.your_turn", name=names)
-                if len(acting) == 1
-                else t("play.your_turn_many", names=names)
-            )
-            match.ping_message_id = await self._send(match, text)
-        for seat in new:
-            await self.storage.save_seat_ping(match.id, seat.seat, seat.token)
-
-    async def _clear_ping(self, match: Match) -> None:
-        if match.ping_message_id is not None:
-            await self.messenger.delete(match.chat_id, match.ping_message_id)
-            match.ping_message_id = None
 
     async def _send(
         self, match: Match, text: str, markup: InlineKeyboardMarkup | None = None

@@ -8,9 +8,10 @@ one call of a group at a time, so the bound holds whatever the load:
 
 * a hard rule: at most ``GROUP_CALLS`` calls in any ``window`` (plus a second's margin for
   delivery jitter);
-* pacing within it: a burst of up to ``GROUP_BURST`` calls (a move's news, board and ping
-  go out together), then one call every ``window / (GROUP_CALLS - GROUP_BURST)`` seconds,
-  so under fast play the board keeps moving instead of stalling once the budget is spent;
+* pacing within it: a burst of up to ``GROUP_BURST`` calls (a move's news and the board
+  posted anew below it go out together), then one call every
+  ``window / (GROUP_CALLS - GROUP_BURST)`` seconds, so under fast play the board keeps
+  moving instead of stalling once the budget is spent;
 * at least a second between two calls to the same group.
 
 While a group waits here the publisher's requests for it coalesce: the next call draws the

@@ -24,7 +24,9 @@ import aiosqlite
 from games.core import clone, clone_state
 
 # Each entry upgrades the schema by one version (PRAGMA user_version). Never edit a released
-# entry: append a new one.
+# entry: append a new one. Columns no longer read stay (dropping them would need a
+# migration for nothing): matches.ping_message_id and seats.pinged_token, from when the
+# group was pinged about whose turn it is.
 MIGRATIONS: list[str] = [
     """
     CREATE TABLE chats (
@@ -110,6 +112,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
     """,
     """
+    ALTER TABLE matches ADD COLUMN board_below INTEGER NOT NULL DEFAULT 0;
+    """,
+    """
     ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
     """,
 ]
@@ -140,7 +145,6 @@ class Seat:
     waiting_since: float | None = None  # when the current decision began (None: no decision)
     clock_offered: bool = False  # the others were offered to start this decision's clock
     # -- display (saved by the publisher) --
-    pinged_token: int = 0  # token of the decision the group was last pinged about
     prompt_message_id: int | None = None  # the private message holding this seat's prompt
     prompt_text: str | None = None  # fingerprint of what that message shows
     prompt_token: int = 0  # token of the decision that message was sent for
@@ -150,8 +154,7 @@ PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline
                     "timeouts", "autopilot", "draft_step", "waiting_since",
                     "clock_offered")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
-DISPLAY_SEAT_FIELDS = ("pinged_token", "prompt_message_id", "prompt_text", "prompt_token")
-PRIVATE_SEAT_FIELDS = DISPLAY_SEAT_FIELDS[1:]  # what the private chat's flusher writes
+DISPLAY_SEAT_FIELDS = ("prompt_message_id", "prompt_text", "prompt_token")
 
 
 @dataclass
@@ -177,7 +180,7 @@ class Match:
     lobby_message_id: int | None = None
     board_message_id: int | None = None
     board_print: str | None = None  # fingerprint of the board as last drawn
-    ping_message_id: int | None = None
+    board_below: int = 0  # phone-screen rows of the bot's news posted below the board
     announced: int = 0  # how many log events have been announced in the group
     published: int = 0  # the last version the group has been shown
 
@@ -226,8 +229,8 @@ class LRU(OrderedDict):
 
 
 _MISSING = object()
-DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print",
-                        "ping_message_id", "announced", "published")  # fmt: skip
+DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print", "board_below",
+                        "announced", "published")  # fmt: skip
 
 
 @dataclass
@@ -498,7 +501,7 @@ class Storage:
             lobby_message_id=row["lobby_message_id"],
             board_message_id=row["board_message_id"],
             board_print=row["board_print"],
-            ping_message_id=row["ping_message_id"],
+            board_below=row["board_below"],
             announced=row["announced"],
             published=row["published"],
         )
@@ -608,7 +611,7 @@ class Storage:
     async def move_chat(self, old: int, new: int) -> list[int]:
         """A group became a supergroup with a new id: move its matches (and its language) to
         the new id in one transaction; returns the unfinished matches now there. Message ids
-        of the old chat mean nothing in the new one, so boards, lobbies and pings are posted
+        of the old chat mean nothing in the new one, so boards and lobbies are posted
         anew. Where the new chat already has an unfinished match in the same topic, a
         running game wins over a lobby; otherwise the one already there stays."""
         async with self.transaction() as db:
@@ -634,13 +637,8 @@ class Storage:
                     )
                     self._matches.pop(loser, None)
             await db.execute(
-                "UPDATE seats SET pinged_token = 0 WHERE match_id IN "
-                "(SELECT id FROM matches WHERE chat_id = ? AND status = 'playing')",
-                (old,),
-            )
-            await db.execute(
                 "UPDATE matches SET chat_id = ?, lobby_message_id = NULL, "
-                "board_message_id = NULL, board_print = NULL, ping_message_id = NULL "
+                "board_message_id = NULL, board_print = NULL, board_below = 0 "
                 "WHERE chat_id = ?",
                 (new, old),
             )
@@ -720,12 +718,12 @@ class Storage:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
-                "ping_message_id = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
+                "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
                 (
                     match.lobby_message_id,
                     match.board_message_id,
                     match.board_print,
-                    match.ping_message_id,
+                    match.board_below,
                     match.announced,
                     match.published,
                     match.id,
@@ -737,9 +735,7 @@ class Storage:
             self._remember(match, display=True)
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
-        """Record what a seat's private chat shows. Not the group's ping: that field
-        belongs to the group's flusher (:meth:`save_seat_ping`), and this copy of it may be
-        older."""
+        """Record what a seat's private chat shows (its own flusher's fields only)."""
         await self._execute(
             "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
             "WHERE match_id = ? AND seat = ?",
@@ -747,19 +743,8 @@ class Storage:
         )
         cached = self._matches.get(match_id)
         if cached is not None and seat.seat < len(cached.seats):
-            for name in PRIVATE_SEAT_FIELDS:
+            for name in DISPLAY_SEAT_FIELDS:
                 setattr(cached.seats[seat.seat], name, getattr(seat, name))
-
-    async def save_seat_ping(self, match_id: int, seat: int, token: int) -> None:
-        """Record that the group was pinged about this seat's decision (and nothing else:
-        the private chat's fields belong to its own flusher)."""
-        await self._execute(
-            "UPDATE seats SET pinged_token = ? WHERE match_id = ? AND seat = ?",
-            (token, match_id, seat),
-        )
-        cached = self._matches.get(match_id)
-        if cached is not None and seat < len(cached.seats):
-            cached.seats[seat].pinged_token = token
 
     async def unsent_notices(self, match_id: int) -> list[Notice]:
         if match_id not in self._with_notices:

@@ -240,17 +240,11 @@ class DonkeyUI(GameUI[DonkeyView]):
         self, t: Translator, events: list[dict], view: DonkeyView, names: Names
     ) -> list[str]:
         messages = []
+        # a round won, the donkey round too, is news the board already shows (its last
+        # rounds, who took what, where the donkey is): the group hears of hands and time
         for event in events:
             kind = event["type"]
-            if kind == "round_won" and event["donkey"]:
-                messages.append(
-                    t(
-                        "donkey.announce.donkey_taken",
-                        name=names[event["seat"]],
-                        cards=cards_text(sorted(event["cards"])),
-                    )
-                )
-            elif kind == "hand_ended":
+            if kind == "hand_ended":
                 messages.append(self._hand_message(t, event, view, names))
             elif kind == "time_up":
                 key = (

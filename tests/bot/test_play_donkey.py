@@ -117,10 +117,15 @@ async def test_a_four_player_match_of_two_hands_from_the_lobby_to_the_results(dr
     assert not api.messages[GROUP][match.board_message_id].buttons()
     assert "The match is over after 2 hands." in api.messages[GROUP][match.board_message_id].text
     assert all(not move_buttons(prompt(driver, player)) for player in PLAYERS)
-    # the group got no message per card: only donkey rounds, hand ends, pings, the final
-    donkey_rounds = sum(1 for e in match.state["log"] if e["type"] == "round_won" and e["donkey"])
-    taken = [text for text in news(driver) if "takes the donkey round" in text]
-    assert len(taken) == donkey_rounds > 0
+    # the group got no message per card or round (the board shows them), not even for a
+    # donkey round: only the hands' ends and the final
+    assert any(e["type"] == "round_won" and e["donkey"] for e in match.state["log"])
+    posted = [m.text for m in api.visible(GROUP) if m.from_bot][2:]  # after lobby and board
+    assert [text.split("\n")[0] for text in posted] == [
+        "🏁 Hand 1 is over. Penalty points:",
+        "🏁 Hand 2 is over. Penalty points:",
+        "🏁 Who's the Donkey? is over after 2 hands.",
+    ], posted
     stored = await get_host(driver.app).storage.moves(match.id)
     assert len(stored) == 1 + moves
 
@@ -201,8 +206,8 @@ async def test_a_donkey_round_one_card_each_and_the_last_highest_takes_all(drive
     await tap(driver, DAVE, prompt(driver, DAVE), "1")
     match = await current_match(driver)
     assert match.state["turn"] == 2
-    taken = [text for text in news(driver) if "takes the donkey round" in text]
-    assert taken == ["🫏 Carol takes the donkey round: 🫏 1 13 13"]
+    # no news in the group: the board tells the donkey round
+    assert not [m for m in api.visible(GROUP) if m.from_bot][2:]
     taker = CAROL
     text = board(driver).text
     assert "• Round 1 🫏: Alice 🫏 · Bob 13 · Carol 13 · Dave 1 → Carol takes 4 cards" in text
@@ -344,8 +349,7 @@ async def test_a_timeout_in_a_donkey_round_plays_the_lowest_card_a_joker_first(d
     await tick(driver, clock, match.id)
     match = await current_match(driver)
     assert match.state["round_no"] == 2 and match.state["turn"] == 2
-    assert "🫏 Carol takes the donkey round: 🫏 13 🃏 🃏" in news(driver)
-    assert "→ Carol takes 4 cards" in board(driver).text
+    assert "Alice 🫏 · Bob 🃏 · Carol 13 · Dave 🃏 → Carol takes 4 cards" in board(driver).text
 
 
 async def test_a_timed_match_shows_its_clock_and_ends_with_the_hand_in_progress(

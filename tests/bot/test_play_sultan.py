@@ -429,19 +429,20 @@ async def test_selection_steps_edit_the_prompt_even_when_the_group_is_drawn_last
     match = await current_match(driver, GROUP)
     start = acting(match)
     storage = get_host(driver.app).storage
-    send = api._api_sendMessage
+    edit = api._api_editMessageText
 
     async def slow_group(params: dict) -> dict:
-        """The group is slow (its rate limit): the private prompt is drawn before the ping."""
-        if int(params["chat_id"]) == GROUP and "your move" in params.get("text", ""):
+        """The group is slow (its rate limit): the private prompt is drawn before the
+        group's board, whose drawing must not write back an older copy of the prompt's."""
+        if int(params["chat_id"]) == GROUP:
             for _ in range(2000):
                 seat = (await storage.load(match.id)).seats[start]
                 if seat.prompt_token == seat.token:
                     break
                 await asyncio.sleep(0.001)  # waits for the condition, not for a fixed time
-        return send(params)
+        return edit(params)
 
-    monkeypatch.setattr(api, "_api_sendMessage", slow_group)
+    monkeypatch.setattr(api, "_api_editMessageText", slow_group)
     await return_gem(driver, users[start], match.state["drawn"][0])
     message = prompt(driver, users[start])
     await press(driver, users[start], message, button(message, "d", "c0"))

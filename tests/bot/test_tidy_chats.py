@@ -1,5 +1,5 @@
-"""A tidy chat: one live prompt per match in a private chat, pings that name everyone to
-act, and ``/board``."""
+"""A tidy chat: one live prompt per match in a private chat, no ping in the group (only a
+player the bot cannot reach is named there), and ``/board``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.i18n import translator
+from bot.publisher import SCREEN_ROWS, screen_rows
 from bot.testing.fake_telegram import Fault
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, OTHER_GROUP
@@ -16,6 +16,8 @@ from tests.bot.helpers import current_match
 from tests.bot.play5211 import board, card_buttons, choose, prompt, start_game
 from tests.bot.play_azul import play_move
 from tests.bot.play_azul import start_match as start_azul
+from tests.bot.play_sultan import play_move as play_sultan_move
+from tests.bot.play_sultan import start_game as start_sultan
 
 AZUL = get_engine("azul")
 
@@ -53,32 +55,109 @@ async def test_an_old_prompt_that_cannot_be_deleted_shrinks_to_one_line(driver, 
     assert "part 2 of 3" in prompt(driver, ALICE).text
 
 
-async def test_the_ping_names_everyone_who_is_to_act_on_the_grey_wall(driver, api):
-    """After every move of a grey-wall game: a ping in the group names every player to act,
-    as the board does (choosing columns, several act at once)."""
+def group_sends(api, since: int) -> list[dict]:
+    """The messages the bot sent to the group since the call numbered ``since``."""
+    return [
+        params
+        for method, params in api.calls[since:]
+        if method == "sendMessage" and int(params["chat_id"]) == GROUP
+    ]
+
+
+async def test_no_ping_in_the_group_each_player_to_act_is_notified_privately(driver, api):
+    """A grey-wall game, where several players choose columns at once: after every move the
+    group gets no message unless the game has news (a round ended), and each player whose
+    decision has just come gets a new private prompt, which notifies them; only the player
+    who made the move before is edited in place (they are looking at it)."""
     players = [ALICE, BOB, CAROL, DAVE]
     await start_azul(driver, ALICE, players, grey=True)
     rng = random.Random(5)
-    several = 0
-    while (await current_match(driver)).state["round"] <= 3:
+    several = fresh_prompts = 0
+    while (await current_match(driver)).state["round"] <= 2:
+        before = await current_match(driver)
+        calls = len(api.calls)
+        prompts = {p.id: api.last(p.id).message_id for p in players}
         await play_move(driver, players, rng)
         match = await current_match(driver)
-        pings = [m for m in api.visible(GROUP) if m.text.startswith("👉 ")]
-        assert len(pings) <= 1
-        if not pings:
+        news = len(match.state["log"]) > len(before.state["log"])
+        sent = group_sends(api, calls)
+        assert all(params.get("disable_notification") for params in sent) or news, sent
+        assert not any(params["text"].startswith("👉 ") for params in sent)
+        acting = AZUL.to_act(match.state)
+        several += len(acting) > 1
+        for seat in acting:
+            player = players[seat]
+            if match.seats[seat].token == match.version and seat != match.last_mover:
+                assert api.last(player.id).message_id > prompts[player.id], player.first_name
+                fresh_prompts += 1
+    assert several and fresh_prompts  # the column choice came to several players at once
+
+
+async def test_a_player_the_bot_cannot_reach_is_named_in_the_group_at_each_of_their_turns(
+    driver, api
+):
+    """The only group message that names a player to act: Bob blocked the bot, so each
+    time his turn comes the group tells him to open the private chat; Alice's turns
+    (her private prompt notifies her) leave no message in the group."""
+    players = [ALICE, BOB]
+    await start_azul(driver, ALICE, players)
+    api.blocked.add(BOB.id)
+    rng = random.Random(2)
+    bob_turns = alice_turns = 0
+    for _ in range(6):
+        calls = len(api.calls)
+        await play_move(driver, players, rng)
+        match = await current_match(driver)
+        (seat,) = AZUL.to_act(match.state)
+        texts = [params["text"] for params in group_sends(api, calls)]
+        notices = [text for text in texts if "can't write to you" in text]
+        if seat == 1:
+            bob_turns += 1
+            assert len(notices) == 1 and f"tg://user?id={BOB.id}" in notices[0], texts
+        else:
+            alice_turns += 1
+            assert not notices and not any(f"tg://user?id={ALICE.id}" in t for t in texts)
+    assert bob_turns and alice_turns
+
+
+async def test_the_board_follows_the_news_down_only_once_it_is_out_of_sight(driver, api):
+    """A whole Sultan game (news after each of 15 circles): the board is edited in place,
+    with the news collecting below it, until the news below it would fill a phone screen;
+    then it is posted again below the news, silently (the news notified), and the old one
+    is deleted. At the end it stays where it is: the final result says it all."""
+    players = [ALICE, BOB, CAROL]
+    await start_sultan(driver, GROUP, ALICE, players)
+    rng = random.Random(4)
+    stayed = moved = 0
+    while True:
+        old = (await current_match(driver)).board_message_id
+        calls = len(api.calls)
+        if await play_sultan_move(driver, GROUP, players, rng) is None:
+            break
+        match = await current_match(driver)
+        shown = [m for m in api.visible(GROUP) if m.from_bot]
+        ids = [m.message_id for m in shown]
+        below = shown[ids.index(match.board_message_id) + 1 :]
+        rows = sum(screen_rows(m.html) for m in below)
+        news = [p for p in group_sends(api, calls) if not p.get("disable_notification")]
+        if match.board_message_id == old:
+            assert rows <= SCREEN_ROWS or match.status == "finished", rows
+            stayed += bool(news)
             continue
-        acting = [players[seat].first_name for seat in sorted(AZUL.to_act(match.state))]
-        named = pings[0].text.removeprefix("👉 ").removesuffix(", your move!").split(", ")
-        assert set(acting) <= set(named), (acting, pings[0].text)
-        several += len(named) > 1
-    assert several  # the column choice came to several players at once
-
-
-def test_a_ping_names_several_players_without_a_pronoun_that_guesses():
-    names = "Иван, Оксана"
-    assert translator("ru")("play.your_turn_many", names=names) == f"👉 {names}, пора ходить!"
-    assert translator("uk")("play.your_turn_many", names=names) == f"👉 {names}, час ходити!"
-    assert translator("it")("play.your_turn_many", names=names) == f"👉 {names}, tocca a voi!"
+        moved += 1
+        assert api.messages[GROUP][old].deleted and below == []  # one board, at the bottom
+        (board_sent,) = [p for p in group_sends(api, calls) if p.get("disable_notification")]
+        first_line = api.messages[GROUP][match.board_message_id].html.split("\n")[0]
+        assert board_sent["text"].split("\n")[0] == first_line
+        # the news below the old board had filled a screen
+        since_old = [m for m in api.messages[GROUP].values() if m.from_bot and m.message_id > old]
+        news_rows = sum(screen_rows(m.html) for m in since_old if m.message_id != ids[-1])
+        assert news_rows > SCREEN_ROWS, news_rows
+    assert stayed >= 5 and 1 <= moved <= 5, (stayed, moved)
+    # the end: the final result is the last message, the final board above it
+    shown = [m for m in api.visible(GROUP) if m.from_bot]
+    assert shown[-1].text.startswith("🏁 Sultan is over.")
+    assert sum(1 for m in shown if m.message_id == match.board_message_id) == 1
 
 
 async def test_board_reposts_the_board_at_the_bottom_and_removes_the_old_one(driver, api):

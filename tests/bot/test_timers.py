@@ -303,8 +303,9 @@ async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(driv
     assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
     clock.now += 60
     await tick(driver, clock)
-    assert api.last(GROUP).text.startswith("5211")  # the board, below the news
-    offer = api.visible(GROUP)[-2]
+    # the offer goes right under the board, which stays where it was (in sight)
+    board_before, offer = api.visible(GROUP)[-2:]
+    assert board_before.message_id == board(driver, GROUP).message_id
     assert offer.text == (
         "⏳ Bob has not moved for 10 minutes. The other players can press «⏰ Start the clock» "
         "under the board: Bob then has 2 minutes to move."
