@@ -19,6 +19,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot import callbacks
+from bot.ai_seats import AISeats
 from bot.board_pictures import BoardPictures
 from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_database
@@ -86,7 +87,9 @@ def build_host(settings: Settings, application: Application) -> Host:
     timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
     chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
     publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
-    return Host(settings, storage, messenger, languages, lock, publisher, timers, chats)
+    ai_seats = AISeats(storage, lock, publisher, timers, settings.ai_workers)
+    timers.ai_turns = ai_seats  # every change the timers see wakes the match's AI seats
+    return Host(settings, storage, messenger, languages, lock, publisher, timers, chats, ai_seats)
 
 
 def _add_handlers(application: Application) -> None:
@@ -129,8 +132,9 @@ async def _on_startup(application: Application) -> None:
 
 async def restore_matches(host: Host) -> None:
     """Bring back every unfinished match: its state is in the database; its deadlines are
-    re-armed (overdue ones fire at once) and its messages redrawn where a restart
-    interrupted them — drawing skips whatever is already up to date."""
+    re-armed (overdue ones fire at once), an AI seat whose turn a restart interrupted plays
+    it, and its messages are redrawn where a restart interrupted them — drawing skips
+    whatever is already up to date."""
     for status in ("playing", "finished"):
         for match_id in await host.storage.match_ids(status):
             match = await host.storage.load(match_id)
@@ -142,8 +146,11 @@ async def restore_matches(host: Host) -> None:
 
 
 async def _on_stop(application: Application) -> None:
-    # updates in flight have been handled; let their messages go out before closing
-    await get_host(application).publisher.idle()
+    # updates in flight have been handled; AI decisions still being computed are dropped
+    # (the next start computes them again, the same); let the messages go out before closing
+    host = get_host(application)
+    await host.ai_seats.stop()
+    await host.publisher.idle()
 
 
 async def _on_shutdown(application: Application) -> None:

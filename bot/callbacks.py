@@ -33,6 +33,9 @@ class Kind(StrEnum):
     FULL_RULES = "fr"  # under a summary: payload = game id; shows the full rules
     BACK = "bk"  # back from autopilot
     CLOCK = "ck"  # start the clock: payload = the absent seat, token = its token
+    ADD_AI = "ai"  # lobby: seat an AI player, payload = its level
+    REMOVE_AI = "ar"  # lobby: remove the last AI seat
+    HINT = "hn"  # practice prompt: what the normal AI would play, token = the seat's token
 
 
 MAX_BYTES = 64

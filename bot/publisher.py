@@ -253,7 +253,7 @@ class Publisher:
         keys = (
             list(chats)
             if chats is not None
-            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.seats]
+            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.humans]
         )
         for key in keys:
             self._dirty.setdefault(key, set()).add(match.id)
@@ -599,6 +599,9 @@ class Publisher:
         title = html.escape(match.title or "—")
         text = t("play.prompt_header", title=title) + "\n" + screen.text
         rows = keyboard(match, screen.rows, seat.seat)
+        if match.practice and legal and match.status == "playing":
+            hint = Callback(Kind.HINT, match.id, seat.token).encode()
+            rows.append([InlineKeyboardButton(t("hint.button"), callback_data=hint)])
         if seat.autopilot and match.status == "playing":
             text += "\n\n" + t("timer.autopilot_private")
             back = Callback(Kind.BACK, match.id, 0, "").encode()

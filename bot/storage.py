@@ -114,6 +114,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE matches ADD COLUMN board_below INTEGER NOT NULL DEFAULT 0;
     """,
+    # an AI seat: its level (NULL: a human); its user_id is a negative number no Telegram
+    # user has, unique within the match
+    """
+    ALTER TABLE seats ADD COLUMN ai TEXT;
+    """,
     """
     ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
     """,
@@ -148,11 +153,16 @@ class Seat:
     prompt_message_id: int | None = None  # the private message holding this seat's prompt
     prompt_text: str | None = None  # fingerprint of what that message shows
     prompt_token: int = 0  # token of the decision that message was sent for
+    ai: str | None = None  # an AI seat's level (random, easy, normal, hard); None: a human
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
 
 
 PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline", "reminded",
                     "timeouts", "autopilot", "draft_step", "waiting_since",
-                    "clock_offered")  # fmt: skip
+                    "clock_offered", "ai")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
 DISPLAY_SEAT_FIELDS = ("prompt_message_id", "prompt_text", "prompt_token")
 
@@ -186,6 +196,16 @@ class Match:
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.is_ai]
+
+    @property
+    def practice(self) -> bool:
+        """Played in a player's private chat with the bot (chat ids of users are
+        positive, of groups negative): a practice match against AI seats."""
+        return self.chat_id > 0
 
 
 def _play_values(seat: Seat) -> tuple:
@@ -680,7 +700,7 @@ class Storage:
             " s.deadline <= :now"
             " OR (m.turn_seconds > 0 AND s.deadline IS NOT NULL AND s.reminded = 0"
             "     AND s.autopilot = 0 AND s.deadline - m.turn_seconds / 2.0 <= :now)"
-            " OR (:offer > 0 AND m.turn_seconds = 0 AND s.deadline IS NULL"
+            " OR (:offer > 0 AND m.turn_seconds = 0 AND m.chat_id < 0 AND s.deadline IS NULL"
             "     AND s.clock_offered = 0 AND s.waiting_since + :offer <= :now)"
             ") UNION SELECT id FROM matches WHERE status = 'playing' AND ends_at <= :now",
             {"now": now, "offer": offer_after},

@@ -278,11 +278,12 @@ async def replace_menu(
 
 
 async def cancel_command(update: Update, context: BotContext) -> None:
-    """/cancel in a group: close the lobby, or (after a confirmation) stop the running game."""
+    """/cancel in a group (or, for practice, the private chat): close the lobby, or (after a
+    confirmation) stop the running game."""
     host = context.host
     chat = update.effective_chat
     message = update.effective_message
-    if not is_group(chat):
+    if not (is_group(chat) or is_private(chat)):
         await message.reply_text(
             (await host.languages.user_t(update.effective_user))("lobby.groups_only")
         )
@@ -338,11 +339,12 @@ async def abort_button(press: MatchPress) -> None:
 
 async def board_command(update: Update, context: BotContext) -> None:
     """/board in a group: the running game's board again at the bottom of the chat, where
-    everyone sees it (the old board message goes: one board per match)."""
+    everyone sees it (the old board message goes: one board per match); in the private chat,
+    the practice match's board."""
     host = context.host
     chat = update.effective_chat
     message = update.effective_message
-    if not is_group(chat):
+    if not (is_group(chat) or is_private(chat)):
         await message.reply_text(
             (await host.languages.user_t(update.effective_user))("lobby.groups_only")
         )

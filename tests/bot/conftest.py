@@ -35,6 +35,7 @@ def settings_for(db_path: Path, **overrides) -> Settings:
             "telegram_bot_token": "123456:TEST-TOKEN",
             "database_path": db_path,
             "rate_limit": False,
+            "ai_workers": 0,  # AI moves in a thread of the test's process (one test uses the pool)
             "_env_file": None,
             **overrides,
         }
@@ -94,6 +95,17 @@ def deal(monkeypatch):
         monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: seed)
 
     return deal_from
+
+
+@pytest.fixture
+def ai_fails(monkeypatch):
+    """The normal AI raises: timeouts and autopilot fall back to the engine's default move
+    (the tests that check each game's default moves through the bot use it)."""
+
+    def broken(*args):
+        raise RuntimeError("the AI is out")
+
+    monkeypatch.setattr("bot.ai_moves.choose", broken)
 
 
 # -- the bot as a process (tests/bot/test_process.py, test_startup.py) -----------------------
