@@ -20,6 +20,7 @@ from telegram.request import BaseRequest
 
 from bot import callbacks
 from bot.ai_seats import AISeats
+from bot.board_pictures import BoardPictures
 from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_database
 
@@ -40,7 +41,7 @@ from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("new", "board", "rules", "language", "cancel", "help")
+COMMANDS = ("new", "board", "rules", "language", "pictures", "cancel", "help")
 
 
 def build_application(
@@ -82,7 +83,7 @@ def build_host(settings: Settings, application: Application) -> Host:
     messenger = Messenger(application.bot)
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
-    publisher = Publisher(storage, messenger, languages)
+    publisher = Publisher(storage, messenger, languages, BoardPictures(storage))
     timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
     chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
     publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
@@ -101,6 +102,7 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("language", commands.language_command))
+    add(CommandHandler("pictures", commands.pictures_command))
     add(CommandHandler("cancel", commands.cancel_command))
     add(CommandHandler("board", commands.board_command))
     unbound = [kind.name for kind in callbacks.Kind if kind not in BUTTONS]

@@ -27,6 +27,7 @@ class Kind(StrEnum):
     CANCEL_LOBBY = "cx"
     ABORT = "ab"  # /cancel of a running match, after confirmation
     LANGUAGE = "lg"  # payload = language code
+    PICTURES = "pc"  # the group's boards as pictures: payload = "on" or "off"
     REMATCH = "rm"  # payload = game id, match = the finished match
     RULES = "rl"  # /rules menu: payload = game id; shows the game's summary
     FULL_RULES = "fr"  # under a summary: payload = game id; shows the full rules

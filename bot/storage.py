@@ -119,6 +119,9 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN ai TEXT;
     """,
+    """
+    ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
+    """,
 ]
 
 ACTIVE = ("lobby", "playing")
@@ -276,6 +279,7 @@ class Storage:
         self._matches: LRU = LRU(CACHED_MATCHES)
         self._users: LRU = LRU(CACHED_PEOPLE)
         self._chat_langs: LRU = LRU(CACHED_PEOPLE)
+        self._chat_pictures: LRU = LRU(CACHED_PEOPLE)
         self._with_notices: set[int] = set()  # matches that have unsent notices
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -363,6 +367,24 @@ class Storage:
             (chat_id, lang),
         )
         self._chat_langs.put(chat_id, lang)
+
+    async def chat_pictures(self, chat_id: int) -> bool:
+        """Whether the group shows the tile games' boards as pictures (the default) or as
+        text (``/pictures``)."""
+        pictures = self._chat_pictures.hit(chat_id)
+        if pictures is _MISSING:
+            row = await self._fetchone("SELECT pictures FROM chats WHERE chat_id = ?", (chat_id,))
+            pictures = bool(row["pictures"]) if row else True
+            self._chat_pictures.put(chat_id, pictures)
+        return pictures
+
+    async def set_chat_pictures(self, chat_id: int, pictures: bool) -> None:
+        await self._execute(
+            "INSERT INTO chats (chat_id, pictures) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET pictures = excluded.pictures",
+            (chat_id, int(pictures)),
+        )
+        self._chat_pictures.put(chat_id, pictures)
 
     async def user(self, user_id: int) -> User | None:
         user = self._users.hit(user_id)
@@ -641,9 +663,10 @@ class Storage:
                 (new, old),
             )
             await db.execute(
-                "INSERT INTO chats (chat_id, lang) SELECT ?, lang FROM chats "
-                "WHERE chat_id = ? AND lang IS NOT NULL "
-                "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+                "INSERT INTO chats (chat_id, lang, pictures) SELECT ?, lang, pictures FROM chats "
+                "WHERE chat_id = ? "
+                "ON CONFLICT (chat_id) DO UPDATE SET "
+                "lang = coalesce(excluded.lang, chats.lang), pictures = excluded.pictures",
                 (new, old),
             )
             await db.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
@@ -654,8 +677,9 @@ class Storage:
         for match_id, cached in list(self._matches.items()):
             if cached.chat_id in (old, new):
                 del self._matches[match_id]  # read afresh, with the new chat
-        self._chat_langs.pop(old, None)
-        self._chat_langs.pop(new, None)
+        for chats in (self._chat_langs, self._chat_pictures):
+            chats.pop(old, None)
+            chats.pop(new, None)
         return [row["id"] for row in moved]
 
     async def active_in_chat(self, chat_id: int) -> list[int]:

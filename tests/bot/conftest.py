@@ -10,6 +10,7 @@ import pytest
 from telegram.ext import BaseRateLimiter
 
 from bot.app import build_application
+from bot.board_pictures import BoardPictures
 from bot.host import get_host
 from bot.settings import Settings
 from bot.testing.fake_server import FakeTelegramServer
@@ -124,3 +125,15 @@ async def no_bot_left_running() -> AsyncIterator[None]:
     """Kill whatever bot process a failed test left running."""
     yield
     await stop_leftovers()
+
+
+@pytest.fixture
+def text_boards(monkeypatch) -> None:
+    """Every group shows text boards, as one that chose "Text" with /pictures does: for the
+    tests that read the tile games' text boards (tests/bot/test_board_pictures.py plays
+    them as pictures, and checks that /pictures gives these same text boards)."""
+
+    async def text(self: BoardPictures, match) -> bool:
+        return False
+
+    monkeypatch.setattr(BoardPictures, "wanted", text)

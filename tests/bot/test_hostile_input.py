@@ -20,7 +20,7 @@ from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY, OTHER_GROUP, running_
 from tests.bot.play5211 import board, card_buttons, prompt, start_game
 
 USERS = [ALICE, BOB, MALLORY, FakeUser(999, "Zed")]
-KINDS = ["a", "d", "ng", "op", "lv", "st", "cx", "ab", "lg", "rm", "rl", "bk", "ck", "zz", ""]
+KINDS = ["a", "d", "ng", "op", "lv", "st", "cx", "ab", "lg", "pc", "rm", "rl", "bk", "ck", "zz", ""]
 
 
 class Failures(logging.Handler):
@@ -209,13 +209,15 @@ async def test_menu_buttons_forged_onto_the_board_or_a_lobby_change_nothing(driv
     before = {m.message_id: screen(m) for m in (table, lobby)}
     api.admins[GROUP].add(ALICE.id)
     for chat, message in ((GROUP, table), (OTHER_GROUP, lobby)):
-        for data in ("rl:0:0:5211", "fr:0:0:5211", "lg:0:0:it", "ng:0:0:5211", "ab:1:0:"):
+        forged = ("rl:0:0:5211", "fr:0:0:5211", "lg:0:0:it", "pc:0:0:off", "ng:0:0:5211", "ab:1:0:")
+        for data in forged:
             answer = await driver.press(ALICE, chat, message.message_id, data)
             assert answer == "This button is not valid.", (data, answer)
     for message in (table, lobby):
         stored = api.messages[message.chat_id][message.message_id]
         assert screen(stored) == before[message.message_id]
     assert await get_host(driver.app).storage.chat_lang(GROUP) == "en"
+    assert await get_host(driver.app).storage.chat_pictures(GROUP) is True
     assert (await get_host(driver.app).storage.load(1)).status == "playing"
     assert (await get_host(driver.app).storage.load(2)).status == "lobby"
     assert not errors.records

@@ -59,6 +59,10 @@ EMOJI = ["🟦", "🟨", "🟥", "⬛", "⬜"]
 WORDS = ["blue", "yellow", "red", "black", "white"]
 
 
+# these tests read the text boards; pictures: tests/bot/test_board_pictures.py
+pytestmark = pytest.mark.usefixtures("text_boards")
+
+
 @pytest.fixture
 def seeded(deal):
     deal(SEED)
