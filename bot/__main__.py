@@ -6,20 +6,24 @@ with one line on stderr (what is wrong, where, what to do) and exit status 1.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
 from telegram.error import InvalidToken
 
 from bot.app import ALLOWED_UPDATES, build_application
-from bot.database_check import DatabaseProblem, check_database
+from bot.database_check import DatabaseProblem, check_database, check_postgres
 from bot.settings import SettingsError, load_settings
 
 
 def main() -> None:
     try:
         settings = load_settings()
-        check_database(settings.database_path)
+        if settings.postgres_url():
+            asyncio.run(check_postgres(settings.postgres_url()))
+        else:
+            check_database(settings.database_path)
     except (SettingsError, DatabaseProblem) as problem:
         sys.exit(f"tablebot: {problem}")
     logging.basicConfig(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram import BotCommand, Update
@@ -22,7 +21,7 @@ from bot import callbacks
 from bot.ai_seats import AISeats
 from bot.board_pictures import BoardPictures
 from bot.chat_lifecycle import ChatLifecycle
-from bot.database_check import check_database
+from bot.database_check import check_storage
 
 # importing the handler modules binds their buttons (@button, @match_button) into BUTTONS
 from bot.handlers import commands, lobby, membership, play  # noqa: F401
@@ -36,7 +35,7 @@ from bot.messenger import Messenger
 from bot.publisher import Publisher
 from bot.rate_limit import TelegramLimits
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import storage_for
 from bot.timers import Timers
 
 log = logging.getLogger(__name__)
@@ -79,7 +78,7 @@ def build_application(
 def build_host(settings: Settings, application: Application) -> Host:
     """The bot's services, each given what it uses; each is built after everything it
     needs, so no module imports its way back up."""
-    storage = Storage(settings.database_path)
+    storage = storage_for(settings.postgres_url(), settings.database_path)
     messenger = Messenger(application.bot)
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
@@ -119,7 +118,8 @@ def _add_handlers(application: Application) -> None:
 async def _on_startup(application: Application) -> None:
     host = get_host(application)
     # `python -m bot` checked this already; here for every other way of starting the bot
-    await asyncio.to_thread(check_database, host.storage.path)
+    await check_storage(host.storage)
+    # one instance at a time: during a deploy the new one waits here for the old one to stop
     await host.storage.open()
     for lang in LANGUAGES:
         t = translator(lang)

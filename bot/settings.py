@@ -11,6 +11,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.storage import is_postgres_url
+
 Language = Literal["en", "ru", "uk", "it"]
 
 # A token from @BotFather: the bot's numeric id, a colon, then letters, digits, _ and -.
@@ -34,6 +36,11 @@ class Settings(BaseSettings):
     telegram_bot_token: SecretStr = Field(description="The token from @BotFather.")
     database_path: Path = Field(
         Path("data/bot.sqlite3"), description="SQLite file; put it on a persistent volume."
+    )
+    database_url: SecretStr | None = Field(
+        None,
+        description="A PostgreSQL address (postgres:// or postgresql://); when set, the bot "
+        "keeps everything there instead of the SQLite file.",
     )
     default_language: Language = Field(
         "en", description="For users and groups whose Telegram language is not supported."
@@ -91,6 +98,23 @@ class Settings(BaseSettings):
                 "and -): copy it again from @BotFather"
             )
         return SecretStr(value)
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_postgres_url(cls, url: SecretStr | None) -> SecretStr | None:
+        if url is None or not url.get_secret_value().strip():
+            return None  # SQLite, at DATABASE_PATH
+        value = url.get_secret_value().strip()
+        if not is_postgres_url(value):
+            raise ValueError(
+                "must be a PostgreSQL address (postgres://user:password@host:5432/database); "
+                "leave it empty to use the SQLite file at DATABASE_PATH"
+            )
+        return SecretStr(value)
+
+    def postgres_url(self) -> str | None:
+        """The PostgreSQL address, or None for SQLite."""
+        return self.database_url.get_secret_value() if self.database_url else None
 
     @field_validator("webhook_secret")
     @classmethod

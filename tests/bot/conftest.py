@@ -1,8 +1,12 @@
-"""A real Application against the in-memory Bot API, with helpers to play through it."""
+"""A real Application against the in-memory Bot API, with helpers to play through it.
+
+Storage backends: a test that asks for ``database`` (or ``driver``) runs twice, on SQLite and
+on PostgreSQL (an embedded server per test process, a fresh database per test).
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -15,6 +19,7 @@ from bot.host import get_host
 from bot.settings import Settings
 from bot.testing.fake_server import FakeTelegramServer
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
+from tests.bot.databases import BACKENDS, Database, PostgresServer
 from tests.bot.process import stop_leftovers
 
 GROUP = -100111
@@ -29,11 +34,27 @@ OKSANA = FakeUser(202, "Оксана", "uk")
 GIULIA = FakeUser(203, "Giulia", "it")
 
 
-def settings_for(db_path: Path, **overrides) -> Settings:
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames and "backend" not in own_parameters(metafunc):
+        metafunc.parametrize("backend", BACKENDS)
+
+
+def own_parameters(metafunc: pytest.Metafunc) -> set[str]:
+    """The names a test parametrises itself (a test may pick its backends case by case)."""
+    names: set[str] = set()
+    for marker in metafunc.definition.iter_markers("parametrize"):
+        given = marker.args[0]
+        names.update(given.replace(" ", "").split(",") if isinstance(given, str) else given)
+    return names
+
+
+def settings_for(database: Database | Path, **overrides) -> Settings:
+    if isinstance(database, Path):
+        database = Database("sqlite", database)
     return Settings(
         **{
             "telegram_bot_token": "123456:TEST-TOKEN",
-            "database_path": db_path,
+            **database.settings(),
             "rate_limit": False,
             "ai_workers": 0,  # AI moves in a thread of the test's process (one test uses the pool)
             "_env_file": None,
@@ -44,11 +65,14 @@ def settings_for(db_path: Path, **overrides) -> Settings:
 
 @asynccontextmanager
 async def running_bot(
-    api: FakeTelegram, db_path: Path, rate_limiter: BaseRateLimiter | None = None, **overrides
+    api: FakeTelegram,
+    database: Database | Path,
+    rate_limiter: BaseRateLimiter | None = None,
+    **overrides,
 ) -> AsyncIterator[Driver]:
     """Build, start and (on exit) stop the bot, as ``python -m bot`` would."""
     application = build_application(
-        settings_for(db_path, **overrides), request=api, rate_limiter=rate_limiter
+        settings_for(database, **overrides), request=api, rate_limiter=rate_limiter
     )
     waits: list[float] = []
 
@@ -69,19 +93,34 @@ async def running_bot(
         await application.post_shutdown(application)
 
 
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def database(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Database]:
+    if backend == "sqlite":
+        yield Database("sqlite", tmp_path / "bot.sqlite3")
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = await server.create_database()
+    yield Database("postgres", tmp_path / "bot.sqlite3", server.url_of(name))
+    await server.drop_database(name)
+
+
 @pytest.fixture
 def api() -> FakeTelegram:
     return FakeTelegram()
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "bot.sqlite3"
-
-
-@pytest.fixture
-async def driver(api: FakeTelegram, db_path: Path) -> AsyncIterator[Driver]:
-    async with running_bot(api, db_path) as running:
+async def driver(api: FakeTelegram, database: Database) -> AsyncIterator[Driver]:
+    async with running_bot(api, database) as running:
         running.group(GROUP, "Game Night")
         running.group(OTHER_GROUP, "Office")
         yield running

@@ -19,10 +19,7 @@ from tests.bot.conftest import GROUP
 async def current_match(driver: Driver, group: int = GROUP) -> Match:
     """The latest match opened in a group."""
     storage = get_host(driver.app).storage
-    rows = await storage._fetchall(
-        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
-    )
-    return await storage.load(rows[0]["id"])
+    return await storage.load(await storage.latest_match_id(group))
 
 
 async def start_match(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.testing.fake_server import FakeTelegramServer
 from bot.testing.fake_telegram import Driver, FakeTelegram
+from tests.bot.databases import Database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,21 +45,29 @@ async def stop_leftovers() -> None:
 
 
 class BotProcess:
-    def __init__(self, server: FakeTelegramServer, db_path: Path, **env: str) -> None:
+    def __init__(
+        self,
+        server: FakeTelegramServer,
+        database: Database | Path,
+        log: str = "bot.log",
+        **env: str,
+    ) -> None:
+        if isinstance(database, Path):
+            database = Database("sqlite", database)
         self.server = server
-        self.db_path = db_path
+        self.database = database
         self.env = env
         self.process: asyncio.subprocess.Process | None = None
-        self.log = db_path.parent / "bot.log"
+        self.log = database.path.parent / log
 
-    async def start(self, ready: str = "getUpdates") -> None:
+    async def start(self, ready: str | None = "getUpdates") -> None:
         """Start ``python -m bot``; ready once it makes the ``ready`` call (polling by
-        default; ``setWebhook`` for a webhook)."""
+        default; ``setWebhook`` for a webhook; ``None``: at once)."""
         env = {
             **os.environ,
             "TELEGRAM_BOT_TOKEN": "123456:PROCESS-TEST",
             "TELEGRAM_API_URL": self.server.url,
-            "DATABASE_PATH": str(self.db_path),
+            **self.database.env(),
             "RATE_LIMIT": "false",
             "DEFAULT_TURN_SECONDS": "0",
             "WEBHOOK_URL": "",
@@ -71,6 +80,8 @@ class BotProcess:
                 sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=log, stderr=log
             )
         RUNNING.add(self.process)
+        if ready is None:
+            return
         await until(
             lambda: any(m == ready for m, _ in self.server.api.calls[calls:]),
             what=f"the bot to call {ready}",

@@ -160,11 +160,11 @@ async def test_the_same_match_replays_the_same_ai_moves(api, tmp_path, deal):
 # -- restarts and the real pool ------------------------------------------------------------------
 
 
-async def test_an_ai_turn_pending_at_start_up_is_played(api, db_path, deal, monkeypatch):
+async def test_an_ai_turn_pending_at_start_up_is_played(api, database, deal, monkeypatch):
     deal(7)
     with monkeypatch.context() as patch:
         patch.setattr("bot.ai_seats.AISeats.wake", lambda self, match: None)  # the bot "dies"
-        async with running_bot(api, db_path) as driver:
+        async with running_bot(api, database) as driver:
             driver.group(GROUP, "Game Night")
             match = await open_with_bots(driver, "azul", [ALICE], bots=1)
             engine = get_engine("azul")
@@ -174,16 +174,16 @@ async def test_an_ai_turn_pending_at_start_up_is_played(api, db_path, deal, monk
                 match = await current_match(driver)
     bot_seat = match.seats[1]
     expected = choose(*decision_args(match, bot_seat, "normal"))
-    async with running_bot(api, db_path) as driver:  # start-up plays the AI's turn
+    async with running_bot(api, database) as driver:  # start-up plays the AI's turn
         after = await current_match(driver)
         moves = await get_host(driver.app).storage.moves(match.id)
     assert after.version > match.version
     assert moves[match.version][1:] == (1, encode_action(expected))
 
 
-async def test_the_ai_seats_play_in_worker_processes(api, db_path, deal):
+async def test_the_ai_seats_play_in_worker_processes(api, database, deal):
     deal(2)
-    async with running_bot(api, db_path, ai_workers=1) as driver:
+    async with running_bot(api, database, ai_workers=1) as driver:
         driver.group(GROUP, "Game Night")
         await open_with_bots(driver, "sultan", [ALICE], bots=1)
         final = await play_out(driver, [ALICE], seed=1)

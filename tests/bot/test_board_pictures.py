@@ -18,7 +18,7 @@ from bot.host import get_host
 from bot.i18n import translator
 from bot.publisher import MAX_CAPTION, fit_caption, plain_length, short_names_of
 from bot.rate_limit import TelegramLimits
-from bot.storage import Storage
+from bot.storage import storage_for
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser, Fault, StoredMessage
 from bot.ui import get_ui
 from games import get_engine
@@ -210,14 +210,14 @@ async def test_pictures_off_shows_the_text_board_and_on_brings_the_picture_back(
     assert prompt(driver, PLAYERS[seat]).is_photo
 
 
-async def test_the_setting_is_kept_and_follows_a_supergroup_upgrade(tmp_path):
-    storage = Storage(tmp_path / "bot.sqlite3")
+async def test_the_setting_is_kept_and_follows_a_supergroup_upgrade(database):
+    storage = storage_for(database.url, database.path)
     await storage.open()
     assert await storage.chat_pictures(GROUP) is True  # pictures unless a group says no
     await storage.set_chat_pictures(GROUP, False)
     await storage.set_chat_lang(GROUP, "it")
     await storage.close()
-    reopened = Storage(tmp_path / "bot.sqlite3")
+    reopened = storage_for(database.url, database.path)
     await reopened.open()
     assert await reopened.chat_pictures(GROUP) is False
     await reopened.move_chat(GROUP, GROUP - 1)
@@ -326,8 +326,8 @@ def test_a_caption_over_the_limit_loses_its_last_lines():
     assert plain_length("🎲 x") == 4  # UTF-16: the die counts twice
 
 
-async def test_four_players_with_the_longest_names_keep_a_board_picture(api, db_path, seeded):
-    async with running_bot(api, db_path) as driver:
+async def test_four_players_with_the_longest_names_keep_a_board_picture(api, database, seeded):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         players = [
             FakeUser(user.id, (user.first_name * 50)[:LONGEST_NAME], "it")
@@ -341,10 +341,10 @@ async def test_four_players_with_the_longest_names_keep_a_board_picture(api, db_
         assert ("Alice" * 7)[:31] + "…" in board.text
 
 
-async def test_a_prompt_too_long_for_a_caption_stays_text(api, db_path, seeded):
+async def test_a_prompt_too_long_for_a_caption_stays_text(api, database, seeded):
     """The prompt's header names the group; Telegram's titles are shorter, but names and a
     title near their longest add up the same way."""
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night " + "🎲" * 400)
         match = await play_azul.start_match(driver, ALICE, PLAYERS)
         assert photo_board(api)
@@ -355,11 +355,11 @@ async def test_a_prompt_too_long_for_a_caption_stays_text(api, db_path, seeded):
 
 
 # -- the message budget --------------------------------------------------------------------------
-async def test_fast_play_coalesces_picture_edits_within_the_group_budget(api, db_path, seeded):
+async def test_fast_play_coalesces_picture_edits_within_the_group_budget(api, database, seeded):
     window = 1.0  # Telegram's minute, shrunk
     limits = TelegramLimits(window=window, margin=0.05)
     players = [ALICE, BOB, CAROL, DAVE]
-    async with running_bot(api, db_path, limits, rate_limit=True) as driver:
+    async with running_bot(api, database, limits, rate_limit=True) as driver:
         driver.group(GROUP, "Game Night")
         match = await play_azul.start_match(driver, ALICE, players)
         api.timeline.clear()

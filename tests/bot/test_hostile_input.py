@@ -17,6 +17,7 @@ from telegram import Update
 from bot.host import get_host
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
 from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY, OTHER_GROUP, running_bot
+from tests.bot.databases import Database
 from tests.bot.play5211 import board, card_buttons, prompt, start_game
 
 USERS = [ALICE, BOB, MALLORY, FakeUser(999, "Zed")]
@@ -37,10 +38,10 @@ class Failures(logging.Handler):
 class Harness:
     """One running bot with a match in progress, reused across hypothesis examples."""
 
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, database: Database) -> None:
         self.loop = asyncio.new_event_loop()
         self.api = FakeTelegram()
-        self.context = running_bot(self.api, tmp_path / "bot.sqlite3")
+        self.context = running_bot(self.api, database)
         self.driver = self.loop.run_until_complete(self.context.__aenter__())
         self.driver.group(GROUP, "Game Night")
         self.driver.group(OTHER_GROUP, "Office")
@@ -62,8 +63,8 @@ class Harness:
 
 
 @pytest.fixture
-def harness(tmp_path):
-    running = Harness(tmp_path)
+def harness(database):
+    running = Harness(database)
     yield running
     running.close()
 

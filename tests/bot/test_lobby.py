@@ -161,12 +161,12 @@ async def test_cancel_closes_the_lobby(driver, api):
     assert api.last(GROUP).text == "Which game shall we play?"
 
 
-async def test_a_lobby_survives_a_restart(api, db_path):
-    async with running_bot(api, db_path) as driver:
+async def test_a_lobby_survives_a_restart(api, database):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await open_lobby(driver)
         await driver.press_label(ALICE, GROUP, "Join")
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         await driver.press_label(BOB, GROUP, "Join")
         assert "2. Bob" in api.last(GROUP).text
         assert await driver.press_label(ALICE, GROUP, "Start") == "Let's play!"
@@ -247,12 +247,12 @@ async def test_an_admin_may_open_and_start_a_rematch_without_having_played(drive
     assert api.last(GROUP).text == "Only the players of the last game or an admin can do that."
 
 
-async def test_a_rematch_lobby_keeps_its_players_rights_after_a_restart(api, db_path):
-    async with running_bot(api, db_path) as driver:
+async def test_a_rematch_lobby_keeps_its_players_rights_after_a_restart(api, database):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await finish_a_game(driver, [ALICE, BOB])
         await driver.press_label(ALICE, GROUP, "Rematch")
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         assert await driver.press_label(BOB, GROUP, "Start") == "Let's play!"
 
 

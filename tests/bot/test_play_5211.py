@@ -20,11 +20,8 @@ from tests.bot.play5211 import (
 
 
 async def current_match(driver, group=GROUP):
-    host = get_host(driver.app)
-    rows = await host.storage._fetchall(
-        "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (group,)
-    )
-    return await host.storage.load(rows[0]["id"])
+    storage = get_host(driver.app).storage
+    return await storage.load(await storage.latest_match_id(group))
 
 
 def round_messages(api, group=GROUP):
@@ -81,14 +78,14 @@ async def test_full_three_player_game_from_new_to_results(driver, api):
     assert len(moves) == 1 + 21 * 3  # the start, then every player's choice in 21 parts
 
 
-async def test_game_survives_a_restart_between_every_move(api, db_path):
+async def test_game_survives_a_restart_between_every_move(api, database):
     players = [ALICE, BOB, CAROL]
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_game(driver, GROUP, ALICE, players)
     moves = 0
     while True:
-        async with running_bot(api, db_path) as driver:
+        async with running_bot(api, database) as driver:
             waiting = [p for p in players if has_choice(driver, p)]
             if not waiting:
                 break
@@ -98,7 +95,7 @@ async def test_game_survives_a_restart_between_every_move(api, db_path):
             await driver.press(
                 player, player.id, message.message_id, card_buttons(message)[0]["callback_data"]
             )
-        async with running_bot(api, db_path) as driver:
+        async with running_bot(api, database) as driver:
             assert "✅" in prompt(driver, player).text or any(
                 b["text"].startswith("✅") for b in card_buttons(prompt(driver, player))
             )
@@ -106,7 +103,7 @@ async def test_game_survives_a_restart_between_every_move(api, db_path):
                 driver, player, picks=[] if confirm_button(prompt(driver, player)) else [1]
             )
             moves += 1
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         match = await current_match(driver)
         assert match.status == "finished"
         assert moves == 21 * 3
@@ -206,11 +203,11 @@ async def test_two_groups_play_at_once_with_one_shared_player(driver, api):
 
 
 async def test_a_crash_between_commit_and_messages_is_redrawn_at_start_up(
-    api, db_path, monkeypatch
+    api, database, monkeypatch
 ):
     from bot.publisher import Publisher
 
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_game(driver, GROUP, ALICE, [ALICE, BOB])
         await choose(driver, ALICE)
@@ -224,7 +221,7 @@ async def test_a_crash_between_commit_and_messages_is_redrawn_at_start_up(
         assert (await driver.press(BOB, BOB.id, message.message_id, confirm)).startswith("Played")
         assert "part 1" in board(driver, GROUP).text
         monkeypatch.undo()
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         # start-up publishes the committed version: the reveal is on the board and both
         # players have their part-2 prompt
         assert "Round 1, part 2 of 3" in board(driver, GROUP).text

@@ -427,8 +427,8 @@ def test_the_fullest_four_player_board_stays_well_under_the_telegram_limit():
 
 
 # -- restarts, strangers, stale and out-of-turn presses ----------------------------------------
-async def test_a_restart_in_the_middle_of_a_round_keeps_the_selected_tiles(api, db_path, seeded):
-    async with running_bot(api, db_path) as driver:
+async def test_a_restart_in_the_middle_of_a_round_keeps_the_selected_tiles(api, database, seeded):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_match(driver, ALICE, PLAYERS)
         await play_until(driver, PLAYERS, lambda s: len(s["log"]) >= 5, seed=2)
@@ -438,7 +438,7 @@ async def test_a_restart_in_the_middle_of_a_round_keeps_the_selected_tiles(api, 
         user = PLAYERS[seat]
         action = ENGINE.legal_actions(match.state, seat)[0]
         await select_tiles(driver, user, action[0], action[1])
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         # the selection survived the restart: the line step is still there
         message = prompt(driver, user)
         assert "Choose a pattern line or the floor:" in message.text
@@ -449,7 +449,7 @@ async def test_a_restart_in_the_middle_of_a_round_keeps_the_selected_tiles(api, 
         assert after.version == match.version + 1
         assert f"Last move: {user.first_name} — " in board(driver).text
         await play_until(driver, PLAYERS, lambda s: s["round"] == 2, seed=2)
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         assert [m.text.splitlines()[0] for m in tiling_messages(driver)] == [
             "🧱 Round 1: wall tiling"
         ]

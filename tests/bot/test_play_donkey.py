@@ -222,19 +222,19 @@ async def test_a_donkey_round_one_card_each_and_the_last_highest_takes_all(drive
 # -- restarts ----------------------------------------------------------------------------------
 
 
-async def test_a_restart_in_the_middle_of_a_round_and_of_a_two_step_choice(api, db_path, seeded):
-    async with running_bot(api, db_path) as driver:
+async def test_a_restart_in_the_middle_of_a_round_and_of_a_two_step_choice(api, database, seeded):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_match(driver, ALICE, PLAYERS)
         lead = prompt(driver, ALICE)
         await tap(driver, ALICE, lead, "12 ×?")
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         # the half-made choice survived: the second step is still on screen and works
         step = api.messages[ALICE.id][lead.message_id]
         assert "How many 12?" in step.text
         assert await tap(driver, ALICE, step, "12 12") == "You played 12 12."
         await tap(driver, BOB, prompt(driver, BOB), "Pass")
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         text = board(driver).text
         assert "Round 1: Alice led 2 cards · to beat: 12 12 (Alice)" in text
         assert "Bob · 13 cards → pass" in text and "👉 Carol" in text

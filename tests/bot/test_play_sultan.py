@@ -243,9 +243,9 @@ async def test_full_two_player_game_with_two_bids_per_circle(driver, api):
     assert len(await get_host(driver.app).storage.moves(match.id)) == 1 + 60
 
 
-async def test_a_restart_in_the_middle_of_a_circle_loses_nothing(api, db_path):
+async def test_a_restart_in_the_middle_of_a_circle_loses_nothing(api, database):
     users = [ALICE, BOB, CAROL]
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_game(driver, GROUP, ALICE, users)
         match = await current_match(driver, GROUP)
@@ -257,7 +257,7 @@ async def test_a_restart_in_the_middle_of_a_circle_loses_nothing(api, db_path):
         message = prompt(driver, users[second])
         await press(driver, users[second], message, button(message, "d", "c1"))
         version = (await current_match(driver, GROUP)).version
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         match = await current_match(driver, GROUP)
         assert match.version == version and acting(match) == second
         message = prompt(driver, users[second])
@@ -267,7 +267,7 @@ async def test_a_restart_in_the_middle_of_a_circle_loses_nothing(api, db_path):
         )
         hand = ENGINE.view(match.state, second)["hand"]
         await bid(driver, users[second], 1, hand[-1])
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         third = (start + 2) % 3
         assert has_choice(driver, users[third])
         hand = ENGINE.view((await current_match(driver, GROUP)).state, third)["hand"]
@@ -277,7 +277,7 @@ async def test_a_restart_in_the_middle_of_a_circle_loses_nothing(api, db_path):
         match = await current_match(driver, GROUP)
         assert acting(match) == (start + 1) % 3 and match.state["phase"] == "return"
         assert has_choice(driver, users[(start + 1) % 3])
-    async with running_bot(api, db_path) as driver:  # nothing is announced twice
+    async with running_bot(api, database) as driver:  # nothing is announced twice
         rng = random.Random(7)
         for _ in range(4):
             await play_move(driver, GROUP, users, rng)

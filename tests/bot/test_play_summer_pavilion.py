@@ -390,8 +390,8 @@ async def test_variant_2_uses_the_other_order_of_wild_colours(driver, api, seede
 
 
 # -- restarts, strangers, stale and out-of-turn presses ----------------------------------------
-async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, seeded):
-    async with running_bot(api, db_path) as driver:
+async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, database, seeded):
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_match(driver, ALICE, PLAYERS)
         await play_until(driver, PLAYERS, in_phase("placing"), seed=6)
@@ -405,7 +405,7 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         )
         message = prompt(driver, user)
         await press(driver, user, message, button(message, "d", f"t{action.star}"))
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         # the selection survived: the star's spaces are still offered
         message = prompt(driver, user)
         assert ": choose a space." in message.text
@@ -418,7 +418,7 @@ async def test_a_restart_in_phase_2_in_the_middle_of_a_placement(api, db_path, s
         index = space_index(action.star, action.space)
         assert after.state["boards"][seat][index] == action.colour
         assert "Phase 2: placing tiles" in board(driver).text
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         await play_until(driver, PLAYERS, lambda s: False, seed=6)
         assert (await current_match(driver)).status == "finished"
         assert len(round_messages(driver)) == 6

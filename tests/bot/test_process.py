@@ -1,4 +1,5 @@
-"""The bot as a real process: it survives SIGKILL at any moment and stops cleanly on SIGTERM."""
+"""The bot as a real process: it survives SIGKILL at any moment and stops cleanly on SIGTERM
+— on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import contextlib
 import json
 import os
 import random
-import sqlite3
 import time
 from dataclasses import dataclass
 
@@ -20,6 +20,7 @@ from bot.ui import playable_games
 from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import ALICE, BOB, GROUP
+from tests.bot.databases import Database, Look
 from tests.bot.play5211 import card_buttons, confirm_button, has_choice, prompt
 from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
 
@@ -36,8 +37,8 @@ async def open_5211(driver, players):
     await until(lambda: all(has_choice(driver, p) for p in players), what="the deal")
 
 
-async def test_the_bot_process_plays_against_the_fake_api(server, tmp_path):
-    bot = BotProcess(server, tmp_path / "bot.sqlite3")
+async def test_the_bot_process_plays_against_the_fake_api(server, database):
+    bot = BotProcess(server, database)
     await bot.start()
     try:
         driver = ProcessDriver(server.api)
@@ -66,14 +67,13 @@ REFUSALS = {
 }
 
 
-def read_match(db_path) -> tuple[dict, int, list[int], str]:
+def read_match(look: Look) -> tuple[dict, int, list[int], str]:
     """The committed state, version, seat tokens and status, straight from the database."""
-    with sqlite3.connect(db_path) as db:
-        state, version, status = db.execute(
-            "SELECT state, version, status FROM matches WHERE id = 1"
-        ).fetchone()
-        tokens = [row[0] for row in db.execute("SELECT token FROM seats WHERE match_id = 1")]
-    return json.loads(state), version, tokens, status
+    version, status = look.rows("SELECT version, status FROM matches WHERE id = 1")[0]
+    tokens = [
+        row[0] for row in look.rows("SELECT token FROM seats WHERE match_id = 1 ORDER BY seat")
+    ]
+    return look.state(1), version, tokens, status
 
 
 def answered(api: FakeTelegram, query_id: str) -> str | None:
@@ -95,33 +95,30 @@ class Trial:
     redrawn: int = 0  # restarts after which the board and every prompt were redrawn
 
 
-def automatic_moves(db_path) -> int:
-    with sqlite3.connect(db_path) as db:
-        return db.execute("SELECT COUNT(*) FROM moves WHERE automatic = 1").fetchone()[0]
+def automatic_moves(look: Look) -> int:
+    return look.rows("SELECT COUNT(*) FROM moves WHERE automatic = TRUE")[0][0]
 
 
-def deadline_soon(db_path, seconds: float) -> None:
+def deadline_soon(look: Look, seconds: float) -> None:
     """While the bot is down, time passes: one waiting player's deadline is ``seconds``
     away."""
-    with sqlite3.connect(db_path) as db:
-        db.execute(
-            "UPDATE seats SET deadline = ? WHERE match_id = 1 AND seat = "
-            "(SELECT MIN(seat) FROM seats WHERE match_id = 1 AND deadline IS NOT NULL)",
-            (time.time() + seconds,),
-        )
+    look.run(
+        "UPDATE seats SET deadline = ? WHERE match_id = 1 AND seat = "
+        "(SELECT MIN(seat) FROM seats WHERE match_id = 1 AND deadline IS NOT NULL)",
+        (time.time() + seconds,),
+    )
 
 
-def drawn_as_committed(api: FakeTelegram, db_path) -> bool:
+def drawn_as_committed(api: FakeTelegram, look: Look) -> bool:
     """The group shows the committed version, and every player with a decision has a
     private prompt whose buttons carry their current token."""
-    with sqlite3.connect(db_path) as db:
-        version, published, board_id, status = db.execute(
-            "SELECT version, published, board_message_id, status FROM matches WHERE id = 1"
-        ).fetchone()
-        seats = db.execute(
-            "SELECT user_id, token, prompt_token, prompt_message_id, deadline FROM seats "
-            "WHERE match_id = 1"
-        ).fetchall()
+    version, published, board_id, status = look.rows(
+        "SELECT version, published, board_message_id, status FROM matches WHERE id = 1"
+    )[0]
+    seats = look.rows(
+        "SELECT user_id, token, prompt_token, prompt_message_id, deadline FROM seats "
+        "WHERE match_id = 1"
+    )
     if published != version or board_id is None:
         return False
     if board_id not in api.messages[GROUP] or api.messages[GROUP][board_id].deleted:
@@ -138,7 +135,7 @@ def drawn_as_committed(api: FakeTelegram, db_path) -> bool:
     return True
 
 
-async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
+async def sigkill_trial(server, database: Database, game: str, seed: int) -> Trial:
     """Play a whole match with random legal presses, killing the bot (SIGKILL) at random
     moments and starting it again on the same database. After a restart the board and the
     prompts must be redrawn; sometimes a deadline falls due while the bot is down and must
@@ -146,12 +143,19 @@ async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
     the log, replaying the log gives the final state, and the database is intact."""
     rng = random.Random(seed)
     engine = get_engine(game)
+    look = Look(database)
+    try:
+        return await _sigkill_trial(server, database, look, engine, game, rng)
+    finally:
+        look.close()
+
+
+async def _sigkill_trial(server, database, look, engine, game, rng) -> Trial:
     players = [FakeUser(300 + n, f"P{n}") for n in range(engine.min_players)]
-    db_path = workdir / "bot.sqlite3"
     trial = Trial(game)
     # a move time limit, so that timers are part of every restart; autopilot kept out of
     # the way (the random presses play every seat)
-    bot = BotProcess(server, db_path, DEFAULT_TURN_SECONDS="60", AUTOPILOT_AFTER="1000")
+    bot = BotProcess(server, database, DEFAULT_TURN_SECONDS="60", AUTOPILOT_AFTER="1000")
     await bot.start()
     driver = ProcessDriver(server.api)
     driver.group(GROUP, "Game Night")
@@ -164,19 +168,19 @@ async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
     async def restart(deadline_due: bool = False) -> None:
         await bot.kill()
         trial.kills += 1
-        automatic = automatic_moves(db_path)
+        automatic = automatic_moves(look)
         if deadline_due:
-            deadline_soon(db_path, 1.0)
+            deadline_soon(look, 1.0)
         await bot.start()
         if deadline_due:
             await until(
-                lambda: automatic_moves(db_path) > automatic,
+                lambda: automatic_moves(look) > automatic,
                 what=f"the deadline to be played after a restart; calls:\n{last_calls(server.api)}",
             )
             trial.rearmed += 1
 
     for press in range(3000):
-        state, _, tokens, status = read_match(db_path)
+        state, _, tokens, status = read_match(look)
         if status == "finished":
             break
         seat = rng.choice(sorted(engine.to_act(state)))
@@ -194,11 +198,11 @@ async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
             # with Telegram itself: it was never answered, and the player presses again.
             with contextlib.suppress(AssertionError):
                 await until(lambda q=query: answered(server.api, q) is not None, timeout=2)
-            if rng.random() < 0.2 and read_match(db_path)[3] == "playing":
+            if rng.random() < 0.2 and read_match(look)[3] == "playing":
                 await driver.settle()  # nothing in flight: the deadline is the only change
                 await restart(deadline_due=True)  # time passed while the bot was down
             await until(
-                lambda: drawn_as_committed(server.api, db_path),
+                lambda: drawn_as_committed(server.api, look),
                 what=f"the board and prompts redrawn; calls:\n{last_calls(server.api)}",
             )
             trial.redrawn += 1
@@ -213,12 +217,12 @@ async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
         raise AssertionError("the match did not end")
     await until(lambda: any(m.buttons() for m in server.api.visible(GROUP)), what="the end")
     await bot.terminate()
-    state, _, _, status = read_match(db_path)
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        moves = [tuple(row) for row in db.execute(
-            "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
-        )]  # fmt: skip
+    state, _, _, status = read_match(look)
+    if database.backend == "sqlite":
+        assert look.rows("PRAGMA integrity_check") == [("ok",)]
+    moves = look.rows(
+        "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
+    )
     trial.answered = len(played)
     trial.lost = sum(1 for move in played if move not in moves)
     assert trial.lost == 0, f"answered moves were lost: {set(played) - set(moves)}"
@@ -230,21 +234,28 @@ async def sigkill_trial(server, workdir, game: str, seed: int) -> Trial:
     return trial
 
 
-TRIALS = [(game, seed) for game in playable_games() for seed in (1, 2)]
+# Two trials per game on SQLite, one on PostgreSQL: the storage's part of the guarantee (a move
+# is committed before its press is answered) is the same in every game, and these trials are
+# the suite's longest tests. The soak runs many more on either backend.
+TRIALS = [("sqlite", game, seed) for game in playable_games() for seed in (1, 2)] + [
+    ("postgres", game, 1) for game in playable_games()
+]
 
 
-@pytest.mark.parametrize(("game", "seed"), TRIALS)
-async def test_sigkill_at_random_moments_loses_no_answered_move(server, tmp_path, game, seed):
-    trial = await sigkill_trial(server, tmp_path, game, seed)
+@pytest.mark.parametrize(("backend", "game", "seed"), TRIALS)
+async def test_sigkill_at_random_moments_loses_no_answered_move(server, database, game, seed):
+    trial = await sigkill_trial(server, database, game, seed)
     assert trial.kills >= 2 and trial.redrawn >= 1
 
 
 @pytest.mark.soak
-async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
+async def test_soak_many_sigkill_trials_across_all_games(tmp_path, request):
     """The same trials, many of them (``SOAK_TRIALS``, default 100), across all five games:
-    ``SOAK_TRIALS=100 python -m pytest -m soak -s tests/bot/test_process.py``. Prints its
-    figures as one JSON line."""
+    ``SOAK_TRIALS=100 python -m pytest -m soak -s tests/bot/test_process.py``, on SQLite, or
+    on PostgreSQL with ``SOAK_BACKEND=postgres``. Prints its figures as one JSON line."""
     count = int(os.environ.get("SOAK_TRIALS", "100"))
+    backend = os.environ.get("SOAK_BACKEND", "sqlite")
+    postgres = request.getfixturevalue("postgres_server") if backend == "postgres" else None
     games = playable_games()
     started = time.monotonic()
     trials = []
@@ -256,12 +267,17 @@ async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
         workdir.mkdir()
         game = games[number % len(games)]
         try:
-            trials.append(await sigkill_trial(server, workdir, game, number))
+            database = Database("sqlite", workdir / "bot.sqlite3")
+            if postgres is not None:
+                url = postgres.url_of(await postgres.create_database())
+                database = Database("postgres", workdir / "bot.sqlite3", url)
+            trials.append(await sigkill_trial(server, database, game, number))
         except AssertionError as error:
             raise AssertionError(f"trial {number} ({game}, seed {number}): {error}") from None
         finally:
             await server.stop()
     figures = {
+        "database": backend,
         "trials": len(trials),
         "games": {game: sum(t.game == game for t in trials) for game in games},
         "kills": sum(t.kills for t in trials),
@@ -275,9 +291,8 @@ async def test_soak_many_sigkill_trials_across_all_games(tmp_path):
     assert figures["lost_answered_moves"] == 0 and figures["trials"] == count
 
 
-async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(server, tmp_path):
-    db_path = tmp_path / "bot.sqlite3"
-    bot = BotProcess(server, db_path)
+async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(server, database):
+    bot = BotProcess(server, database)
     await bot.start()
     driver = ProcessDriver(server.api)
     driver.group(GROUP, "Game Night")
@@ -292,9 +307,11 @@ async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(ser
     await until(lambda: not server.api.pending_updates or server.api.answers[-1:] != [], 5)
     seconds = await bot.terminate()  # a PaaS restart
     assert seconds < 5 and bot.process.returncode == 0
-    assert not (tmp_path / "bot.sqlite3-wal").exists()  # closed cleanly: WAL checkpointed
-    with sqlite3.connect(db_path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    look = Look(database)
+    if database.backend == "sqlite":
+        wal = database.path.with_name(database.path.name + "-wal")
+        assert not wal.exists()  # closed cleanly: WAL checkpointed
+        assert look.rows("PRAGMA integrity_check") == [("ok",)]
     await bot.start()  # whatever was not handled before the stop is handled now
     try:
         await until(
@@ -305,8 +322,8 @@ async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(ser
             what="the press to be answered",
         )
         await driver.settle()
-        with sqlite3.connect(db_path) as db:
-            seats = [row[0] for row in db.execute("SELECT seat FROM moves WHERE seat >= 0")]
+        seats = [row[0] for row in look.rows("SELECT seat FROM moves WHERE seat >= 0")]
         assert seats == [0]  # Alice's move, exactly once
     finally:
         await bot.terminate()
+        look.close()

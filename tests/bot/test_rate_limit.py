@@ -7,7 +7,6 @@ Telegram's minute is shrunk to ``WINDOW`` seconds (``TelegramLimits(window=...)`
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 from telegram import Update
 
@@ -21,6 +20,7 @@ from bot.ui import get_ui
 from games import get_engine
 from games.core import encode_action
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
+from tests.bot.databases import Look
 from tests.bot.helpers import Clock
 from tests.bot.play5211 import board, choose, start_game
 
@@ -40,9 +40,9 @@ def group_calls(api) -> list[tuple[float, str]]:
     return [(when, method) for when, method, chat in api.timeline if chat == GROUP]
 
 
-async def test_fast_play_with_timeouts_keeps_a_group_within_19_calls_a_minute(api, db_path):
+async def test_fast_play_with_timeouts_keeps_a_group_within_19_calls_a_minute(api, database):
     limits = TelegramLimits(window=WINDOW, margin=0.05)
-    async with running_bot(api, db_path, limits, rate_limit=True) as driver:
+    async with running_bot(api, database, limits, rate_limit=True) as driver:
         driver.group(GROUP, "Game Night")
         clock = Clock()
         host = get_host(driver.app)
@@ -82,7 +82,7 @@ async def test_fast_play_with_timeouts_keeps_a_group_within_19_calls_a_minute(ap
     assert board_edits < match.version
 
 
-async def test_a_press_is_answered_before_the_moves_of_seats_on_autopilot(driver, api, db_path):
+async def test_a_press_is_answered_before_the_moves_of_seats_on_autopilot(driver, api, database):
     await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
     host = get_host(driver.app)
     match = await host.storage.load(1)
@@ -94,10 +94,10 @@ async def test_a_press_is_answered_before_the_moves_of_seats_on_autopilot(driver
         await host.timers.settle(match)
     answered_at: list[int] = []
     answer = api._api_answerCallbackQuery
+    look = Look(database)
 
     def moves_when_answered(params: dict) -> bool:
-        with sqlite3.connect(db_path) as db:
-            answered_at.append(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+        answered_at.append(look.rows("SELECT COUNT(*) FROM moves")[0][0])
         return answer(params)
 
     api._api_answerCallbackQuery = moves_when_answered
@@ -106,11 +106,12 @@ async def test_a_press_is_answered_before_the_moves_of_seats_on_autopilot(driver
     assert answered_at[-1] == 4
     assert len(await host.storage.moves(1)) == 6
     assert "Round 1, part 2 of 3" in board(driver, GROUP).text
+    look.close()
 
 
-async def test_an_admin_check_is_not_held_up_by_a_busy_group(api, db_path):
+async def test_an_admin_check_is_not_held_up_by_a_busy_group(api, database):
     limits = TelegramLimits(window=2.0, margin=0.05)
-    async with running_bot(api, db_path, limits, rate_limit=True) as driver:
+    async with running_bot(api, database, limits, rate_limit=True) as driver:
         driver.group(GROUP, "Game Night")
         api.admins[GROUP].add(DAVE.id)
         await driver.send(ALICE, GROUP, "/new 5211")

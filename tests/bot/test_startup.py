@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from bot.settings import Settings
-from bot.storage import MIGRATIONS, Storage
+from bot.storage.migrations.sqlite import MIGRATIONS
+from bot.storage.sqlite import SQLiteStorage
 from bot.testing.fake_server import free_port
 from bot.testing.fake_telegram import Driver, Fault
 from tests.bot.conftest import GROUP, MALLORY
@@ -115,7 +116,7 @@ def test_the_derived_webhook_secret_is_stable_valid_and_unguessable_without_the_
 
 async def real_database(path) -> None:
     """A database as the bot leaves it: one lobby, closed cleanly."""
-    storage = Storage(path)
+    storage = SQLiteStorage(path)
     await storage.open()
     await storage.create_lobby(GROUP, 0, "5211", {"match_target": 0}, 7, "Game Night")
     await storage.close()

@@ -1,52 +1,73 @@
-"""SQLite storage: WAL, migrations, optimistic versions, the move log."""
+"""Storage, on SQLite and on PostgreSQL: migrations, optimistic versions, the move log, the
+public log kept out of the state row, group commit, and one instance at a time."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import random
 import sqlite3
 
 import pytest
 
-from bot.storage import MIGRATIONS, Seat, StaleMatch, Storage
+from bot.host import get_host
+from bot.storage import InstanceRunning, Seat, StaleMatch, Storage, storage_for
+from bot.storage.migrations import postgres as postgres_migrations
+from bot.storage.migrations import sqlite as sqlite_migrations
+from bot.storage.sqlite import SQLiteStorage, lock_path
+from games import get_engine
+from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, running_bot
+from tests.bot.databases import BEFORE_EVENTS, Database, Look
+from tests.bot.helpers import current_match
+from tests.bot.play5211 import choose, has_choice, start_game
+
+
+def storage_of(database: Database) -> Storage:
+    return storage_for(database.url, database.path)
 
 
 @pytest.fixture
-async def storage(tmp_path):
-    store = Storage(tmp_path / "sub" / "bot.sqlite3")
+async def storage(database):
+    store = storage_of(database)
     await store.open()
     yield store
     await store.close()
 
 
-async def test_opens_in_wal_mode_and_migrates_to_the_latest_schema(storage, tmp_path):
-    assert await storage.schema_version() == len(MIGRATIONS)
-    async with storage.db.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"
-    assert await storage.integrity_check() == "ok"
-    assert (tmp_path / "sub" / "bot.sqlite3").exists()
+def migrations_of(database: Database) -> list[str]:
+    return (postgres_migrations if database.url else sqlite_migrations).MIGRATIONS
 
 
-async def test_reopening_keeps_data_and_does_not_migrate_twice(tmp_path):
-    path = tmp_path / "bot.sqlite3"
-    first = Storage(path)
+async def playing(storage: Storage, chat: int = -1, state: dict | None = None):
+    match = await storage.create_lobby(chat, 0, "5211", {}, 7)
+    match.seats = [Seat(0, 7, "Ann"), Seat(1, 8, "Ben")]
+    match.state = state if state is not None else {"anything": [1, 2], "log": [{"type": "a"}]}
+    match.status = "playing"
+    await storage.save(match, move=(-1, "start"))
+    return match
+
+
+async def test_opens_and_migrates_to_the_latest_schema(storage, database):
+    assert await storage.schema_version() == len(migrations_of(database))
+    if database.backend == "sqlite":
+        assert database.path.exists()
+        assert Look(database).rows("PRAGMA journal_mode") == [("wal",)]
+        assert await storage.integrity_check() == "ok"
+
+
+async def test_reopening_keeps_data_and_does_not_migrate_twice(database):
+    first = storage_of(database)
     await first.open()
     match = await first.create_lobby(-1, 0, "5211", {"match_target": 0}, 7, "Group")
     await first.close()
-    second = Storage(path)
+    second = storage_of(database)
     await second.open()
     loaded = await second.load(match.id)
     assert loaded.game == "5211" and loaded.title == "Group" and loaded.status == "lobby"
-    assert await second.schema_version() == len(MIGRATIONS)
+    assert loaded.options == {"match_target": 0}
+    assert await second.schema_version() == len(migrations_of(database))
     await second.close()
-
-
-async def test_an_old_database_is_upgraded_in_place(tmp_path):
-    path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as raw:
-        raw.execute("PRAGMA user_version = 0")
-    store = Storage(path)
-    await store.open()
-    assert await store.schema_version() == len(MIGRATIONS)
-    await store.close()
 
 
 async def test_one_active_match_per_chat_topic(storage):
@@ -56,28 +77,76 @@ async def test_one_active_match_per_chat_topic(storage):
     assert await storage.create_lobby(-2, 0, "5211", {}, 8) is not None  # another group
 
 
-async def test_a_move_bumps_the_version_and_is_logged_once(storage):
-    match = await storage.create_lobby(-1, 0, "5211", {}, 7)
-    match.seats = [Seat(0, 7, "Ann"), Seat(1, 8, "Ben")]
-    match.state = {"anything": [1, 2]}
-    match.status = "playing"
-    await storage.save(match, move=(-1, "start"))
+async def test_a_move_bumps_the_version_and_is_logged_once(storage, database):
+    match = await playing(storage)
+    match.state = {**match.state, "log": [*match.state["log"], {"type": "b"}]}
     await storage.save(match, move=(0, "3.4"))
     assert match.version == 2
+    storage._matches.clear()  # read the database, not the cache
     loaded = await storage.load(match.id)
-    assert loaded.version == 2 and loaded.state == {"anything": [1, 2]}
+    assert loaded.version == 2
+    assert loaded.state == {"anything": [1, 2], "log": [{"type": "a"}, {"type": "b"}]}
     assert [seat.name for seat in loaded.seats] == ["Ann", "Ben"]
     assert await storage.moves(match.id) == [(1, -1, "start"), (2, 0, "3.4")]
+    assert await storage.events(match.id) == [{"type": "a"}, {"type": "b"}]
 
 
-async def test_a_save_from_a_stale_copy_is_refused(storage):
-    match = await storage.create_lobby(-1, 0, "5211", {}, 7)
+async def test_the_state_row_keeps_the_logs_length_and_each_event_is_written_once(
+    storage, database
+):
+    match = await playing(storage, state={"turn": 0, "log": []})
+    look = Look(database)
+    rows = []
+    for turn in range(1, 30):
+        entries = [{"type": "move", "turn": turn, "text": "x" * 50}] * (turn % 3)
+        match.state = {"turn": turn, "log": match.state["log"] + entries}
+        await storage.save(match, move=(turn % 2, str(turn)))
+        (row,) = look.rows("SELECT state FROM matches WHERE id = ?", (match.id,))[0]
+        rows.append(row)
+    events = look.rows("SELECT seq FROM events WHERE match_id = ? ORDER BY seq", (match.id,))
+    assert [seq for (seq,) in events] == list(range(len(match.state["log"])))  # each once
+    assert json.loads(rows[-1]) == {"turn": 29, "log": len(match.state["log"])}
+    assert max(len(row) for row in rows) <= len(rows[0]) + 3  # the row does not grow
+    assert look.state(match.id) == match.state
+    look.close()
+
+
+async def test_a_save_from_a_stale_copy_is_refused_and_writes_nothing(storage):
+    match = await playing(storage)
     copy_a = await storage.load(match.id)
     copy_b = await storage.load(match.id)
+    copy_a.state = {**copy_a.state, "log": [*copy_a.state["log"], {"type": "a2"}]}
     await storage.save(copy_a, move=(0, "1"))
+    copy_b.state = {**copy_b.state, "log": [*copy_b.state["log"], {"type": "b2"}]}
     with pytest.raises(StaleMatch):
-        await storage.save(copy_b, move=(1, "2"))
-    assert await storage.moves(match.id) == [(1, 0, "1")]
+        await storage.save(copy_b, move=(1, "2"), notices=[("timer.timeout", {"x": 1})])
+    assert await storage.moves(match.id) == [(1, -1, "start"), (2, 0, "1")]
+    assert await storage.events(match.id) == [{"type": "a"}, {"type": "a2"}]
+    assert await storage.unsent_notices(match.id) == []
+    assert (await storage.load(match.id)).state == copy_a.state
+
+
+async def test_a_lobby_loses_the_seats_of_players_who_left(storage):
+    match = await storage.create_lobby(-1, 0, "5211", {}, 7)
+    match.seats = [Seat(0, 7, "Ann"), Seat(1, 8, "Ben"), Seat(2, 9, "Cy")]
+    await storage.save(match)
+    match.seats = match.seats[:1]
+    await storage.save(match)
+    storage._matches.clear()
+    assert [seat.name for seat in (await storage.load(match.id)).seats] == ["Ann"]
+
+
+async def test_seat_fields_round_trip(storage):
+    match = await playing(storage)
+    seat = match.seats[1]
+    seat.draft, seat.deadline, seat.reminded, seat.autopilot = {"selected": [1, 2]}, 5.5, True, True
+    seat.timeouts, seat.draft_step, seat.waiting_since, seat.clock_offered = 2, 3, 4.25, True
+    await storage.save(match)
+    seat.prompt_message_id, seat.prompt_text, seat.prompt_token = 77, "k:abc", 1
+    await storage.save_seat_display(match.id, seat)
+    storage._matches.clear()
+    loaded = (await storage.load(match.id)).seats[1]
+    assert loaded == seat
 
 
 async def test_user_and_chat_preferences(storage):
@@ -92,3 +161,130 @@ async def test_user_and_chat_preferences(storage):
     assert await storage.chat_lang(-9) is None
     await storage.set_chat_lang(-9, "uk")
     assert await storage.chat_lang(-9) == "uk"
+    await storage.set_can_message(5, False)
+    storage._users.clear()
+    assert (await storage.user(5)).can_message is False
+
+
+async def test_deadlines_due_are_found_in_the_database(storage):
+    match = await playing(storage)
+    match.seats[0].deadline = 100.0
+    await storage.save(match)
+    assert await storage.due_matches(99.0, 0) == []
+    assert await storage.due_matches(100.0, 0) == [match.id]
+
+
+async def test_concurrent_saves_are_committed_together_and_a_stale_one_spoils_none(storage):
+    matches = [await playing(storage, chat=-100 - n) for n in range(20)]
+    stale = await storage.load(matches[0].id)
+    trips = storage.stats.round_trips
+    outcomes = await asyncio.gather(
+        *(storage.save(match, move=(0, "1")) for match in matches),
+        storage.save(stale, move=(1, "2")),
+        return_exceptions=True,
+    )
+    trips = storage.stats.round_trips - trips
+    assert all(outcome is None for outcome in outcomes[:-1])
+    assert isinstance(outcomes[-1], StaleMatch)
+    for match in matches:
+        assert await storage.moves(match.id) == [(1, -1, "start"), (2, 0, "1")]
+    if storage.backend == "sqlite":  # one hand-off to the database thread for many saves
+        assert trips <= 3
+
+
+async def test_a_second_instance_waits_until_the_first_closes(storage, database, caplog):
+    with pytest.raises(InstanceRunning):
+        await storage_of(database).open(wait_for_lock=False)
+    second = storage_of(database)
+    waiting = asyncio.create_task(second.open())
+    await asyncio.sleep(1.0)
+    assert not waiting.done()
+    assert "another bot instance is running" in caplog.text
+    if database.backend == "sqlite":
+        assert lock_path(database.path).read_text().strip() == str(os.getpid())
+    await storage.close()
+    await asyncio.wait_for(waiting, 5)
+    assert await second.schema_version() == len(migrations_of(database))
+    await second.close()
+    await storage.open()  # for the fixture's close
+
+
+async def test_closing_while_waiting_for_the_lock_stops_waiting(storage, database):
+    second = storage_of(database)
+    waiting = asyncio.create_task(second.open())
+    await asyncio.sleep(0.2)
+    await second.close()
+    assert waiting.done() and waiting.cancelled()
+
+
+async def test_the_cache_always_matches_the_database_through_a_whole_game(api, database):
+    """Copies of a match share its state (engines never change a state in place): through a
+    whole game played by the bot, what the cache hands out is what the database holds."""
+    look = Look(database)
+    players = [ALICE, BOB, CAROL]
+    async with running_bot(api, database) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_game(driver, GROUP, ALICE, players)
+        storage = get_host(driver.app).storage
+        for _ in range(200):
+            match = await current_match(driver)
+            assert look.state(match.id) == match.state
+            assert look.rows("SELECT version FROM matches WHERE id = ?", (match.id,)) == [
+                (match.version,)
+            ]
+            waiting = [player for player in players if has_choice(driver, player)]
+            if not waiting:
+                break
+            await choose(driver, waiting[0])
+        assert match.status == "finished" and get_engine("5211").is_over(match.state)
+        assert len(await storage.moves(match.id)) == match.version
+    look.close()
+
+
+async def test_an_old_sqlite_database_with_the_log_in_the_state_is_upgraded(tmp_path):
+    """A database of the release before the events table: its logs move out of the state
+    rows, and every match loads as before."""
+    path = tmp_path / "old.sqlite3"
+    state = {"seed": 1, "log": [{"type": "deal", "n": 1}, {"type": "bid", "n": 2}]}
+    with sqlite3.connect(path) as raw:
+        for script in sqlite_migrations.MIGRATIONS[:BEFORE_EVENTS]:
+            raw.executescript(script)
+        raw.execute(f"PRAGMA user_version = {BEFORE_EVENTS}")
+        raw.execute(
+            "INSERT INTO matches (chat_id, game, options, status, creator_id, version, state, "
+            "created_at, updated_at) VALUES (-1, '5211', '{}', 'playing', 7, 3, ?, 0, 0)",
+            (json.dumps(state),),
+        )
+    store = SQLiteStorage(path)
+    await store.open()
+    assert await store.schema_version() == len(sqlite_migrations.MIGRATIONS)
+    assert (await store.load(1)).state == state
+    assert await store.events(1) == state["log"]
+    await store.close()
+
+
+async def test_random_saves_and_reads_agree_with_a_model(storage):
+    """Many interleaved saves (some stale) on a few matches: what loads is what was last
+    committed, the moves are those of the successful saves, and the log is whole."""
+    rng = random.Random(5)
+    matches = [await playing(storage, chat=-200 - n) for n in range(3)]
+    expected_moves = {match.id: [(1, -1, "start")] for match in matches}
+    for step in range(60):
+        match = rng.choice(matches)
+        copy = await storage.load(match.id)
+        copy.state = {**copy.state, "log": [*copy.state["log"], {"step": step}]}
+        copy.seats[rng.randrange(2)].timeouts = step
+        if rng.random() < 0.2:
+            stale = await storage.load(match.id)
+            await storage.save(copy, move=(0, str(step)))
+            with pytest.raises(StaleMatch):
+                await storage.save(stale, move=(1, "stale"))
+        else:
+            await storage.save(copy, move=(0, str(step)))
+        expected_moves[match.id].append((copy.version, 0, str(step)))
+    storage._matches.clear()
+    for match in matches:
+        loaded = await storage.load(match.id)
+        assert await storage.moves(match.id) == expected_moves[match.id]
+        assert await storage.events(match.id) == loaded.state["log"]
+        assert loaded.version == len(expected_moves[match.id])

@@ -154,16 +154,16 @@ async def test_no_limit_means_nobody_is_hurried(driver, api):
 
 
 async def test_deadlines_are_stored_and_one_that_passed_while_down_fires_after_start_up(
-    api, db_path
+    api, database
 ):
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")
         await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
         await choose(driver, ALICE)
         await choose(driver, BOB)
         deadline = (await load(driver)).seats[2].deadline
     # the bot is down past Carol's deadline
-    async with running_bot(api, db_path) as driver:
+    async with running_bot(api, database) as driver:
         host = get_host(driver.app)
         host.clock = lambda: deadline + 5
         await host.timers.arm_all()
@@ -179,6 +179,21 @@ async def test_deadlines_are_stored_and_one_that_passed_while_down_fires_after_s
         assert await host.storage.automatic_moves(1) == 1
         assert "Round 1, part 2 of 3" in board(driver, GROUP).text
         assert any("Carol ran out of time" in m.text for m in api.visible(GROUP))
+
+
+async def test_a_notice_committed_but_not_yet_sent_is_sent_after_a_restart(api, database):
+    async with running_bot(api, database) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB, CAROL])
+        storage = get_host(driver.app).storage
+        match = await load(driver)
+        # committed with the match, as a timeout is; the process stops before drawing it
+        await storage.save(match, notices=[("timer.timeout", {"user_id": BOB.id, "name": "Bob"})])
+    assert not any("ran out of time" in m.text for m in api.visible(GROUP))
+    async with running_bot(api, database) as driver:
+        told = [m.text for m in api.visible(GROUP) if "ran out of time" in m.text]
+        assert told == ["⏰ Bob ran out of time, so I made a move for them."]
+        assert await get_host(driver.app).storage.unsent_notices(1) == []
 
 
 async def test_abandoned_lobbies_expire_and_leave_no_buttons(driver, api):
@@ -257,8 +272,8 @@ async def test_the_sweep_plays_an_overdue_deadline_whose_job_was_lost(driver, ap
     assert sweeper.job.misfire_grace_time is None
 
 
-async def test_the_sweep_also_finds_reminders_offers_and_the_end_of_a_timed_match(api, db_path):
-    async with running_bot(api, db_path, start_clock_after_minutes=10) as driver:
+async def test_the_sweep_also_finds_reminders_offers_and_the_end_of_a_timed_match(api, database):
+    async with running_bot(api, database, start_clock_after_minutes=10) as driver:
         driver.group(GROUP, "Game Night")
         clock = use_clock(driver)
         host = get_host(driver.app)
@@ -369,8 +384,8 @@ async def test_a_move_withdraws_the_offer_to_start_the_clock(driver, api):
     assert all(seat.deadline is None for seat in (await load(driver)).seats)
 
 
-async def test_a_game_with_a_time_limit_offers_no_clock(api, db_path):
-    async with running_bot(api, db_path, start_clock_after_minutes=1) as driver:
+async def test_a_game_with_a_time_limit_offers_no_clock(api, database):
+    async with running_bot(api, database, start_clock_after_minutes=1) as driver:
         driver.group(GROUP, "Game Night")
         clock = use_clock(driver)
         await start_game(driver, GROUP, ALICE, [ALICE, BOB])  # 3 minutes per move

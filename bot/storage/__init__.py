@@ -1,0 +1,42 @@
+"""Persistence: one contract (:class:`Storage`), two backends — SQLite by default, PostgreSQL
+when ``DATABASE_URL`` is set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage.contract import InstanceRunning, Storage, StorageStats
+from bot.storage.model import ACTIVE, Match, Notice, Seat, StaleMatch, User, copy_match
+
+__all__ = [
+    "ACTIVE",
+    "InstanceRunning",
+    "Match",
+    "Notice",
+    "Seat",
+    "StaleMatch",
+    "Storage",
+    "StorageStats",
+    "User",
+    "copy_match",
+    "is_postgres_url",
+    "storage_for",
+]
+
+POSTGRES_SCHEMES = ("postgres://", "postgresql://")
+
+
+def is_postgres_url(url: str | None) -> bool:
+    return bool(url) and url.startswith(POSTGRES_SCHEMES)
+
+
+def storage_for(database_url: str | None, database_path: Path | str) -> Storage:
+    """The backend the settings ask for (not opened yet): PostgreSQL for a ``postgres://``
+    or ``postgresql://`` address, else the SQLite file."""
+    if is_postgres_url(database_url):
+        from bot.storage.postgres import PostgresStorage  # asyncpg only where it is used
+
+        return PostgresStorage(database_url)
+    from bot.storage.sqlite import SQLiteStorage
+
+    return SQLiteStorage(database_path)

@@ -1,0 +1,752 @@
+"""The storage contract: everything the host asks of its database, whichever keeps it.
+
+:class:`Storage` is the one interface the host talks to. It owns what every backend shares —
+the write-through caches, the encoding of matches into rows, the public log kept out of the
+state row — and leaves each backend (:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`)
+only its SQL, its connection and its instance lock.
+
+Handlers never write SQL. A move is saved with :meth:`Storage.save` in one transaction
+guarded by the match's version (optimistic concurrency), so it is committed exactly once
+before anything about it is sent to Telegram. What the publisher has shown (message ids, what
+was announced) is written separately with :meth:`Storage.save_display` and
+:meth:`Storage.save_seat_display`: drawing never races with playing.
+
+Writes stay flat through a game: the state's ``log`` (public events, append-only, entries
+never changed once appended) is not part of the state row. Each save appends only the new
+entries to the ``events`` table and stores the log's length in its place; loading puts the
+log back together. Seats are written only when their play fields changed, the state only
+when it changed (states are never changed in place, so "changed" is "another object").
+
+SQL is written once, with ``?`` placeholders and standard SQL both backends accept
+(``TRUE``/``FALSE``, ``ON CONFLICT``, ``RETURNING``); a backend translates what it must.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.storage.model import (
+    ACTIVE,
+    BOOLEAN_SEAT_FIELDS,
+    DISPLAY_MATCH_FIELDS,
+    DISPLAY_SEAT_FIELDS,
+    PLAY_SEAT_FIELDS,
+    Match,
+    Notice,
+    Seat,
+    StaleMatch,
+    User,
+    copy_match,
+)
+
+log = logging.getLogger("bot.storage")
+
+CACHED_MATCHES = 512  # recently used unfinished matches kept in memory; others read on demand
+CACHED_PEOPLE = 10_000  # users and chats whose language is kept in memory
+LOCK_POLL_SECONDS = 0.5  # how often a waiting instance tries the instance lock again
+LOG = "log"  # the state's append-only list of public events
+
+SEAT_UPSERT = (
+    f"INSERT INTO seats (match_id, seat, {', '.join(PLAY_SEAT_FIELDS)}) "
+    f"VALUES (?, ?, {', '.join('?' * len(PLAY_SEAT_FIELDS))}) "
+    f"ON CONFLICT (match_id, seat) DO UPDATE SET "
+    + ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
+)
+
+
+class InstanceRunning(Exception):
+    """Another bot instance holds the database (raised when told not to wait)."""
+
+
+class Row(Protocol):
+    """A result row: ``sqlite3.Row`` and ``asyncpg.Record`` both read columns by name."""
+
+    def __getitem__(self, key: str | int) -> Any: ...
+
+
+class Transaction(Protocol):
+    """Statements run one after another in one transaction (rare paths: several steps that
+    read what the previous ones wrote)."""
+
+    async def rows(self, sql: str, args: Sequence = ()) -> list[Row]: ...
+
+    async def run(self, sql: str, args: Sequence = ()) -> int:
+        """Execute a write; returns the number of rows it changed."""
+
+
+@dataclass
+class StorageStats:
+    """What the storage costs, for the bench: hand-offs to the database (a call to the
+    SQLite thread, a round trip to the PostgreSQL server) and the bytes written (text as
+    UTF-8, numbers as 8 bytes). ``move_sizes`` collects the bytes of each committed move
+    when it is a list (the bench sets it; the running bot counts only)."""
+
+    round_trips: int = 0
+    bytes_written: int = 0
+    moves: int = 0
+    move_sizes: list[int] | None = None
+
+
+def payload(values: Iterable) -> int:
+    total = 0
+    for value in values:
+        if type(value) is str:
+            total += len(value) if value.isascii() else len(value.encode())
+        elif value is not None:
+            total += 8
+    return total
+
+
+@dataclass
+class MatchWrite:
+    """One save of a match, ready for a backend to commit atomically: the row (guarded by
+    ``expected``), the seats that changed, the new log entries, the move and notices."""
+
+    match_id: int
+    expected: int  # the version the row must still have
+    version: int  # the version it gets
+    status: str
+    options: str
+    turn_seconds: int
+    ends_at: float | None
+    last_mover: int | None
+    updated_at: float
+    state_changed: bool
+    state: str | None  # written only when ``state_changed``
+    seats: list[tuple]  # (seat, *PLAY_SEAT_FIELDS values) of the seats that changed
+    seat_count: int | None  # a lobby: seats numbered from here on are gone
+    first_event: int  # sequence number of the first new log entry
+    events: list[str]
+    move: tuple[int, str, bool] | None  # (seat, encoded action, automatic)
+    notices: list[tuple[str, str]] = field(default_factory=list)  # (key, JSON params)
+
+    def size(self) -> int:
+        row = payload((self.status, self.options, self.state, self.match_id, self.expected))
+        row += 8 * 5  # version, turn_seconds, ends_at, last_mover, updated_at
+        seats = sum(payload(seat) + 8 for seat in self.seats)
+        events = sum(len(event) + 16 for event in self.events)
+        move = payload(self.move) + 24 if self.move else 0
+        notices = sum(payload(notice) + 8 for notice in self.notices)
+        return row + seats + events + move + notices
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def encode_state(state: dict[str, Any] | None) -> str | None:
+    """The state row: the state with its log replaced by the log's length (the entries are
+    in ``events``)."""
+    if state is None:
+        return None
+    entries = state.get(LOG)
+    if type(entries) is list:
+        state = {**state, LOG: len(entries)}
+    return _dumps(state)
+
+
+def decode_state(text: str | None, events: Sequence[str]) -> tuple[dict[str, Any] | None, int]:
+    """The state and how many log entries it has (the first of ``events``)."""
+    if not text:
+        return None, 0
+    state = json.loads(text)
+    length = state.get(LOG)
+    if type(length) is not int:
+        return state, 0
+    if len(events) < length:
+        raise ValueError(f"the state's log has {length} entries, the database {len(events)}")
+    state[LOG] = [json.loads(event) for event in events[:length]]
+    return state, length
+
+
+def play_values(seat: Seat) -> tuple:
+    """A seat's play fields as stored, in the order of ``PLAY_SEAT_FIELDS``."""
+    values = [getattr(seat, name) for name in PLAY_SEAT_FIELDS]
+    draft = PLAY_SEAT_FIELDS.index("draft")
+    values[draft] = _dumps(values[draft]) if values[draft] is not None else None
+    return tuple(values)
+
+
+def seat_changed(seat: Seat, before: Seat | None) -> bool:
+    return before is None or any(
+        getattr(seat, name) != getattr(before, name) for name in PLAY_SEAT_FIELDS
+    )
+
+
+def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -> Match:
+    state, logged = decode_state(row["state"], events)
+    match = Match(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        game=row["game"],
+        options=json.loads(row["options"]),
+        status=row["status"],
+        creator_id=row["creator_id"],
+        version=row["version"],
+        state=state,
+        turn_seconds=row["turn_seconds"],
+        ends_at=row["ends_at"],
+        last_mover=row["last_mover"],
+        title=row["title"],
+        rematch_of=row["rematch_of"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        lobby_message_id=row["lobby_message_id"],
+        board_message_id=row["board_message_id"],
+        board_print=row["board_print"],
+        board_below=row["board_below"],
+        announced=row["announced"],
+        published=row["published"],
+        logged=logged,
+    )
+    for r in seat_rows:
+        seat = Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"])
+        for name in PLAY_SEAT_FIELDS[2:] + DISPLAY_SEAT_FIELDS:
+            setattr(seat, name, r[name])
+        seat.draft = json.loads(r["draft"]) if r["draft"] else None
+        for name in BOOLEAN_SEAT_FIELDS:
+            setattr(seat, name, bool(r[name]))
+        match.seats.append(seat)
+    return match
+
+
+class LRU(OrderedDict):
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key, value) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+    def hit(self, key):
+        value = self.get(key, _MISSING)
+        if value is not _MISSING:
+            self.move_to_end(key)
+        return value
+
+
+_MISSING = object()
+
+
+class Storage(abc.ABC):
+    """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
+    that keeps one bot instance at a time on the database."""
+
+    backend: str  # "sqlite" or "postgres"
+
+    def __init__(self) -> None:
+        # Write-through caches: every write goes through this class, so they stay exact.
+        self._matches: LRU = LRU(CACHED_MATCHES)
+        self._users: LRU = LRU(CACHED_PEOPLE)
+        self._chat_langs: LRU = LRU(CACHED_PEOPLE)
+        self._chat_pictures: LRU = LRU(CACHED_PEOPLE)
+        self._with_notices: set[int] = set()  # matches that have unsent notices
+        self.stats = StorageStats()
+
+    # -- what each backend provides ----------------------------------------------------------
+    @abc.abstractmethod
+    def describe(self) -> str:
+        """Where the data is, for people (no password)."""
+
+    @abc.abstractmethod
+    async def _open(self, wait_for_lock: bool) -> None:
+        """Take the instance lock (waiting while another instance holds it, saying so once
+        in the log — or raising :class:`InstanceRunning`), connect, migrate."""
+
+    @abc.abstractmethod
+    async def _close(self) -> None:
+        """Disconnect, then release the instance lock."""
+
+    @abc.abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abc.abstractmethod
+    async def _rows(self, sql: str, args: Sequence = ()) -> list[Row]:
+        """Run a query (in its own transaction)."""
+
+    @abc.abstractmethod
+    async def _run(self, sql: str, args: Sequence = ()) -> int:
+        """Run a write (committed on return); returns the number of rows it changed."""
+
+    @abc.abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+
+    @abc.abstractmethod
+    async def _read_match(self, match_id: int) -> tuple[Row, list[Row], list[str]] | None:
+        """The match's row, its seats in order and its events in order, read consistently."""
+
+    @abc.abstractmethod
+    async def _write_match(self, write: MatchWrite) -> bool:
+        """Commit ``write`` atomically; False (and nothing written) if the row is no longer
+        at ``write.expected``."""
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def open(self, wait_for_lock: bool = True) -> None:
+        await self._open(wait_for_lock)
+        rows = await self._rows("SELECT DISTINCT match_id FROM notices WHERE sent = FALSE")
+        self._with_notices = {row[0] for row in rows}
+
+    async def close(self) -> None:
+        await self._close()
+
+    @staticmethod
+    def waiting_for_lock(holder: str) -> None:
+        log.warning(
+            "another bot instance is running on %s; waiting for it to stop "
+            "(it releases the database when it exits)",
+            holder,
+        )
+
+    @staticmethod
+    def took_lock(holder: str, waited: float) -> None:
+        log.warning("the other instance stopped after %.1f s: taking over %s", waited, holder)
+
+    async def _write(self, sql: str, args: Sequence = ()) -> int:
+        self.stats.bytes_written += payload(args)
+        return await self._run(sql, args)
+
+    # -- chats and users -------------------------------------------------------------------
+    async def chat_lang(self, chat_id: int) -> str | None:
+        lang = self._chat_langs.hit(chat_id)
+        if lang is _MISSING:
+            rows = await self._rows("SELECT lang FROM chats WHERE chat_id = ?", (chat_id,))
+            lang = rows[0]["lang"] if rows else None
+            self._chat_langs.put(chat_id, lang)
+        return lang
+
+    async def set_chat_lang(self, chat_id: int, lang: str) -> None:
+        await self._write(
+            "INSERT INTO chats (chat_id, lang) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+            (chat_id, lang),
+        )
+        self._chat_langs.put(chat_id, lang)
+
+    async def chat_pictures(self, chat_id: int) -> bool:
+        """Whether the group shows the tile games' boards as pictures (the default) or as
+        text (``/pictures``)."""
+        pictures = self._chat_pictures.hit(chat_id)
+        if pictures is _MISSING:
+            rows = await self._rows("SELECT pictures FROM chats WHERE chat_id = ?", (chat_id,))
+            pictures = bool(rows[0]["pictures"]) if rows else True
+            self._chat_pictures.put(chat_id, pictures)
+        return pictures
+
+    async def set_chat_pictures(self, chat_id: int, pictures: bool) -> None:
+        await self._write(
+            "INSERT INTO chats (chat_id, pictures) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET pictures = excluded.pictures",
+            (chat_id, int(pictures)),
+        )
+        self._chat_pictures.put(chat_id, pictures)
+
+    async def user(self, user_id: int) -> User | None:
+        user = self._users.hit(user_id)
+        if user is _MISSING:
+            rows = await self._rows("SELECT * FROM users WHERE user_id = ?", (user_id,))
+            user = None
+            if rows:
+                row = rows[0]
+                user = User(
+                    row["user_id"],
+                    row["name"],
+                    row["lang"],
+                    bool(row["can_message"]),
+                    row["telegram_lang"],
+                )
+            self._users.put(user_id, user)
+        return User(**user.__dict__) if user else None
+
+    async def remember_user(
+        self,
+        user_id: int,
+        name: str,
+        can_message: bool | None = None,
+        telegram_lang: str | None = None,
+    ) -> None:
+        """Record a user's display name, their Telegram language, and whether the bot may
+        write to them privately (``None``: unchanged)."""
+        await self._write(
+            "INSERT INTO users (user_id, name, can_message, telegram_lang) "
+            "VALUES (?, ?, COALESCE(?, FALSE), ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, "
+            "can_message = COALESCE(?, users.can_message), "
+            "telegram_lang = COALESCE(excluded.telegram_lang, users.telegram_lang)",
+            (user_id, name, can_message, telegram_lang, can_message),
+        )
+        self._users.pop(user_id, None)
+
+    async def set_can_message(self, user_id: int, can_message: bool) -> None:
+        await self._write(
+            "UPDATE users SET can_message = ? WHERE user_id = ?", (can_message, user_id)
+        )
+        self._users.pop(user_id, None)
+
+    async def set_user_lang(self, user_id: int, name: str, lang: str) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, name, lang) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
+            (user_id, name, lang),
+        )
+        self._users.pop(user_id, None)
+
+    # -- matches ---------------------------------------------------------------------------
+    async def create_lobby(
+        self,
+        chat_id: int,
+        thread_id: int,
+        game: str,
+        options: dict[str, Any],
+        creator_id: int,
+        title: str = "",
+        turn_seconds: int = 0,
+        rematch_of: int | None = None,
+    ) -> Match | None:
+        """A new lobby, or ``None`` if this chat (topic) already has an active match."""
+        now = time.time()
+        args = (
+            chat_id,
+            thread_id,
+            title,
+            game,
+            _dumps(options),
+            turn_seconds,
+            creator_id,
+            rematch_of,
+            now,
+            now,
+        )
+        self.stats.bytes_written += payload(args)
+        # the unique index on active matches per topic refuses a second one
+        rows = await self._rows(
+            "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
+            "status, creator_id, rematch_of, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+            args,
+        )
+        if not rows:
+            return None
+        match = Match(
+            id=rows[0]["id"],
+            chat_id=chat_id,
+            thread_id=thread_id,
+            game=game,
+            options=options,
+            status="lobby",
+            creator_id=creator_id,
+            title=title,
+            turn_seconds=turn_seconds,
+            rematch_of=rematch_of,
+            created_at=now,
+            updated_at=now,
+        )
+        self._matches.put(match.id, copy_match(match))
+        return match
+
+    async def load(self, match_id: int) -> Match | None:
+        cached = self._matches.hit(match_id)
+        if cached is not _MISSING:
+            return copy_match(cached)
+        read = await self._read_match(match_id)
+        if read is None:
+            return None
+        match = match_from_rows(*read)
+        cached = self._matches.get(match_id)
+        if cached is not None and cached.version >= match.version:
+            return copy_match(cached)  # saved while we were reading: the cache is newer
+        if match.status in ACTIVE:
+            self._matches.put(match_id, copy_match(match))
+        return match
+
+    async def save(
+        self,
+        match: Match,
+        move: tuple[int, str] | None = None,
+        automatic: bool = False,
+        notices: Sequence[tuple[str, dict]] = (),
+    ) -> None:
+        """Commit the match's play state (status, options, state, seats) in one transaction,
+        with any ``notices`` for the group. With a ``move`` (seat, encoded action; seat -1 for
+        the start) the version goes up by one and the move is logged. Fails with
+        :class:`StaleMatch` if someone else saved a newer version in between."""
+        expected = match.version
+        cached = self._matches.get(match.id)
+        if cached is not None and cached.version != expected:
+            cached = None  # not what the database holds at this version: write everything
+        state = match.state
+        entries = state.get(LOG) if state is not None else None
+        events: list[str] = []
+        if type(entries) is list:
+            if len(entries) < match.logged:
+                raise ValueError(f"match {match.id}: the state's log lost entries")
+            events = [_dumps(entry) for entry in entries[match.logged :]]
+        state_changed = cached is None or cached.state is not state
+        lobby = match.status == "lobby"
+        if cached is None or lobby:
+            seats = match.seats
+        else:
+            before = {seat.seat: seat for seat in cached.seats}
+            seats = [seat for seat in match.seats if seat_changed(seat, before.get(seat.seat))]
+        write = MatchWrite(
+            match_id=match.id,
+            expected=expected,
+            version=expected + 1 if move else expected,
+            status=match.status,
+            options=_dumps(match.options),
+            turn_seconds=match.turn_seconds,
+            ends_at=match.ends_at,
+            last_mover=match.last_mover,
+            updated_at=time.time(),
+            state_changed=state_changed,
+            state=encode_state(state) if state_changed else None,
+            seats=[(seat.seat, *play_values(seat)) for seat in seats],
+            seat_count=len(match.seats) if lobby else None,
+            first_event=match.logged,
+            events=events,
+            move=(move[0], move[1], automatic) if move else None,
+            notices=[(key, _dumps(params)) for key, params in notices],
+        )
+        if not await self._write_match(write):
+            self._matches.pop(match.id, None)  # someone else wrote: read it afresh
+            raise StaleMatch(f"match {match.id} is no longer at version {expected}")
+        size = write.size()
+        self.stats.bytes_written += size
+        if move:
+            self.stats.moves += 1
+            if self.stats.move_sizes is not None:
+                self.stats.move_sizes.append(size)
+        if notices:
+            self._with_notices.add(match.id)
+        match.version = write.version
+        match.updated_at = write.updated_at
+        if type(entries) is list:
+            match.logged = len(entries)
+        self._remember(match, display=False)
+
+    def _remember(self, match: Match, display: bool) -> None:
+        """Write a saved match through to the cache: its play fields, or its display fields
+        (the publisher's), each owned by one writer."""
+        cached = self._matches.get(match.id)
+        if cached is None:
+            return  # not cached: the next load reads the database
+        if match.status not in ACTIVE:
+            del self._matches[match.id]  # finished matches are read on demand, not kept
+            return
+        if display:
+            for name in DISPLAY_MATCH_FIELDS:
+                setattr(cached, name, getattr(match, name))
+            return
+        saved = copy_match(match)
+        for name in DISPLAY_MATCH_FIELDS:
+            setattr(saved, name, getattr(cached, name))
+        saved.chat_id = cached.chat_id  # only move_chat changes it; a play save never does
+        by_number = {seat.seat: seat for seat in cached.seats}
+        for seat in saved.seats:
+            old = by_number.get(seat.seat)
+            if old is not None and old.user_id == seat.user_id:
+                for name in DISPLAY_SEAT_FIELDS:
+                    setattr(seat, name, getattr(old, name))
+        self._matches.put(match.id, saved)
+
+    async def save_display(self, match: Match) -> None:
+        """Record what the group has been shown. Never touches the play state. Ignored if
+        the match has moved to another chat meanwhile (its message ids are of the old one)."""
+        values = tuple(getattr(match, name) for name in DISPLAY_MATCH_FIELDS)
+        cached = self._matches.get(match.id)
+        if (
+            cached is not None
+            and cached.chat_id == match.chat_id
+            and values == tuple(getattr(cached, name) for name in DISPLAY_MATCH_FIELDS)
+        ):
+            return  # already recorded
+        changed = await self._write(
+            "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
+            "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
+            (*values, match.id, match.chat_id),
+        )
+        if changed == 1:
+            self._remember(match, display=True)
+
+    async def save_seat_display(self, match_id: int, seat: Seat) -> None:
+        """Record what a seat's private chat shows (its own flusher's fields only)."""
+        values = tuple(getattr(seat, name) for name in DISPLAY_SEAT_FIELDS)
+        await self._write(
+            "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
+            "WHERE match_id = ? AND seat = ?",
+            (*values, match_id, seat.seat),
+        )
+        cached = self._matches.get(match_id)
+        if cached is not None and seat.seat < len(cached.seats):
+            for name, value in zip(DISPLAY_SEAT_FIELDS, values, strict=True):
+                setattr(cached.seats[seat.seat], name, value)
+
+    async def move_chat(self, old: int, new: int) -> list[int]:
+        """A group became a supergroup with a new id: move its matches (and its language) to
+        the new id in one transaction; returns the unfinished matches now there. Message ids
+        of the old chat mean nothing in the new one, so boards and lobbies are posted
+        anew. Where the new chat already has an unfinished match in the same topic, a
+        running game wins over a lobby; otherwise the one already there stays."""
+        async with self._transaction() as tx:
+            moving = await tx.rows(
+                "SELECT id, thread_id, status FROM matches WHERE chat_id = ? AND status IN (?, ?)",
+                (old, *ACTIVE),
+            )
+            for row in moving:
+                there = await tx.rows(
+                    "SELECT id, status FROM matches "
+                    "WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
+                    (new, row["thread_id"], *ACTIVE),
+                )
+                if there:
+                    loser = there[0]["id"]
+                    if not (row["status"] == "playing" and there[0]["status"] == "lobby"):
+                        loser = row["id"]
+                    # a new version: a handler holding the old copy can no longer save it
+                    await tx.run(
+                        "UPDATE matches SET status = 'cancelled', version = version + 1 "
+                        "WHERE id = ?",
+                        (loser,),
+                    )
+                    self._matches.pop(loser, None)
+            await tx.run(
+                "UPDATE matches SET chat_id = ?, lobby_message_id = NULL, "
+                "board_message_id = NULL, board_print = NULL, board_below = 0 "
+                "WHERE chat_id = ?",
+                (new, old),
+            )
+            await tx.run(
+                "INSERT INTO chats (chat_id, lang, pictures) SELECT ?, lang, pictures FROM chats "
+                "WHERE chat_id = ? "
+                "ON CONFLICT (chat_id) DO UPDATE SET "
+                "lang = coalesce(excluded.lang, chats.lang), pictures = excluded.pictures",
+                (new, old),
+            )
+            await tx.run("DELETE FROM chats WHERE chat_id = ?", (old,))
+            moved = await tx.rows(
+                "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",
+                (new, *ACTIVE),
+            )
+        for match_id, cached in list(self._matches.items()):
+            if cached.chat_id in (old, new):
+                del self._matches[match_id]  # read afresh, with the new chat
+        for chats in (self._chat_langs, self._chat_pictures):
+            chats.pop(old, None)
+            chats.pop(new, None)
+        return [row["id"] for row in moved]
+
+    # -- queries ---------------------------------------------------------------------------
+    async def _ids(self, sql: str, args: Sequence = ()) -> list[int]:
+        return [row[0] for row in await self._rows(sql, args)]
+
+    async def active_match_id(self, chat_id: int, thread_id: int) -> int | None:
+        ids = await self._ids(
+            "SELECT id FROM matches WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
+            (chat_id, thread_id, *ACTIVE),
+        )
+        return ids[0] if ids else None
+
+    async def latest_match_id(self, chat_id: int) -> int | None:
+        """The match opened last in a chat, whatever its status."""
+        ids = await self._ids(
+            "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
+        )
+        return ids[0] if ids else None
+
+    async def match_ids(self, status: str) -> list[int]:
+        return await self._ids("SELECT id FROM matches WHERE status = ? ORDER BY id", (status,))
+
+    async def stale_lobbies(self, before: float) -> list[int]:
+        return await self._ids(
+            "SELECT id FROM matches WHERE status = 'lobby' AND updated_at < ? ORDER BY id",
+            (before,),
+        )
+
+    async def active_matches_of(self, user_id: int) -> list[int]:
+        return await self._ids(
+            "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE s.user_id = ? AND m.status IN (?, ?) ORDER BY m.id",
+            (user_id, *ACTIVE),
+        )
+
+    async def active_in_chat(self, chat_id: int) -> list[int]:
+        return await self._ids(
+            "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",
+            (chat_id, *ACTIVE),
+        )
+
+    async def due_matches(self, now: float, offer_after: float) -> list[int]:
+        """Running matches with something overdue at ``now`` — a move deadline, a half-time
+        reminder, the end of a timed match, an offer to start an absent player's clock —
+        whatever their timer jobs did: the safety net of the periodic sweep. Mirrors
+        :meth:`bot.timers.Timers.next_event`."""
+        offer = (
+            " OR (m.turn_seconds = 0 AND m.chat_id < 0 AND s.deadline IS NULL"
+            "     AND s.clock_offered = FALSE"
+            "     AND s.waiting_since <= ?)"
+            if offer_after > 0
+            else ""
+        )
+        rows = await self._rows(
+            "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
+            "WHERE m.status = 'playing' AND ("
+            " s.deadline <= ?"
+            " OR (m.turn_seconds > 0 AND s.deadline IS NOT NULL AND s.reminded = FALSE"
+            "     AND s.autopilot = FALSE AND s.deadline - m.turn_seconds / 2.0 <= ?)"
+            f"{offer}) UNION SELECT id FROM matches WHERE status = 'playing' AND ends_at <= ?",
+            (now, now, *((now - offer_after,) if offer_after > 0 else ()), now),
+        )
+        return sorted(row[0] for row in rows)
+
+    # -- notices and the move log ----------------------------------------------------------
+    async def unsent_notices(self, match_id: int) -> list[Notice]:
+        if match_id not in self._with_notices:
+            return []
+        rows = await self._rows(
+            "SELECT id, key, params FROM notices WHERE match_id = ? AND sent = FALSE ORDER BY id",
+            (match_id,),
+        )
+        if not rows:
+            self._with_notices.discard(match_id)
+        return [Notice(row["id"], row["key"], json.loads(row["params"])) for row in rows]
+
+    async def mark_notice_sent(self, notice_id: int) -> None:
+        await self._write("UPDATE notices SET sent = TRUE WHERE id = ?", (notice_id,))
+
+    async def add_notice(self, match_id: int, key: str, params: dict) -> None:
+        await self._write(
+            "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
+            (match_id, key, _dumps(params)),
+        )
+        self._with_notices.add(match_id)
+
+    async def moves(self, match_id: int) -> list[tuple[int, int, str]]:
+        rows = await self._rows(
+            "SELECT version, seat, action FROM moves WHERE match_id = ? ORDER BY version",
+            (match_id,),
+        )
+        return [(row["version"], row["seat"], row["action"]) for row in rows]
+
+    async def automatic_moves(self, match_id: int) -> int:
+        rows = await self._rows(
+            "SELECT COUNT(*) FROM moves WHERE match_id = ? AND automatic = TRUE", (match_id,)
+        )
+        return rows[0][0]
+
+    async def events(self, match_id: int) -> list[dict[str, Any]]:
+        """The match's public log as stored."""
+        rows = await self._rows(
+            "SELECT event FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
+        )
+        return [json.loads(row[0]) for row in rows]

@@ -1,0 +1,118 @@
+"""SQLite schema (``PRAGMA user_version`` counts the entries applied). Columns no longer
+read stay (dropping them would need a migration for nothing): matches.ping_message_id and
+seats.pinged_token, from when the group was pinged about whose turn it is."""
+
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        lang TEXT
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        lang TEXT,
+        telegram_lang TEXT,
+        can_message INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        title TEXT NOT NULL DEFAULT '',
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        turn_seconds INTEGER NOT NULL DEFAULT 0,
+        ends_at REAL,
+        last_mover INTEGER,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'cancelled')),
+        creator_id INTEGER NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        state TEXT,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        board_print TEXT,
+        ping_message_id INTEGER,
+        announced INTEGER NOT NULL DEFAULT 0,
+        published INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_active_match_per_topic
+        ON matches (chat_id, thread_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX matches_by_status ON matches (status);
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        token INTEGER NOT NULL DEFAULT 0,
+        prompt_sig TEXT,
+        draft TEXT,
+        deadline REAL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        timeouts INTEGER NOT NULL DEFAULT 0,
+        autopilot INTEGER NOT NULL DEFAULT 0,
+        pinged_token INTEGER NOT NULL DEFAULT 0,
+        prompt_message_id INTEGER,
+        prompt_text TEXT,
+        prompt_token INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        automatic INTEGER NOT NULL DEFAULT 0,
+        at REAL NOT NULL,
+        PRIMARY KEY (match_id, version)
+    );
+    CREATE TABLE notices (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        params TEXT NOT NULL,
+        sent INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX unsent_notices ON notices (match_id) WHERE sent = 0;
+    """,
+    """
+    ALTER TABLE seats ADD COLUMN draft_step INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN waiting_since REAL;
+    ALTER TABLE seats ADD COLUMN clock_offered INTEGER NOT NULL DEFAULT 0;
+    """,
+    """
+    ALTER TABLE matches ADD COLUMN rematch_of INTEGER REFERENCES matches (id);
+    """,
+    """
+    ALTER TABLE matches ADD COLUMN board_below INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 5: an AI seat: its level (NULL: a human); its user_id is a negative number no Telegram
+    # user has, unique within the match
+    """
+    ALTER TABLE seats ADD COLUMN ai TEXT;
+    """,
+    # 6: whether a group sees the tile games' boards as pictures (/pictures)
+    """
+    ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
+    """,
+    # 7: the public log leaves the state row (which keeps its length): one row per event,
+    # appended, never rewritten
+    """
+    CREATE TABLE events (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    ) WITHOUT ROWID;
+    INSERT INTO events (match_id, seq, event)
+        SELECT m.id, CAST(j.key AS INTEGER),
+               CASE WHEN j.type IN ('object', 'array') THEN j.value ELSE json_quote(j.value) END
+        FROM matches m, json_each(m.state, '$.log') j
+        WHERE json_type(m.state, '$.log') = 'array';
+    UPDATE matches SET state = json_set(state, '$.log', json_array_length(state, '$.log'))
+        WHERE json_type(state, '$.log') = 'array';
+    """,
+]

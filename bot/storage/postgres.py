@@ -1,0 +1,271 @@
+"""PostgreSQL backend (``DATABASE_URL=postgresql://...``), through asyncpg.
+
+A small pool of connections serves the bot; a save is one statement (the match row, the
+seats that changed, the new log entries, the move and the notices in one ``WITH`` query), so
+it is atomic and costs one round trip. The SQL the contract writes with ``?`` is given
+PostgreSQL's ``$1, $2...`` once and kept.
+
+One bot instance at a time: a session-level advisory lock, held on a connection of its own
+while the storage is open. The server releases it when that connection ends — on a clean
+stop, or when the process dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from urllib.parse import parse_qs, urlsplit
+
+import asyncpg
+
+from bot.storage.contract import (
+    LOCK_POLL_SECONDS,
+    InstanceRunning,
+    MatchWrite,
+    Row,
+    Storage,
+)
+from bot.storage.migrations.postgres import MIGRATIONS
+from bot.storage.model import PLAY_SEAT_FIELDS
+
+# One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
+INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
+POOL_SIZE = 4
+CONNECT_TIMEOUT = 10.0
+
+
+def describe_url(url: str) -> str:
+    """host:port/database of a PostgreSQL address, without user or password."""
+    parts = urlsplit(url)
+    socket = parse_qs(parts.query).get("host", [None])[0]  # a unix socket's folder
+    host = parts.hostname or socket or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    return f"PostgreSQL at {host}{port}{parts.path or '/'}"
+
+
+@lru_cache(maxsize=256)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...``."""
+    counter = iter(range(1, 1000))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+def changed(status: str) -> int:
+    """The row count of a command status such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    count = status.rsplit(" ", 1)[-1]
+    return int(count) if count.isdigit() else 0
+
+
+async def schema_version_of(connection: asyncpg.Connection) -> int:
+    exists = await connection.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return await connection.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+
+
+class PostgresStorage(Storage):
+    backend = "postgres"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self._pool: asyncpg.Pool | None = None
+        self._lock_connection: asyncpg.Connection | None = None
+        self._opening: asyncio.Task | None = None
+
+    def describe(self) -> str:
+        return describe_url(self.url)
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def _open(self, wait_for_lock: bool) -> None:
+        self._opening = asyncio.current_task()
+        try:
+            await self._take_lock(wait_for_lock)
+        finally:
+            self._opening = None
+        self._pool = await asyncpg.create_pool(
+            self.url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            timeout=CONNECT_TIMEOUT,
+            reset=_nothing_to_reset,
+        )
+        await self._migrate()
+
+    async def _take_lock(self, wait: bool) -> None:
+        self._lock_connection = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
+        started = time.monotonic()
+        told = False
+        try:
+            while not await self._lock_connection.fetchval(
+                "SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK_KEY
+            ):
+                if not wait:
+                    raise InstanceRunning(f"another bot instance is running on {self.describe()}")
+                if not told:
+                    self.waiting_for_lock(self.describe())
+                    told = True
+                await asyncio.sleep(LOCK_POLL_SECONDS)
+        except BaseException:
+            await self._release_lock()
+            raise
+        if told:
+            self.took_lock(self.describe(), time.monotonic() - started)
+
+    async def _release_lock(self) -> None:
+        if self._lock_connection is not None:
+            await self._lock_connection.close()  # ends the session: the server drops its lock
+            self._lock_connection = None
+
+    async def _close(self) -> None:
+        if self._opening is not None and not self._opening.done():
+            self._opening.cancel()  # stopped while waiting for the lock: stop waiting
+            await asyncio.gather(self._opening, return_exceptions=True)
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+        await self._release_lock()
+
+    async def _migrate(self) -> None:
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
+            current = await schema_version_of(connection)
+            for number, script in enumerate(MIGRATIONS, start=1):
+                if number > current:
+                    await connection.execute(script)
+            if current < len(MIGRATIONS):
+                await connection.execute("DELETE FROM schema_version")
+                await connection.execute(
+                    "INSERT INTO schema_version (version) VALUES ($1)", len(MIGRATIONS)
+                )
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as connection:
+            self.stats.round_trips += 2
+            return await schema_version_of(connection)
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("storage is not open")
+        return self._pool
+
+    # -- the contract's primitives ---------------------------------------------------------
+    async def _rows(self, sql: str, args: Sequence = ()) -> list[Row]:
+        self.stats.round_trips += 1
+        return await self.pool.fetch(numbered(sql), *args)
+
+    async def _run(self, sql: str, args: Sequence = ()) -> int:
+        self.stats.round_trips += 1
+        return changed(await self.pool.execute(numbered(sql), *args))
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[_Transaction]:
+        async with self.pool.acquire() as connection, connection.transaction():
+            yield _Transaction(self, connection)
+
+    async def _read_match(self, match_id: int) -> tuple[Row, list[Row], list[str]] | None:
+        # one snapshot for the three reads: a save in between cannot mix two versions
+        async with (
+            self.pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            self.stats.round_trips += 5
+            row = await connection.fetchrow("SELECT * FROM matches WHERE id = $1", match_id)
+            if row is None:
+                return None
+            seats = await connection.fetch(
+                "SELECT * FROM seats WHERE match_id = $1 ORDER BY seat", match_id
+            )
+            events = await connection.fetch(
+                "SELECT event FROM events WHERE match_id = $1 ORDER BY seq", match_id
+            )
+        return row, list(seats), [event[0] for event in events]
+
+    async def _write_match(self, write: MatchWrite) -> bool:
+        w = write
+        seats = list(zip(*w.seats, strict=True)) if w.seats else [()] * (1 + len(PLAY_SEAT_FIELDS))
+        events = w.events
+        move = [w.move] if w.move else []
+        moves = list(zip(*move, strict=True)) if move else [(), (), ()]
+        notices = list(zip(*w.notices, strict=True)) if w.notices else [(), ()]
+        row = [w.match_id, w.expected, w.status, w.options, w.turn_seconds, w.ends_at,
+               w.last_mover, w.version, w.updated_at, w.seat_count]  # fmt: skip
+        columns = [list(column) for column in (*seats, *moves, *notices)]
+        seat_columns = len(seats)
+        args = [*row, *columns[:seat_columns], w.first_event, events, *columns[seat_columns:]]
+        if w.state_changed:
+            args.append(w.state)
+        self.stats.round_trips += 1
+        saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
+        return saved == 1
+
+
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """The pool's default reset sends a query (UNLISTEN, RESET ALL, ...) each time a connection
+    goes back: one more round trip per statement. The bot's connections change no session
+    state (no SET, LISTEN or advisory lock: the instance lock has a connection of its own),
+    and asyncpg still rolls back a transaction left open."""
+
+
+@lru_cache(maxsize=2)
+def _save_sql(with_state: bool) -> str:
+    """The whole save in one statement: the row (guarded by its version) first; every other
+    part runs only if the row was saved."""
+    columns = ", ".join(PLAY_SEAT_FIELDS)
+    updates = ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
+    seat_types = "int[], bigint[], text[], int[], text[], text[], float8[], bool[], int[], bool[], int[], float8[], bool[], text[]"  # noqa: E501
+    unnest = ", ".join(f"${11 + n}::{kind.strip()}" for n, kind in enumerate(seat_types.split(",")))
+    first = 11 + len(seat_types.split(","))  # $25: the first event's number
+    state = f", state = ${first + 7}" if with_state else ""
+    return f"""
+    WITH saved AS (
+        UPDATE matches SET status = $3, options = $4, turn_seconds = $5, ends_at = $6,
+            last_mover = $7, version = $8, updated_at = $9{state}
+        WHERE id = $1 AND version = $2
+        RETURNING id
+    ), dropped AS (
+        DELETE FROM seats WHERE match_id = $1 AND seat >= $10 AND EXISTS (SELECT 1 FROM saved)
+    ), seated AS (
+        INSERT INTO seats (match_id, seat, {columns})
+        SELECT $1, * FROM unnest({unnest}) WHERE EXISTS (SELECT 1 FROM saved)
+        ON CONFLICT (match_id, seat) DO UPDATE SET {updates}
+    ), logged AS (
+        INSERT INTO events (match_id, seq, event)
+        SELECT $1, ${first}::int + (n - 1)::int, event
+        FROM unnest(${first + 1}::text[]) WITH ORDINALITY AS new (event, n)
+        WHERE EXISTS (SELECT 1 FROM saved)
+    ), moved AS (
+        INSERT INTO moves (match_id, version, seat, action, automatic, at)
+        SELECT $1, $8, seat, action, automatic, $9
+        FROM unnest(${first + 2}::int[], ${first + 3}::text[], ${first + 4}::bool[])
+            AS move (seat, action, automatic)
+        WHERE EXISTS (SELECT 1 FROM saved)
+    ), noticed AS (
+        INSERT INTO notices (match_id, key, params)
+        SELECT $1, key, params FROM unnest(${first + 5}::text[], ${first + 6}::text[])
+            AS notice (key, params)
+        WHERE EXISTS (SELECT 1 FROM saved)
+    )
+    SELECT COUNT(*) FROM saved
+    """
+
+
+class _Transaction:
+    def __init__(self, storage: PostgresStorage, connection: asyncpg.Connection) -> None:
+        self.storage = storage
+        self.connection = connection
+
+    async def rows(self, sql: str, args: Sequence = ()) -> list[Row]:
+        self.storage.stats.round_trips += 1
+        return await self.connection.fetch(numbered(sql), *args)
+
+    async def run(self, sql: str, args: Sequence = ()) -> int:
+        self.storage.stats.round_trips += 1
+        return changed(await self.connection.execute(numbered(sql), *args))
