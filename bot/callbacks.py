@@ -27,11 +27,15 @@ class Kind(StrEnum):
     CANCEL_LOBBY = "cx"
     ABORT = "ab"  # /cancel of a running match, after confirmation
     LANGUAGE = "lg"  # payload = language code
+    PICTURES = "pc"  # the group's boards as pictures: payload = "on" or "off"
     REMATCH = "rm"  # payload = game id, match = the finished match
     RULES = "rl"  # /rules menu: payload = game id; shows the game's summary
     FULL_RULES = "fr"  # under a summary: payload = game id; shows the full rules
     BACK = "bk"  # back from autopilot
     CLOCK = "ck"  # start the clock: payload = the absent seat, token = its token
+    ADD_AI = "ai"  # lobby: seat an AI player, payload = its level
+    REMOVE_AI = "ar"  # lobby: remove the last AI seat
+    HINT = "hn"  # practice prompt: what the normal AI would play, token = the seat's token
     TOP = "tp"  # /top: payload = game id
     HISTORY = "hs"  # /history: match = the ended match
     FORGET = "fg"  # /forget's confirmation: payload = yes or no

@@ -57,7 +57,7 @@ class ChatLifecycle:
                 await self._tell_players(match)
 
     async def _tell_players(self, match: Match) -> None:
-        for seat in match.seats:
+        for seat in match.humans:
             t = await self.languages.user_t_by_id(seat.user_id)
             text = t(
                 "removed.private",

@@ -13,6 +13,7 @@ def clock_offer_due(match: Match, seat: Seat, offer_after: float) -> float | Non
     ``offer_after``: seconds without a move before the offer (0: never)."""
     if (
         match.turn_seconds
+        or match.practice  # nobody else at the table to start it
         or not offer_after
         or seat.deadline is not None
         or seat.clock_offered

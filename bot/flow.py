@@ -1,9 +1,10 @@
 """A match's transitions on the host side: start, move, finish — each one committed once.
 
 Tokens: every seat has a ``token``, the match version at which that seat's legal choices
-last changed. Its buttons carry the token; a press with an older token is stale. In a
-simultaneous phase one player's move does not change another's choices, so the other
-players' buttons stay valid while everyone chooses at their own pace.
+last changed. Its buttons carry the token (an AI seat's decision seed is drawn from it); a
+press with an older token is stale. In a simultaneous phase one player's move does not
+change another's choices, so the other players' buttons stay valid while everyone chooses
+at their own pace.
 
 Deadlines: when a seat gets a new decision and the match has a move time limit, its
 deadline is set (an absolute time, stored with the match); on autopilot it is "now". Without
@@ -38,8 +39,9 @@ def refresh_tokens(match: Match, next_version: int, now: float, mover: int | Non
             seat.draft = None
             seat.reminded = False
             seat.clock_offered = False
-            seat.waiting_since = now if actions else None
-            if not actions:
+            # an AI seat is played by ``bot.ai_seats`` at once: no clock, nobody waits
+            seat.waiting_since = now if actions and not seat.is_ai else None
+            if not actions or seat.is_ai:
                 seat.deadline = None
             elif seat.autopilot:
                 seat.deadline = now

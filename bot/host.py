@@ -14,6 +14,7 @@ from typing import Any
 from telegram import Bot
 from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
+from bot.ai_seats import AISeats
 from bot.chat_lifecycle import ChatLifecycle
 from bot.languages import Languages
 from bot.locks import MatchLocks
@@ -36,6 +37,7 @@ class Host:
     publisher: Publisher
     timers: Timers
     chats: ChatLifecycle
+    ai_seats: AISeats  # plays the AI seats off the event loop
 
     @property
     def bot(self) -> Bot:
@@ -48,7 +50,7 @@ class Host:
 
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
-        self.timers.clock = clock
+        self.timers.clock = clock  # the AI seats' commits use it too
         self.publisher.clock = clock  # the time left shown on boards and prompts
 
     @property

@@ -7,6 +7,7 @@ import typing
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ai_moves import LOBBY_LEVELS
 from bot.callbacks import Callback, Kind
 from bot.i18n import Translator, format_duration
 from bot.storage import Match
@@ -46,7 +47,9 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
     """The lobby's text and buttons; ``join_link`` opens the private chat to join."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
-    if match.rematch_of is None:
+    if match.practice:
+        title_key, hint_key = "lobby.practice_title", "lobby.practice_hint"
+    elif match.rematch_of is None:
         title_key, hint_key = "lobby.title", "lobby.hint"
     else:
         title_key, hint_key = "lobby.rematch_title", "lobby.rematch_hint"
@@ -68,9 +71,22 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
             label, callback_data=Callback(kind, match.id, 0, payload).encode()
         )
 
-    rows = [
-        [InlineKeyboardButton(t("lobby.join"), url=join_link), press(t("lobby.leave"), Kind.LEAVE)]
-    ]
+    rows = []
+    if not match.practice:  # a practice match is its one player's: nobody joins or leaves
+        rows.append(
+            [
+                InlineKeyboardButton(t("lobby.join"), url=join_link),
+                press(t("lobby.leave"), Kind.LEAVE),
+            ]
+        )
+    bots = []  # two to a row, so each label fits a phone
+    if len(match.seats) < engine.max_players:
+        bots += [
+            press("➕🤖 " + t(f"ai.level.{level}"), Kind.ADD_AI, level) for level in LOBBY_LEVELS
+        ]
+    if any(seat.is_ai for seat in match.seats):
+        bots.append(press("➖🤖 " + t("lobby.remove_ai"), Kind.REMOVE_AI))
+    rows += [bots[i : i + 2] for i in range(0, len(bots), 2)]
     for name in option_choices(match.game):
         label = option_button(ui.option_label(t, name, match.options[name]))
         rows.append([press(label, Kind.OPTION, name)])

@@ -228,13 +228,14 @@ class Messenger:
         markup: InlineKeyboardMarkup | None = None,
         thread_id: int = 0,
     ) -> int:
-        """Edit the message if it still exists, else send a new one; returns the message id."""
+        """Edit the message if it still exists, else send a new one; returns the message id.
+        A photo cannot become text: it is deleted and the text sent in its place."""
         if message_id is not None:
             try:
                 await self.edit(chat_id, message_id, text, markup)
                 return message_id
-            except MessageGone:
-                log.info("message %s in chat %s is gone; sending anew", message_id, chat_id)
+            except MessageGone as gone:
+                await self._replaced(chat_id, message_id, gone)
         message = await self.send(chat_id, text, markup, thread_id=thread_id, notify=False)
         return message.message_id
 
@@ -375,17 +376,29 @@ class Messenger:
         thread_id: int = 0,
     ) -> int:
         """Edit the photo if the message still exists, else send a new one (silently, like
-        :meth:`edit_or_send`); returns the message id."""
+        :meth:`edit_or_send`); returns the message id. A message Telegram will not turn into
+        a photo is deleted and the photo sent in its place."""
         if message_id is not None:
             try:
                 await self.edit_photo(chat_id, message_id, photo, caption, markup)
                 return message_id
-            except MessageGone:
-                log.info("message %s in chat %s is gone; sending anew", message_id, chat_id)
+            except MessageGone as gone:
+                await self._replaced(chat_id, message_id, gone)
         message = await self.send_photo(
             chat_id, photo, caption, markup, thread_id=thread_id, notify=False
         )
         return message.message_id
+
+    async def _replaced(self, chat_id: int, message_id: int, gone: MessageGone) -> None:
+        """A message that could not be edited is about to be sent anew: one of the other
+        kind (photo or text) still stands, so it goes first — one board, one prompt."""
+        if isinstance(gone, MessageKindDiffers):
+            log.info(
+                "message %s in chat %s is of the other kind; replacing it", message_id, chat_id
+            )
+            await self.delete(chat_id, message_id)
+        else:
+            log.info("message %s in chat %s is gone; sending anew", message_id, chat_id)
 
 
 def _raise_edit_error(error: BadRequest, message_id: int) -> None:

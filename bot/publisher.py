@@ -21,6 +21,11 @@ A drawing is a few named steps, each free to change without touching the others:
   to move), decide whether it is a new decision (a new message, which notifies; the old
   prompt is deleted) or an update (an edit), deliver it, and tell the group when the
   player cannot be reached.
+
+A tile game's board is a photo with a short caption where the group wants pictures, and
+the player about to decide gets their own board as a photo with the prompt as its caption
+(``bot.board_pictures`` draws them); a picture that fails to draw or send gives way to
+the text screen, and a message of the other kind (photo or text) is replaced.
 """
 
 from __future__ import annotations
@@ -40,25 +45,54 @@ from typing import Any, Protocol
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest
 
+from bot.board_pictures import BoardPictures
 from bot.callbacks import Callback, Kind
 from bot.deadlines import may_start_clock
 from bot.i18n import Translator, format_duration
 from bot.languages import Languages
 from bot.lobby_view import lobby_screen
-from bot.messenger import ChatMoved, MessageGone, Messenger, Unreachable
+from bot.messenger import ChatMoved, MessageGone, MessageKindDiffers, Messenger, Unreachable
 from bot.storage import Match, Notice, Seat, Storage
 from bot.ui import get_ui
 from bot.ui.base import Button, GameUI, Names
 from games import get_engine
 
 log = logging.getLogger(__name__)
+TAG = re.compile(r"<[^>]+>")
 
 ChatKey = tuple[str, int]  # ("group", chat id) or ("user", user id)
 Rows = list[list[InlineKeyboardButton]]
 
+MAX_CAPTION = 1024  # Telegram's limit for a photo's caption, in characters of plain text
+CAPTION_NAME = 32  # characters of a player's name under a picture: four long names fit
+
 
 def names_of(match: Match) -> Names:
     return Names.of([seat.name for seat in match.seats])
+
+
+def short_names_of(match: Match) -> Names:
+    """Names for a caption: the longest are cut, so four of them fit under a picture."""
+    return Names.of([shorten(seat.name, CAPTION_NAME) for seat in match.seats])
+
+
+def shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plain_length(text: str) -> int:
+    """The length of an HTML text as Telegram counts it, without its tags and entities and
+    in UTF-16 code units (an emoji outside the BMP counts twice: on the safe side)."""
+    return len(html.unescape(TAG.sub("", text)).encode("utf-16-le")) // 2
+
+
+def fit_caption(text: str) -> str:
+    """A caption within Telegram's limit: whole lines dropped from the end (each line's
+    tags are balanced), which hold the least important news."""
+    lines = text.split("\n")
+    while len(lines) > 1 and plain_length("\n".join(lines)) > MAX_CAPTION:
+        lines.pop()
+    return "\n".join(lines)
 
 
 def mention(user_id: int, name: str) -> str:
@@ -91,10 +125,26 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
     return markup
 
 
-def fingerprint(text: str, markup: Rows) -> str:
+def fingerprint(text: str, markup: Rows, picture: bytes | None = None) -> str:
+    """What a message shows, in a few characters: "k:" when it has buttons ("t:" when
+    not), a digest, and for a photo ":p" and its picture's digest."""
     raw = text + json.dumps([[b.to_dict() for b in row] for row in markup], sort_keys=True)
     digest = hashlib.blake2s(raw.encode(), digest_size=10).hexdigest()
-    return ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
+    print_ = ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
+    if picture is not None:
+        print_ += ":p" + picture_digest(picture)
+    return print_
+
+
+def picture_digest(picture: bytes) -> str:
+    return hashlib.blake2s(picture, digest_size=6).hexdigest()
+
+
+def picture_of(print_: str | None) -> str | None:
+    """The picture a message with this fingerprint shows (its digest); None: a text."""
+    if print_ is None or ":p" not in print_:
+        return None
+    return print_.rsplit(":p", 1)[1]
 
 
 def markup_of(rows: Rows) -> InlineKeyboardMarkup | None:
@@ -165,17 +215,25 @@ class Prompt:
     rows: Rows
     decides: bool  # the seat has legal moves
     closed: str  # the one line an older prompt shrinks to where it cannot be deleted
+    picture: bytes | None = None  # a photo with the text as its caption
 
     @property
     def print(self) -> str:
-        return fingerprint(self.text, self.rows)
+        return fingerprint(self.text, self.rows, self.picture)
 
 
 class Publisher:
-    def __init__(self, storage: Storage, messenger: Messenger, languages: Languages) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        messenger: Messenger,
+        languages: Languages,
+        pictures: BoardPictures,
+    ) -> None:
         self.storage = storage
         self.messenger = messenger
         self.languages = languages
+        self.pictures = pictures
         self._chats: ChatWatcher | None = None
         self._dirty: dict[ChatKey, set[int]] = {}
         self._tasks: dict[ChatKey, asyncio.Task] = {}
@@ -195,7 +253,7 @@ class Publisher:
         keys = (
             list(chats)
             if chats is not None
-            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.seats]
+            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.humans]
         )
         for key in keys:
             self._dirty.setdefault(key, set()).add(match.id)
@@ -377,24 +435,80 @@ class Publisher:
     async def _show_board(self, scene: GroupScene, at_bottom: bool = False) -> None:
         """Edit the board in place (or send it anew when there is none); an unchanged
         board costs no call. ``at_bottom``: post it anew below everything, the old one
-        removed — one board per match."""
+        removed — one board per match. A tile game's board is a picture with a short
+        caption where the group wants pictures, else (or when the picture fails) text."""
         match = scene.match
         text, rows = self._board_screen(scene)
-        print_ = fingerprint(text, rows)
+        picture = await self.pictures.group(match, scene.public)
+        if picture is not None:
+            text = self._caption(scene)
+        print_ = fingerprint(text, rows, picture)
         if at_bottom and match.board_message_id is not None:
             await self.messenger.retire(
                 match.chat_id, match.board_message_id, scene.t("play.board_moved")
             )
             match.board_message_id = None
-        if print_ != match.board_print or match.board_message_id is None:
-            match.board_message_id = await self.messenger.edit_or_send(
-                match.chat_id,
-                match.board_message_id,
-                text,
-                markup_of(rows),
-                thread_id=match.thread_id,
-            )
-            match.board_print = print_
+        if print_ == match.board_print and match.board_message_id is not None:
+            return
+        if picture is not None:
+            try:
+                match.board_message_id = await self._show_picture(
+                    match.chat_id,
+                    match.board_message_id,
+                    match.board_print,
+                    picture,
+                    text,
+                    rows,
+                    thread_id=match.thread_id,
+                )
+                match.board_print = print_
+                return
+            except BadRequest:  # Telegram refused the picture: the text board instead
+                log.exception("match %s: the board picture was refused", match.id)
+                text, rows = self._board_screen(scene)
+                print_ = fingerprint(text, rows)
+        match.board_message_id = await self.messenger.edit_or_send(
+            match.chat_id,
+            match.board_message_id,
+            text,
+            markup_of(rows),
+            thread_id=match.thread_id,
+        )
+        match.board_print = print_
+
+    def _caption(self, scene: GroupScene) -> str:
+        """The caption under the board picture: the game's short text (names cut where
+        long) and the time left to move, within Telegram's limit."""
+        match, t = scene.match, scene.t
+        text = scene.ui.caption(t, scene.public, short_names_of(match))
+        left = self._time_left(match, scene.over)
+        if left is not None:
+            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+        return fit_caption(text)
+
+    async def _show_picture(
+        self,
+        chat_id: int,
+        message_id: int | None,
+        shown: str | None,
+        picture: bytes,
+        caption: str,
+        rows: Rows,
+        thread_id: int = 0,
+    ) -> int:
+        """Show a picture in a message: a new photo, a caption edit when the message shows
+        this picture already (no upload), else a media edit; a message that cannot take
+        the edit (gone, or a text Telegram will not turn into a photo) is replaced."""
+        markup = markup_of(rows)
+        if message_id is not None and picture_of(shown) == picture_digest(picture):
+            try:
+                await self.messenger.edit_caption(chat_id, message_id, caption, markup)
+                return message_id
+            except MessageGone:
+                pass  # below: the whole picture, or a new message
+        return await self.messenger.edit_photo_or_send(
+            chat_id, message_id, picture, caption, markup, thread_id=thread_id
+        )
 
     def _board_screen(self, scene: GroupScene) -> tuple[str, Rows]:
         """The board's text and buttons: the game's own, "Start the clock" where the others
@@ -460,6 +574,7 @@ class Publisher:
         if seat is None or match.state is None or match.status not in ("playing", "finished"):
             return
         prompt = await self._prompt(match, seat)
+        await self._illustrate(match, seat, prompt)
         resend = (match_id, user_id) in self._resend
         self._resend.discard((match_id, user_id))
         fresh = self._is_new_decision(match, seat, prompt)
@@ -484,6 +599,9 @@ class Publisher:
         title = html.escape(match.title or "—")
         text = t("play.prompt_header", title=title) + "\n" + screen.text
         rows = keyboard(match, screen.rows, seat.seat)
+        if match.practice and legal and match.status == "playing":
+            hint = Callback(Kind.HINT, match.id, seat.token).encode()
+            rows.append([InlineKeyboardButton(t("hint.button"), callback_data=hint)])
         if seat.autopilot and match.status == "playing":
             text += "\n\n" + t("timer.autopilot_private")
             back = Callback(Kind.BACK, match.id, 0, "").encode()
@@ -501,6 +619,16 @@ class Publisher:
         if seat.reminded:
             return t("clock.prompt_hurry", left=left)
         return t("clock.prompt", left=left)
+
+    async def _illustrate(self, match: Match, seat: Seat, prompt: Prompt) -> None:
+        """The player about to decide in a tile game sees their own board and the supply
+        as a picture, the prompt as its caption. A prompt too long for a caption (only
+        with names and a group title near Telegram's longest) stays text: it shows the
+        same board in emoji, so nothing is lost."""
+        if not prompt.decides or plain_length(prompt.text) > MAX_CAPTION:
+            return
+        view = get_engine(match.game).view(match.state, seat.seat)
+        prompt.picture = await self.pictures.private(match, view, seat.seat)
 
     @staticmethod
     def _is_new_decision(match: Match, seat: Seat, prompt: Prompt) -> bool:
@@ -520,17 +648,70 @@ class Publisher:
         user_id, markup = seat.user_id, markup_of(prompt.rows)
         if as_new_message or seat.prompt_message_id is None:
             old = seat.prompt_message_id
-            message = await self.messenger.send(user_id, prompt.text, markup)
-            seat.prompt_message_id = message.message_id
+            seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
             if old is not None:
                 await self.messenger.retire(user_id, old, prompt.closed)
         else:
             try:
-                await self.messenger.edit(user_id, seat.prompt_message_id, prompt.text, markup)
+                seat.prompt_message_id = await self._edit_prompt(
+                    user_id, seat.prompt_message_id, seat.prompt_text, prompt, markup
+                )
             except MessageGone:
-                message = await self.messenger.send(user_id, prompt.text, markup)
-                seat.prompt_message_id = message.message_id
+                seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
         seat.prompt_text = prompt.print
+
+    async def _send_prompt(
+        self,
+        user_id: int,
+        prompt: Prompt,
+        markup: InlineKeyboardMarkup | None,
+        notify: bool = True,
+    ) -> int:
+        """A prompt as a new message: a photo with the prompt as its caption, or text —
+        also when Telegram refuses the picture."""
+        if prompt.picture is not None:
+            try:
+                message = await self.messenger.send_photo(
+                    user_id, prompt.picture, prompt.text, markup, notify=notify
+                )
+                return message.message_id
+            except BadRequest:
+                log.exception("the prompt's picture for %s was refused; sending text", user_id)
+                prompt.picture = None
+        message = await self.messenger.send(user_id, prompt.text, markup, notify=notify)
+        return message.message_id
+
+    async def _edit_prompt(
+        self,
+        user_id: int,
+        message_id: int,
+        shown: str | None,
+        prompt: Prompt,
+        markup: InlineKeyboardMarkup | None,
+    ) -> int:
+        """Edit a prompt in place: text as text; a picture by its caption alone when the
+        message shows it already (a selection step), else by its media. A message of the
+        other kind (a photo prompt becoming text, or the reverse where Telegram refuses)
+        is replaced: deleted, and sent anew. Returns the prompt's message id."""
+        try:
+            if prompt.picture is None:
+                await self.messenger.edit(user_id, message_id, prompt.text, markup)
+            elif picture_of(shown) == picture_digest(prompt.picture):
+                await self.messenger.edit_caption(user_id, message_id, prompt.text, markup)
+            else:
+                await self.messenger.edit_photo(
+                    user_id, message_id, prompt.picture, prompt.text, markup
+                )
+            return message_id
+        except MessageKindDiffers:  # not a new decision: the new message is silent
+            await self.messenger.retire(user_id, message_id, prompt.closed)
+            return await self._send_prompt(user_id, prompt, markup, notify=False)
+        except BadRequest:
+            if prompt.picture is None:
+                raise
+            log.exception("the prompt's picture for %s was refused; showing text", user_id)
+            prompt.picture = None
+            return await self._edit_prompt(user_id, message_id, shown, prompt, markup)
 
     async def _player_unreachable(self, match: Match, seat: Seat, tell_group: bool) -> None:
         """The player blocked the bot or never opened the private chat: remember it, and

@@ -77,6 +77,13 @@ class Settings(BaseSettings):
     start_clock_seconds: int = Field(
         120, ge=10, description="The time a started clock gives the absent player."
     )
+    ai_workers: int = Field(
+        2,
+        ge=0,
+        le=32,
+        description="Worker processes that compute AI seats' moves (0: a thread of the bot's "
+        "own process).",
+    )
     log_level: str = Field("INFO")
 
     @field_validator("telegram_bot_token")

@@ -1,5 +1,5 @@
-"""Move time limits: a reminder at half time, a default move at the deadline, autopilot after
-several timeouts in a row, and expiry of abandoned lobbies.
+"""Move time limits: a reminder at half time, the normal AI's move at the deadline, autopilot
+after several timeouts in a row, and expiry of abandoned lobbies.
 
 Deadlines are absolute times stored with each seat, so they survive restarts: start-up arms
 one job per match, and a deadline that passed while the bot was down fires at once. A job
@@ -20,9 +20,11 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from telegram.ext import CallbackContext, JobQueue
 
+from bot.ai_moves import normal_move
 from bot.deadlines import clock_offer_due, next_event
 from bot.flow import commit_move, end_match_time
 from bot.languages import Languages
@@ -30,7 +32,6 @@ from bot.locks import MatchLocks
 from bot.publisher import Publisher
 from bot.settings import Settings
 from bot.storage import Match, Seat, Storage
-from games import get_engine
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,12 @@ SWEEP_JOB = "deadline-sweep"
 LATE_JOBS_RUN = {"misfire_grace_time": None, "coalesce": True}
 
 
+class AITurns(Protocol):
+    """Who plays the AI seats (``bot.ai_seats``): told whenever a match changed."""
+
+    def wake(self, match: Match) -> None: ...
+
+
 @dataclass(eq=False)  # compared and hashed by identity, like any service
 class Timers:
     settings: Settings
@@ -51,6 +58,7 @@ class Timers:
     publisher: Publisher  # draws what the timers changed
     job_queue: JobQueue | None = None  # None where no scheduler runs
     clock: Callable[[], float] = time.time  # injectable: tests move time by hand
+    ai_turns: AITurns | None = None  # set by ``bot.app``: built after the timers, which it uses
 
     # -- scheduling ------------------------------------------------------------------------
     @property
@@ -60,7 +68,10 @@ class Timers:
         return self.settings.start_clock_after_minutes * 60
 
     def arm(self, match: Match) -> None:
-        """(Re)schedule the match's one timer job."""
+        """(Re)schedule the match's one timer job, and let its AI seats play if they are to
+        act."""
+        if self.ai_turns is not None:
+            self.ai_turns.wake(match)
         jobs = self.job_queue
         if jobs is None:
             return
@@ -125,7 +136,6 @@ class Timers:
         self.arm(match)
 
     async def run_due(self, match: Match, now: float, autopilot_only: bool = False) -> None:
-        engine = get_engine(match.game)
         limit = self.settings.autopilot_after
         if match.ends_at is not None and match.ends_at <= now and not autopilot_only:
             await end_match_time(self.storage, match, now)
@@ -150,7 +160,7 @@ class Timers:
                 if seat.timeouts >= limit:
                     seat.autopilot = True
                     notices.append(("timer.autopilot", {**who, "count": seat.timeouts}))
-            action = engine.default_action(match.state, seat.seat)
+            action = normal_move(match, seat)  # the normal AI; the default move if it fails
             await commit_move(
                 self.storage, match, seat.seat, action, now, automatic=True, notices=notices
             )

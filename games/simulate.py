@@ -59,7 +59,8 @@ class SimulationReport:
 
 
 def percentile(values: list[float], share: float) -> float:
-    """The nearest-rank percentile (0 < share <= 1) of a non-empty list."""
+    """The nearest-rank percentile (0 < share <= 1) of a non-empty list (the arena's and
+    the AI timing's figures)."""
     ordered = sorted(values)
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 

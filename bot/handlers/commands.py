@@ -218,6 +218,57 @@ async def language_button(update: Update, context: BotContext, data: Callback) -
     await replace_menu(host, query, html.escape(text))
 
 
+PICTURE_CHOICES = ("on", "off")
+
+
+async def pictures_command(update: Update, context: BotContext) -> None:
+    """/pictures in a group: the tile games' boards as pictures (the default) or as text."""
+    host = context.host
+    chat = update.effective_chat
+    if not is_group(chat):
+        t = await host.languages.user_t(update.effective_user)
+        await update.effective_message.reply_text(t("pictures.groups_only"))
+        return
+    t = await host.languages.chat_t(chat.id, update.effective_user)
+    shown = "on" if await host.storage.chat_pictures(chat.id) else "off"
+    rows = [
+        [
+            InlineKeyboardButton(
+                t(f"pictures.button.{choice}"),
+                callback_data=Callback(Kind.PICTURES, 0, 0, choice).encode(),
+            )
+            for choice in PICTURE_CHOICES
+        ]
+    ]
+    await update.effective_message.reply_text(
+        t(f"pictures.choose.{shown}"), reply_markup=InlineKeyboardMarkup(rows)
+    )
+
+
+@button(Kind.PICTURES)
+async def pictures_button(update: Update, context: BotContext, data: Callback) -> None:
+    """An admin's choice; the group's running games are redrawn at once in the new way."""
+    host = context.host
+    query = update.callback_query
+    chat = update.effective_chat
+    user = query.from_user
+    if not (data.payload in PICTURE_CHOICES and is_group(chat) and on_menu(query, Kind.PICTURES)):
+        await popup(query, (await host.languages.user_t(user))("error.bad_button"))
+        return
+    t = await host.languages.chat_t(chat.id)
+    if not await host.messenger.is_admin(chat.id, user.id):
+        await popup(query, t("pictures.admins_only"))
+        return
+    await host.storage.set_chat_pictures(chat.id, data.payload == "on")
+    text = t(f"pictures.set.{data.payload}")
+    await popup(query, text)
+    await replace_menu(host, query, html.escape(text))
+    for match_id in await host.storage.active_in_chat(chat.id):
+        match = await host.storage.load(match_id)
+        if match is not None and match.status == "playing":
+            host.publisher.request(match)
+
+
 async def replace_menu(
     host: Host, query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> None:
@@ -229,11 +280,12 @@ async def replace_menu(
 
 
 async def cancel_command(update: Update, context: BotContext) -> None:
-    """/cancel in a group: close the lobby, or (after a confirmation) stop the running game."""
+    """/cancel in a group (or, for practice, the private chat): close the lobby, or (after a
+    confirmation) stop the running game."""
     host = context.host
     chat = update.effective_chat
     message = update.effective_message
-    if not is_group(chat):
+    if not (is_group(chat) or is_private(chat)):
         await message.reply_text(
             (await host.languages.user_t(update.effective_user))("lobby.groups_only")
         )
@@ -289,11 +341,12 @@ async def abort_button(press: MatchPress) -> None:
 
 async def board_command(update: Update, context: BotContext) -> None:
     """/board in a group: the running game's board again at the bottom of the chat, where
-    everyone sees it (the old board message goes: one board per match)."""
+    everyone sees it (the old board message goes: one board per match); in the private chat,
+    the practice match's board."""
     host = context.host
     chat = update.effective_chat
     message = update.effective_message
-    if not is_group(chat):
+    if not (is_group(chat) or is_private(chat)):
         await message.reply_text(
             (await host.languages.user_t(update.effective_user))("lobby.groups_only")
         )

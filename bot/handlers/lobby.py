@@ -1,12 +1,14 @@
-"""Lobbies: /new, the game menu, options, joining by deep link, leaving, start and cancel."""
+"""Lobbies: /new (in a group; in the private chat, practice against AI seats), the game menu,
+options, AI seats, joining by deep link, leaving, start and cancel."""
 
 from __future__ import annotations
 
 import html
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, User
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 
 from bot import flow
+from bot.ai_moves import LOBBY_LEVELS, NORMAL, ai_name, next_ai_user_id
 from bot.callbacks import Callback, Kind
 from bot.handlers.buttons import (
     MatchPress,
@@ -18,8 +20,9 @@ from bot.handlers.buttons import (
     pressed_in,
     seated,
 )
-from bot.handlers.common import display_name, is_group, on_menu, popup, thread_of
+from bot.handlers.common import display_name, is_group, is_private, on_menu, popup, thread_of
 from bot.host import BotContext, Host
+from bot.i18n import Translator
 from bot.lobby_view import TURN_OPTION, option_choices, turn_label
 from bot.settings import TURN_PRESETS
 from bot.storage import Match, Seat
@@ -34,7 +37,11 @@ async def new_command(update: Update, context: BotContext) -> None:
     message = update.effective_message
     chat = update.effective_chat
     user = update.effective_user
-    if not is_group(chat):
+    if is_private(chat):  # practice against AI seats, in this chat
+        await host.storage.remember_user(
+            user.id, display_name(user), can_message=True, telegram_lang=user.language_code
+        )
+    elif not is_group(chat):
         await message.reply_text((await host.languages.user_t(user))("lobby.groups_only"))
         return
     t = await host.languages.chat_t(chat.id, user)
@@ -48,7 +55,7 @@ async def new_command(update: Update, context: BotContext) -> None:
         if wanted not in games:
             await message.reply_text(t("lobby.unknown_game", games=", ".join(games)))
             return
-        await create_lobby(host, chat.id, thread, chat.title or "", wanted, user)
+        await create_lobby(host, chat.id, thread, lobby_title(chat, t), wanted, user)
         return
     rows = [
         [
@@ -58,7 +65,14 @@ async def new_command(update: Update, context: BotContext) -> None:
         ]
         for game in games
     ]
-    await message.reply_text(t("lobby.choose_game"), reply_markup=InlineKeyboardMarkup(rows))
+    choose = "lobby.practice_choose" if is_private(chat) else "lobby.choose_game"
+    await message.reply_text(t(choose), reply_markup=InlineKeyboardMarkup(rows))
+
+
+def lobby_title(chat: Chat, t: Translator) -> str:
+    """The group's title, which tells matches apart in private chats; "Practice" in the
+    private chat."""
+    return t("practice.title") if is_private(chat) else chat.title or ""
 
 
 @button(Kind.NEW_GAME)
@@ -66,7 +80,8 @@ async def choose_game(update: Update, context: BotContext, data: Callback) -> No
     host = context.host
     query = update.callback_query
     chat = update.effective_chat
-    if not is_group(chat):  # lobbies live in groups only
+    if not (is_group(chat) or is_private(chat)):  # lobbies live in groups and, for practice,
+        # in the private chat with the bot
         await popup(query, (await host.languages.user_t(query.from_user))("lobby.groups_only"))
         return
     t = await host.languages.chat_t(chat.id, query.from_user)
@@ -78,7 +93,7 @@ async def choose_game(update: Update, context: BotContext, data: Callback) -> No
         host,
         chat.id,
         thread_of(query.message),
-        chat.title or "",
+        lobby_title(chat, t),
         data.payload,
         query.from_user,
         menu_message_id=query.message.message_id if query.message else None,
@@ -100,7 +115,8 @@ async def create_lobby(
 ) -> Match | None:
     """Open a lobby (``None`` if this chat or topic already has a match). The creator takes
     the first seat at once when the bot can already write to them privately; a rematch
-    seats the finished match's players instead, in their order."""
+    seats the finished match's players instead, in their order, AI seats included. A
+    practice lobby (in the private chat) starts with enough normal AI seats to play."""
     engine = get_engine(game)
     chosen = engine.options(options).model_dump()
     if await host.storage.chat_lang(chat_id) is None:
@@ -120,14 +136,21 @@ async def create_lobby(
     if match is None:
         return None
     if rematch_of is None:
-        players = [(creator.id, display_name(creator))]
+        players = [(creator.id, display_name(creator), None)]
     else:
-        players = [(seat.user_id, seat.name) for seat in rematch_of.seats]
+        players = [(seat.user_id, seat.name, seat.ai) for seat in rematch_of.seats]
     async with host.lock(match.id):
-        for user_id, name in players:
+        for user_id, name, level in players:
+            if level is not None:
+                seat_ai(match, name, level)
+                continue
             record = await host.storage.user(user_id)
             if record and record.can_message:  # else they join by the link, which opens the chat
                 match.seats.append(Seat(seat=len(match.seats), user_id=user_id, name=name))
+        if match.practice and rematch_of is None:
+            t = await host.languages.chat_t(chat_id)
+            while len(match.seats) < engine.min_players:
+                seat_ai(match, ai_name(t, NORMAL), NORMAL)
         await host.storage.save(match)
         match.lobby_message_id = menu_message_id  # the menu becomes the lobby
         await host.storage.save_display(match)
@@ -145,7 +168,7 @@ async def join_by_link(update: Update, context: BotContext, match_id: int) -> No
     t = await host.languages.user_t(user)
     async with host.lock(match_id):
         match = await host.storage.load(match_id)
-        if match is None or match.status != "lobby":
+        if match is None or match.status != "lobby" or match.practice:
             await update.effective_message.reply_text(t("lobby.closed"))
             return
         engine = get_engine(match.game)
@@ -183,6 +206,50 @@ async def leave(press: MatchPress) -> None:
     press.host.publisher.request(match, [("group", match.chat_id)])
 
 
+# -- AI seats ---------------------------------------------------------------------------------
+
+
+def seat_ai(match: Match, name: str, level: str) -> None:
+    """An AI seat at the end of the table."""
+    seat = Seat(seat=len(match.seats), user_id=next_ai_user_id(match), name=name, ai=level)
+    match.seats.append(seat)
+
+
+@match_button(Kind.ADD_AI, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager))
+async def add_ai(press: MatchPress) -> None:
+    match, level = press.match, press.data.payload
+    engine = get_engine(match.game)
+    if level not in LOBBY_LEVELS:
+        await press.tell("error.bad_button")
+        return
+    if len(match.seats) >= engine.max_players:
+        await press.tell("lobby.full", max=engine.max_players)
+        return
+    name = ai_name(press.t, level)
+    seat_ai(match, name, level)
+    await press.host.storage.save(match)
+    await press.tell("lobby.ai_added", name=name)
+    press.host.publisher.request(match, [("group", match.chat_id)])
+
+
+@match_button(
+    Kind.REMOVE_AI, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager)
+)
+async def remove_ai(press: MatchPress) -> None:
+    """The last AI seat leaves the table; the seats after it move up."""
+    match = press.match
+    bots = [seat for seat in match.seats if seat.is_ai]
+    if not bots:
+        await press.tell("lobby.no_ai")
+        return
+    match.seats.remove(bots[-1])
+    for number, seat in enumerate(match.seats):
+        seat.seat = number
+    await press.host.storage.save(match)
+    await press.tell("lobby.ai_removed", name=bots[-1].name)
+    press.host.publisher.request(match, [("group", match.chat_id)])
+
+
 # -- creator's controls -----------------------------------------------------------------------
 
 
@@ -216,6 +283,9 @@ async def start(press: MatchPress) -> None:
     engine = get_engine(match.game)
     if len(match.seats) < engine.min_players:
         await press.tell("lobby.need_players", alert=True, min=engine.min_players)
+        return
+    if not match.humans:  # AI seats alone are no match
+        await press.tell("lobby.need_human", alert=True)
         return
     await flow.start_match(host.storage, match, host.clock())
     await press.tell("lobby.started")
@@ -264,7 +334,7 @@ async def rematch(press: MatchPress) -> None:
         press.host,
         chat.id,
         old.thread_id,
-        chat.title or "",
+        lobby_title(chat, press.t),
         old.game,
         press.user,
         options=old.options,

@@ -1,5 +1,5 @@
-"""Button presses during a match: moves (``a``), selection steps (``d``), "I'm back" (``bk``)
-and "Start the clock" (``ck``).
+"""Button presses during a match: moves (``a``), selection steps (``d``), "I'm back" (``bk``),
+"Start the clock" (``ck``) and, in practice, "Hint" (``hn``).
 
 Order of work for a press: check it (match, chat, seat, token, legality) → commit → answer
 the press → everything slower (autopilot moves that follow, drawing, other chats). A press
@@ -9,6 +9,7 @@ that fails a check gets a short popup and changes nothing.
 from __future__ import annotations
 
 from bot import flow
+from bot.ai_moves import decision_seed
 from bot.callbacks import Kind
 from bot.deadlines import may_start_clock
 from bot.handlers.buttons import (
@@ -24,6 +25,7 @@ from bot.handlers.buttons import (
 from bot.ui import get_ui
 from bot.ui.base import BadDraft
 from games import get_engine
+from games.ai import hint
 from games.core import Action, IllegalAction, decode_action
 
 # a move or a selection step: the presser's own current decision, on the group board or in
@@ -135,3 +137,41 @@ async def press_clock(press: MatchPress) -> None:
     await press.tell("clock.started_popup")
     host.publisher.request(match)
     press.after_unlock(host.timers.tell_clock_started(match, absent))
+
+
+POPUP_CHARACTERS = 200  # the most an answer to a press may show
+
+
+async def practice_only(press: MatchPress) -> str | None:
+    return None if press.match.practice else "error.bad_button"
+
+
+@match_button(
+    Kind.HINT,
+    language="presser",
+    missing="play.no_match",
+    checks=(*MOVE_CHECKS, practice_only),
+)
+async def press_hint(press: MatchPress) -> None:
+    """ "Hint" under a practice prompt: what the normal AI would play here and the points it
+    expects to end with — computed off the event loop, after the match's lock is released
+    (the AI seats need it), and answered in a popup."""
+    match, seat = press.match, press.seat
+    engine = get_engine(match.game)
+    view = engine.view(match.state, seat.seat)
+    legal = engine.legal_actions(match.state, seat.seat)
+    seed = decision_seed(match, seat)
+    press.after_unlock(_tell_hint(press, view, legal, seed))
+
+
+async def _tell_hint(press: MatchPress, view: object, legal: list[Action], seed: int) -> None:
+    match, seat, t = press.match, press.seat, press.t
+    tip = await press.host.ai_seats.run(hint, match.game, view, seat.seat, legal, seed)
+    move = get_ui(match.game).move_label(t, view, tuple(tip.action), seat.seat)
+    points = round(tip.expected_score)
+    key = "hint.penalty" if tip.lower_is_better else "hint.points"
+    text = t.plural(key, points, move=move)
+    if len(text) > POPUP_CHARACTERS:  # Telegram refuses a longer popup: shorten the move
+        move = move[: len(move) - (len(text) - POPUP_CHARACTERS) - 1] + "…"
+        text = t.plural(key, points, move=move)
+    await press.answer(text, alert=True)

@@ -254,6 +254,7 @@ class Storage(Standings, abc.ABC):
         self._matches: LRU = LRU(CACHED_MATCHES)
         self._users: LRU = LRU(CACHED_PEOPLE)
         self._chat_langs: LRU = LRU(CACHED_PEOPLE)
+        self._chat_pictures: LRU = LRU(CACHED_PEOPLE)
         self._with_notices: set[int] = set()  # matches that have unsent notices
         self.stats = StorageStats()
 
@@ -367,6 +368,24 @@ class Storage(Standings, abc.ABC):
             (chat_id, lang),
         )
         self._chat_langs.put(chat_id, lang)
+
+    async def chat_pictures(self, chat_id: int) -> bool:
+        """Whether the group shows the tile games' boards as pictures (the default) or as
+        text (``/pictures``)."""
+        pictures = self._chat_pictures.hit(chat_id)
+        if pictures is _MISSING:
+            rows = await self._rows("SELECT pictures FROM chats WHERE chat_id = ?", (chat_id,))
+            pictures = bool(rows[0]["pictures"]) if rows else True
+            self._chat_pictures.put(chat_id, pictures)
+        return pictures
+
+    async def set_chat_pictures(self, chat_id: int, pictures: bool) -> None:
+        await self._write(
+            "INSERT INTO chats (chat_id, pictures) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET pictures = excluded.pictures",
+            (chat_id, int(pictures)),
+        )
+        self._chat_pictures.put(chat_id, pictures)
 
     async def user(self, user_id: int) -> User | None:
         user = self._users.hit(user_id)
@@ -650,9 +669,10 @@ class Storage(Standings, abc.ABC):
                 (new, old),
             )
             await tx.run(
-                "INSERT INTO chats (chat_id, lang, leaderboard) "
-                "SELECT ?, lang, leaderboard FROM chats WHERE chat_id = ? "
-                "ON CONFLICT (chat_id) DO UPDATE SET lang = COALESCE(excluded.lang, chats.lang), "
+                "INSERT INTO chats (chat_id, lang, pictures, leaderboard) "
+                "SELECT ?, lang, pictures, leaderboard FROM chats WHERE chat_id = ? "
+                "ON CONFLICT (chat_id) DO UPDATE SET "
+                "lang = coalesce(excluded.lang, chats.lang), pictures = excluded.pictures, "
                 "leaderboard = excluded.leaderboard",
                 (new, old),
             )
@@ -675,8 +695,9 @@ class Storage(Standings, abc.ABC):
         for match_id, cached in list(self._matches.items()):
             if cached.chat_id in (old, new):
                 del self._matches[match_id]  # read afresh, with the new chat
-        self._chat_langs.pop(old, None)
-        self._chat_langs.pop(new, None)
+        for chats in (self._chat_langs, self._chat_pictures):
+            chats.pop(old, None)
+            chats.pop(new, None)
         return [row["id"] for row in moved]
 
     # -- queries ---------------------------------------------------------------------------
@@ -725,7 +746,8 @@ class Storage(Standings, abc.ABC):
         whatever their timer jobs did: the safety net of the periodic sweep. Mirrors
         :meth:`bot.timers.Timers.next_event`."""
         offer = (
-            " OR (m.turn_seconds = 0 AND s.deadline IS NULL AND s.clock_offered = FALSE"
+            " OR (m.turn_seconds = 0 AND m.chat_id < 0 AND s.deadline IS NULL"
+            "     AND s.clock_offered = FALSE"
             "     AND s.waiting_since <= ?)"
             if offer_after > 0
             else ""

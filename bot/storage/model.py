@@ -35,11 +35,16 @@ class Seat:
     prompt_message_id: int | None = None  # the private message holding this seat's prompt
     prompt_text: str | None = None  # fingerprint of what that message shows
     prompt_token: int = 0  # token of the decision that message was sent for
+    ai: str | None = None  # an AI seat's level (random, easy, normal, hard); None: a human
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
 
 
 PLAY_SEAT_FIELDS = ("user_id", "name", "token", "prompt_sig", "draft", "deadline", "reminded",
                     "timeouts", "autopilot", "draft_step", "waiting_since",
-                    "clock_offered")  # fmt: skip
+                    "clock_offered", "ai")  # fmt: skip
 BOOLEAN_SEAT_FIELDS = ("reminded", "autopilot", "clock_offered")
 DISPLAY_SEAT_FIELDS = ("prompt_message_id", "prompt_text", "prompt_token")
 
@@ -77,6 +82,16 @@ class Match:
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.is_ai]
+
+    @property
+    def practice(self) -> bool:
+        """Played in a player's private chat with the bot (chat ids of users are
+        positive, of groups negative): a practice match against AI seats."""
+        return self.chat_id > 0
 
 
 DISPLAY_MATCH_FIELDS = ("lobby_message_id", "board_message_id", "board_print", "board_below",

@@ -236,9 +236,9 @@ def _save_sql(with_state: bool) -> str:
     part runs only if the row was saved."""
     columns = ", ".join(PLAY_SEAT_FIELDS)
     updates = ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
-    seat_types = "int[], bigint[], text[], int[], text[], text[], float8[], bool[], int[], bool[], int[], float8[], bool[]"  # noqa: E501
+    seat_types = "int[], bigint[], text[], int[], text[], text[], float8[], bool[], int[], bool[], int[], float8[], bool[], text[]"  # noqa: E501
     unnest = ", ".join(f"${11 + n}::{kind.strip()}" for n, kind in enumerate(seat_types.split(",")))
-    first = 11 + len(seat_types.split(","))  # $24: the first event's number
+    first = 11 + len(seat_types.split(","))  # $25: the first event's number
     state = f", state = ${first + 7}" if with_state else ""
     return f"""
     WITH saved AS (

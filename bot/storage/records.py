@@ -7,11 +7,15 @@ rank). Only finished matches are rated, with OpenSkill's Plackett-Luce model: on
 player per game globally (scope 0) and one per group (scope = the group's chat id).
 
 The rating rule for seats the bot played: a seat whose moves were mostly made for it (more
-than half by timeout or autopilot — and, once they exist, AI seats) is *not counted*. The
-counted seats are rated among themselves, as if the bot's seats were not there, so nobody
-gains by beating the bot. The absent player of such a seat is rated as having come last in
-the whole match (so walking away never dodges a loss, and the bot's play never lifts them).
-A match with fewer than two counted seats changes no counted player's rating.
+than half by timeout or autopilot) is *not counted*. The counted seats are rated among
+themselves, as if the bot's seats were not there, so nobody gains by beating the bot. The
+absent player of such a seat is rated as having come last in the whole match (so walking
+away never dodges a loss, and the bot's play never lifts them). A match with fewer than two
+counted seats changes no counted player's rating.
+
+A match with an AI seat is practice and rates nobody (its AI seats are not counted either),
+and so is any match played in a private chat (practice against AI seats): both are recorded,
+never rated, so they never reach a leaderboard.
 
 The record, the ratings and the move that ends the match are committed in one transaction;
 the record's primary key makes recording (and so rating) happen at most once per match.
@@ -44,6 +48,7 @@ class PlayerRecord:
     name: str
     score: int | None  # None: the match did not finish
     rank: int | None
+    ai: bool = False  # an AI seat (its user_id is negative): never counted, never rated
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ def build_record(match: Match, outcome: str, ended_at: float) -> MatchRecord:
             name=seat.name,
             score=result.scores[seat.seat] if result else None,
             rank=result.ranks[seat.seat] if result else None,
+            ai=seat.is_ai,
         )
         for seat in match.seats
     ]
@@ -190,9 +196,10 @@ def record_args(record: MatchRecord, dumps) -> tuple:
 
 
 def counted_seats(record: MatchRecord, seat_moves: Iterable) -> list[bool]:
-    """Which seats count for the ratings, from the rows of :data:`SEAT_MOVES`."""
+    """Which seats count for the ratings, from the rows of :data:`SEAT_MOVES`: a person's
+    seat they mostly played themselves (an AI seat never counts)."""
     by_seat = {row[0]: (row[1], row[2] or 0) for row in seat_moves}
-    return [not bot_played(*by_seat.get(p.seat, (0, 0))) for p in record.players]
+    return [not p.ai and not bot_played(*by_seat.get(p.seat, (0, 0))) for p in record.players]
 
 
 def player_rows(record: MatchRecord, counted: Sequence[bool]) -> list[tuple]:
@@ -221,8 +228,14 @@ def rating_rows(
 
 
 def rated(record: MatchRecord) -> bool:
-    """Whether the record is rated at all: a finished match of two or more players."""
-    return record.outcome == "finished" and len(record.players) >= 2
+    """Whether the record is rated at all: a finished match of two or more people in a
+    group, with no AI seat (a match with one is practice, as is any match in private)."""
+    return (
+        record.outcome == "finished"
+        and len(record.players) >= 2
+        and not any(p.ai for p in record.players)
+        and record.chat_id < 0  # a group's; a user's private chat id is positive
+    )
 
 
 def write_record(db, record: MatchRecord, dumps) -> bool:

@@ -766,7 +766,13 @@ class Driver:
         await self.settle()
 
     async def settle(self) -> None:
-        await self.app.bot_data["host"].publisher.idle()
+        """Wait until the AI seats have moved and every chat is drawn."""
+        host = self.app.bot_data["host"]
+        while True:
+            await host.ai_seats.idle()
+            await host.publisher.idle()
+            if not host.ai_seats.busy:
+                return
 
     async def send(
         self, user: FakeUser, chat_id: int, text: str, thread_id: int | None = None

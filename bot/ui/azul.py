@@ -30,7 +30,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import Translator
-from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
+from bot.ui.base import (
+    BadDraft,
+    Button,
+    DraftStep,
+    GameUI,
+    Names,
+    Screen,
+    medal,
+    seat_badge,
+)
 from games.azul.engine import (
     COLOUR_BONUS,
     COLOURS,
@@ -257,6 +266,17 @@ class AzulUI(GameUI[AzulView]):
             if last:
                 lines += ["", last]
         return Screen("\n".join(lines))
+
+    def caption(self, t: Translator, view: AzulView, names: Names) -> str:
+        """Under the picture: the round and whose turn, each seat's number as drawn with
+        its name and score, and the last move."""
+        lines = [super().caption(t, view, names), ""]
+        for seat in range(view["num_players"]):
+            lines.append(f"{seat_badge(seat)} {self._player_header(t, view, names, seat)}")
+        last = self._last_move(t, view, names) if view["phase"] == "draft" else None
+        if last:
+            lines += ["", last]
+        return "\n".join(lines)
 
     def private_button_label(self, t: Translator) -> str:
         return t("azul.private_button")

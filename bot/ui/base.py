@@ -47,6 +47,11 @@ class DraftStep:
     action: Action | None = None
 
 
+def seat_badge(seat: int) -> str:
+    """❶ ❷ ❸ ❹...: a seat as the board pictures number it (white digits on black)."""
+    return chr(0x2776 + seat)
+
+
 @dataclass(frozen=True)
 class Names:
     """Players' display names by seat, already HTML-escaped."""
@@ -85,6 +90,11 @@ class GameUI(abc.ABC, Generic[ViewT]):
     @abc.abstractmethod
     def board(self, t: Translator, view: ViewT, names: Names) -> Screen:
         """The group board: everything public. Buttons, if any, must name their ``seat``."""
+
+    def caption(self, t: Translator, view: ViewT, names: Names) -> str:
+        """The short text under the group's board picture (games with pictures): by default
+        the text board's head, up to its first blank line."""
+        return self.board(t, view, names).text.split("\n\n", 1)[0]
 
     @abc.abstractmethod
     def prompt(

@@ -31,7 +31,16 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from bot.i18n import Translator
-from bot.ui.base import BadDraft, Button, DraftStep, GameUI, Names, Screen, medal
+from bot.ui.base import (
+    BadDraft,
+    Button,
+    DraftStep,
+    GameUI,
+    Names,
+    Screen,
+    medal,
+    seat_badge,
+)
 from games.core import Action, Result
 from games.summer_pavilion.engine import (
     COLOURS,
@@ -346,6 +355,18 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         if last:
             lines += ["", last]
         return Screen("\n".join(lines))
+
+    def caption(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
+        """Under the picture: the round and whose turn, each seat's number as drawn with
+        its name, score and tiles, and the last move."""
+        lines = [super().caption(t, view, names), ""]
+        for seat in range(view["num_players"]):
+            header = self._player_lines(t, view, names, seat)[0]
+            lines.append(f"{seat_badge(seat)} {header}")
+        last = None if view["phase"] == "over" else self._last_move(t, view, names)
+        if last:
+            lines += ["", last]
+        return "\n".join(lines)
 
     def private_button_label(self, t: Translator) -> str:
         return t("summer_pavilion.private_button")

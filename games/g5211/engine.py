@@ -72,6 +72,7 @@ COLOUR_SCORES = tuple(
     for colour in range(len(COLOURS))
 )
 NOTHING_SCORES = (0,) * (len(COLOURS) * 6)
+COLOUR_CODES = range(len(COLOURS))
 
 
 def rooster_count(cards: list[int]) -> int:
@@ -164,11 +165,11 @@ def score_round(table: list[list[int]], num_players: int) -> dict:
     else:
         limit = colour_limit(num_players)
         colours = list(map(CARD_COLOURS.__getitem__, cards))
-        by_count: dict[int, list[int]] = {}  # the colours on the table by how many they have
-        for colour in sorted(set(colours)):
-            by_count.setdefault(colours.count(colour), []).append(colour)
-        for top in sorted(by_count, reverse=True):  # the most common colours first
-            leaders = by_count[top]
+        counts = list(map(colours.count, COLOUR_CODES))  # cards of each colour
+        for top in sorted(set(counts), reverse=True):  # the most common colours first
+            if not top:
+                break
+            leaders = [colour for colour in COLOUR_CODES if counts[colour] == top]
             if top > limit:
                 over_limit.extend(leaders)
             elif len(leaders) > 1:

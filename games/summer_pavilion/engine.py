@@ -38,10 +38,10 @@ Log events (``state["log"]``, public, never changed once appended):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import compress
-from operator import itemgetter
+from itertools import combinations_with_replacement, compress
+from operator import add, itemgetter
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
 from games.core import (
@@ -101,6 +101,27 @@ STANDARD_NUMBERS = tuple((1, 2, 3, 4, 5, 6) for _ in range(NUM_STARS))
 VARIANT1_OUTER_NUMBERS = (3, 2, 1, 4, 5, 6)
 VARIANT1_CENTRE_NUMBER = 3
 VARIANT1_NUMBERS = ((VARIANT1_CENTRE_NUMBER,) * 6,) + (VARIANT1_OUTER_NUMBERS,) * 6
+
+# NUMBER_SPACES[variant1]: (number, bonus, the tiles on every space printed with it) for
+# each number with an end bonus
+NUMBER_SPACES = tuple(
+    tuple(
+        (
+            number,
+            value,
+            itemgetter(
+                *(
+                    star * 6 + offset
+                    for star in range(NUM_STARS)
+                    for offset in range(6)
+                    if numbers[star][offset] == number
+                )
+            ),
+        )
+        for number, value in NUMBER_BONUSES.items()
+    )
+    for numbers in (STANDARD_NUMBERS, VARIANT1_NUMBERS)
+)
 
 PILLAR, STATUE, WINDOW = range(3)
 STRUCTURE_KINDS = ("pillar", "statue", "window")
@@ -231,6 +252,27 @@ PLACES = tuple(
     )
     for star in range(NUM_STARS)
 )
+
+
+class _ColoursHeld(dict):
+    """COLOURS_HELD[tuple(tiles)]: the colours a pile holds, as a sorted tuple. Every pile of
+    at most 8 tiles (a factory's, and the centre's but for rare cases; 3,003 piles) is in the
+    table; others are worked out."""
+
+    def __missing__(self, tiles: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(compress(range(NUM_COLOURS), tiles))
+
+
+def _piles(most: int) -> Iterator[tuple[int, ...]]:
+    """Every pile of at most ``most`` tiles, as colour counts."""
+    for size in range(most + 1):
+        for tiles in combinations_with_replacement(range(NUM_COLOURS), size):
+            yield tuple(map(tiles.count, range(NUM_COLOURS)))
+
+
+COLOURS_HELD = _ColoursHeld(
+    (tiles, tuple(compress(range(NUM_COLOURS), tiles))) for tiles in _piles(8)
+)
 PASS_ACTION = Pass(PASS)
 BONUSES = tuple(Bonus(BONUS, colour) for colour in range(NUM_COLOURS))
 KEEPS = tuple(Keep(KEEP, colour) for colour in range(NUM_COLOURS))
@@ -323,6 +365,12 @@ def wild_order(options: dict) -> tuple[int, ...]:
     return VARIANT2_WILD_ORDER if options["variant2"] else WILD_ORDER
 
 
+def round_wild(state: Mapping[str, Any]) -> int:
+    """The wild colour of the state's round."""
+    order = VARIANT2_WILD_ORDER if state["options"]["variant2"] else WILD_ORDER
+    return order[state["round"] - 1]
+
+
 def numbers_of(options: dict) -> tuple[tuple[int, ...], ...]:
     return VARIANT1_NUMBERS if options["variant1"] else STANDARD_NUMBERS
 
@@ -346,38 +394,54 @@ MOST_TILES = 6  # the most a space costs
 MOST_WILDS = MOST_TILES - 1  # a placement pays at least one real tile
 
 
+# SPLITS[cost][have][wilds]: which of ``PLACES[star][space][colour]`` (indexed by the wild
+# tiles used) pay ``cost`` with ``have`` real tiles (capped at MOST_TILES) and at most ``wilds``
+# wild ones: at least one real tile, wild tiles for the rest. The wild colour itself pays on
+# its own: it is looked up with ``wilds`` 0.
+SPLITS = tuple(
+    tuple(
+        tuple(slice(max(0, cost - have), min(cost - 1, wilds) + 1) for wilds in range(6))
+        for have in range(MOST_TILES + 1)
+    )
+    for cost in range(MOST_TILES + 1)
+)
+
+
 def star_placements(
     star: int,
-    cells: tuple[int, ...],
-    paying: tuple[tuple[int, int], ...],
-    wild: int,
-    wilds: int,
-    variant1: bool,
-) -> tuple[Place, ...]:
-    """The placements on the empty spaces of ``star`` (its six ``cells``), in order, by the
-    colours that ``paying`` lists as ``(colour, tiles held)`` (colours the star accepts),
-    with ``wilds`` tiles of the ``wild`` colour: tiles of the wild colour pay on their own,
-    the others with at least one real tile and wild tiles for the rest of the cost."""
-    printed = (VARIANT1_NUMBERS if variant1 else STANDARD_NUMBERS)[star]
+    cells: Sequence[int],
+    paying: Sequence[tuple[int, int, int]],
+    printed: tuple[int, ...],
+) -> list[Place]:
+    """The placements on the empty spaces of ``star`` (its six ``cells``, costing the
+    ``printed`` numbers), in order, by the colours that ``paying`` lists as ``(colour, tiles
+    held capped at MOST_TILES, wild tiles that may help)`` (colours the star accepts)."""
     actions: list[Place] = []
+    by_space = PLACES[star]
     for offset, cell in enumerate(cells):
-        if cell != EMPTY:
-            continue
-        cost = printed[offset]
-        by_colour = PLACES[star][offset + 1]
-        for colour, have in paying:
-            if colour == wild:
-                if have >= cost:
-                    actions.append(by_colour[colour][0])
-            elif have + wilds >= cost:  # every split of the cost between real and wild tiles
-                actions += by_colour[colour][max(0, cost - have) : min(cost - 1, wilds) + 1]
-    return tuple(actions)
+        if cell == EMPTY:
+            by_colour = by_space[offset + 1]
+            splits = SPLITS[printed[offset]]
+            for colour, have, wilds in paying:
+                actions += by_colour[colour][splits[have][wilds]]
+    return actions
 
 
 # A turn lists the placements star by star, and an outer star's repeat from turn to turn (on
 # the standard board they depend only on its own colour's tiles and the wild ones): cached.
 # 4,096 entries (about 2.5 MB) answer about 97% of the calls in random play.
-outer_star_placements = lru_cache(maxsize=4096)(star_placements)
+@lru_cache(maxsize=4096)
+def outer_star_placements(
+    star: int, cells: tuple[int, ...], have: int, wilds: int
+) -> tuple[Place, ...]:
+    """The placements on an outer ``star`` of the standard board with ``have`` tiles of its
+    colour (capped at MOST_TILES) and ``wilds`` wild tiles that may help."""
+    paying = ((STAR_COLOURS[star], have, wilds),)
+    return tuple(star_placements(star, cells, paying, STANDARD_NUMBERS[star]))
+
+
+# The outer stars of the standard board as (star, its colour, its first board index).
+OUTER_STARS = tuple((star, STAR_COLOURS[star], star * 6) for star in range(1, NUM_STARS))
 
 
 def tiles_of(counts: list[int]) -> list[int]:
@@ -517,49 +581,53 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     # The moves below change ``state``, a shallow copy of ``previous`` (the state the move was
     # given, ``{}`` while dealing): each takes its own copy of a list before changing it
     # (copy-on-write, :func:`games.core.own`), so a move copies only what it changes.
-    def _draw(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> int:
-        """One tile from the bag (the tower is poured in when it is empty); -1 if none."""
-        bag = own(state, previous, "bag")
-        if not bag:
-            tower = state["tower"]
-            if not any(tower):
-                return -1
-            bag.extend(colour for colour in range(NUM_COLOURS) for _ in range(tower[colour]))
-            shuffle(draw_rng(state), bag)
-            own(state, previous, "log").append({"type": "bag_refilled", "tiles": len(bag)})
-            state["tower"] = [0] * NUM_COLOURS
-        return bag.pop()
+    def _draw(
+        self, state: SummerPavilionState, previous: Mapping[str, Any], wanted: int
+    ) -> list[int]:
+        """Up to ``wanted`` tiles from the bag, in the order drawn (one at a time from its end;
+        the tower is poured in when it is empty); fewer only when both are empty."""
+        drawn: list[int] = []
+        while len(drawn) < wanted:
+            bag = own(state, previous, "bag")
+            if not bag:
+                tower = state["tower"]
+                if not any(tower):
+                    break
+                bag.extend(colour for colour in range(NUM_COLOURS) for _ in range(tower[colour]))
+                shuffle(draw_rng(state), bag)
+                own(state, previous, "log").append({"type": "bag_refilled", "tiles": len(bag)})
+                state["tower"] = [0] * NUM_COLOURS
+            take = min(wanted - len(drawn), len(bag))
+            drawn += reversed(bag[-take:])
+            del bag[-take:]
+        return drawn
 
     def _fill_supply(
         self, state: SummerPavilionState, previous: Mapping[str, Any], log: bool = True
     ) -> None:
-        supply = own(state, previous, "supply")
-        drawn = 0
-        while sum(supply) < SUPPLY_SIZE:
-            colour = self._draw(state, previous)
-            if colour < 0:
-                break
-            supply[colour] += 1
-            drawn += 1
-        if log and drawn:
-            own(state, previous, "log").append({"type": "supply_refilled", "drawn": drawn})
+        drawn = self._draw(state, previous, SUPPLY_SIZE - sum(state["supply"]))
+        if drawn:
+            supply = own(state, previous, "supply")
+            for colour in drawn:
+                supply[colour] += 1
+            if log:
+                own(state, previous, "log").append({"type": "supply_refilled", "drawn": len(drawn)})
 
     def _start_round(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> None:
         """Fill the factories and open phase 1 (or phase 2 straight away if none got a tile)."""
-        drawn = 0
-        for index in range(len(state["factories"])):
-            factory = own_item(state, previous, "factories", index)
-            for _ in range(FACTORY_SIZE):
-                colour = self._draw(state, previous)
-                if colour < 0:
-                    break
-                factory[colour] += 1
-                drawn += 1
+        factories = own(state, previous, "factories")
+        tiles = self._draw(state, previous, FACTORY_SIZE * len(factories))
+        drawn = len(tiles)
+        for index, factory in enumerate(factories):  # each in turn, FACTORY_SIZE tiles each
+            filled = list(factory)
+            for colour in tiles[index * FACTORY_SIZE : (index + 1) * FACTORY_SIZE]:
+                filled[colour] += 1
+            factories[index] = filled
         own(state, previous, "log").append(
             {
                 "type": "round",
                 "round": state["round"],
-                "wild": self.wild(state),
+                "wild": round_wild(state),
                 "start": state["start_player"],
                 "drawn": drawn,
             }
@@ -572,7 +640,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
 
     # -- queries -------------------------------------------------------------------------
     def wild(self, state: SummerPavilionState) -> int:
-        return wild_order(state["options"])[state["round"] - 1]
+        return round_wild(state)
 
     def to_act(self, state: SummerPavilionState) -> frozenset[int]:
         if state["phase"] == "over":
@@ -587,79 +655,94 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         if phase == "over" or seat != state["current"]:
             return []
         if phase == "taking":
-            takes = TAKES_BY_COLOURS[self.wild(state)]
-            actions: list[SummerPavilionAction] = []
-            for source, tiles in enumerate((state["centre"], *state["factories"])):
-                actions += takes[source][tuple(compress(range(NUM_COLOURS), tiles))]
+            takes = TAKES_BY_COLOURS[round_wild(state)]
+            actions: list[SummerPavilionAction] = list(
+                takes[0][COLOURS_HELD[tuple(state["centre"])]]
+            )
+            for source, tiles in enumerate(state["factories"], 1):
+                actions += takes[source][COLOURS_HELD[tuple(tiles)]]
             return actions
         if phase == "placing":
             actions = self._placements(state, seat)
             actions.append(PASS_ACTION)
             return actions
         if phase == "bonus":
-            supply = state["supply"]
-            return [BONUSES[colour] for colour in range(NUM_COLOURS) if supply[colour]]
-        # keeping
-        hand = state["hands"][seat]
-        actions = [KEEPS[colour] for colour in range(NUM_COLOURS) if hand[colour]]
-        actions.append(DONE_ACTION)
-        return actions
+            return list(compress(BONUSES, state["supply"]))
+        # keeping: a tile of any colour held, or no more
+        return [*compress(KEEPS, state["hands"][seat]), DONE_ACTION]
 
     def _placements(self, state: SummerPavilionState, seat: int) -> list[SummerPavilionAction]:
         hand = state["hands"][seat]
         board = state["boards"][seat]
-        variant1 = state["options"]["variant1"]
-        wild = self.wild(state)
+        wild = round_wild(state)
         wilds = min(hand[wild], MOST_WILDS)  # more can never be used on one space
-        held = [colour for colour in range(NUM_COLOURS) if hand[colour]]
-        actions: list[SummerPavilionAction] = []
-        for star in range(NUM_STARS):
-            if variant1 or star == CENTRE:
-                colours = [c for c in held if star_accepts(board, star, c, variant1)]
-                paying = tuple((c, min(hand[c], MOST_TILES)) for c in colours)
-                cells = tuple(board[star * 6 : star * 6 + 6])
-                actions += star_placements(star, cells, paying, wild, wilds, variant1)
-            elif hand[STAR_COLOURS[star]]:  # an outer star takes its own colour only
-                colour = STAR_COLOURS[star]
-                paying = ((colour, min(hand[colour], MOST_TILES)),)
-                cells = tuple(board[star * 6 : star * 6 + 6])
-                if colour == wild:  # paid with its own tiles only
-                    actions += outer_star_placements(star, cells, paying, wild, 0, False)
-                else:  # which other colour is wild makes no difference
-                    actions += outer_star_placements(star, cells, paying, -1, wilds, False)
+        if state["options"]["variant1"]:
+            actions: list[SummerPavilionAction] = []
+            for star, base in enumerate(STAR_BASES):
+                # (colour, tiles held, wild tiles that may help) of each colour the star
+                # accepts; the wild colour pays with its own tiles only
+                paying = [
+                    (colour, min(have, MOST_TILES), 0 if colour == wild else wilds)
+                    for colour, have in enumerate(hand)
+                    if have and star_accepts(board, star, colour, True)
+                ]
+                cells = board[base : base + 6]
+                actions += star_placements(star, cells, paying, VARIANT1_NUMBERS[star])
+            return actions
+        centre = board[:6]  # the centre star takes each colour once
+        paying = [
+            (colour, min(have, MOST_TILES), 0 if colour == wild else wilds)
+            for colour, have in enumerate(hand)
+            if have and colour not in centre
+        ]
+        actions = (
+            star_placements(CENTRE, centre, paying, STANDARD_NUMBERS[CENTRE]) if paying else []
+        )
+        for star, colour, base in OUTER_STARS:  # an outer star takes its own colour only
+            have = hand[colour]
+            if have:
+                actions += outer_star_placements(
+                    star,
+                    tuple(board[base : base + 6]),
+                    min(have, MOST_TILES),
+                    0 if colour == wild else wilds,
+                )
         return actions
 
     def is_legal(self, state: SummerPavilionState, seat: int, action: Action) -> bool:
         phase = state["phase"]
         if phase == "over" or seat != state["current"]:
             return False
-        move = parse_action(action)
+        move = action if type(action) in ACTION_KINDS else parse_action(action)
+        kind = type(move)
         if phase == "taking":
-            if type(move) is not Take or move.source > len(state["factories"]):
+            if kind is not Take:
                 return False
-            if move.colour >= NUM_COLOURS:
+            _, source, colour = move  # type: ignore[misc]
+            if source > len(state["factories"]) or colour >= NUM_COLOURS:
                 return False
-            tiles = self._source(state, move.source)
-            if not tiles[move.colour]:
+            tiles = state["factories"][source - 1] if source else state["centre"]
+            if not tiles[colour]:
                 return False
-            wild = self.wild(state)
-            return move.colour != wild or sum(tiles) == tiles[wild]  # wild only if alone
+            wild = round_wild(state)
+            return colour != wild or sum(tiles) == tiles[wild]  # wild only if alone
         if phase == "placing":
-            if type(move) is Pass:
+            if kind is Pass:
                 return True
-            if type(move) is not Place:
+            if kind is not Place:
                 return False
-            star, space, colour, used = move.star, move.space, move.colour, move.wilds
+            _, star, space, colour, used = move  # type: ignore[misc]
             if star >= NUM_STARS or not 1 <= space <= 6 or colour >= NUM_COLOURS:
                 return False
             board = state["boards"][seat]
-            if board[space_index(star, space)] != EMPTY:
+            if board[star * 6 + space - 1] != EMPTY:
                 return False
-            if not star_accepts(board, star, colour, state["options"]["variant1"]):
+            variant1 = state["options"]["variant1"]
+            if not star_accepts(board, star, colour, variant1):
                 return False
-            cost = numbers_of(state["options"])[star][space - 1]
+            cost = (VARIANT1_NUMBERS if variant1 else STANDARD_NUMBERS)[star][space - 1]
             hand = state["hands"][seat]
-            wild = self.wild(state)
+            wild = round_wild(state)
             if colour == wild:
                 return used == 0 and hand[colour] >= cost
             return used < cost and hand[colour] >= cost - used and hand[wild] >= used
@@ -682,28 +765,29 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     def _next_state(
         self, state: SummerPavilionState, seat: int, action: Action
     ) -> SummerPavilionState:
-        move = as_action(action)
+        move = action if type(action) in ACTION_KINDS else as_action(action)
         new = state.copy()
-        if isinstance(move, Take):
-            self._take(new, state, seat, move.source, move.colour)
-        elif isinstance(move, Place):
-            self._place(new, state, seat, move)
-        elif isinstance(move, Pass):
+        kind = move[0]
+        if kind == TAKE:
+            self._take(new, state, seat, move[1], move[2])
+        elif kind == PLACE:
+            self._place(new, state, seat, move)  # type: ignore[arg-type]
+        elif kind == PASS:
             own(new, state, "passed")[seat] = True
             if any(new["hands"][seat]):
                 new["phase"] = "keeping"
             else:
                 self._finish_pass(new, state, seat)
-        elif isinstance(move, Bonus):
-            colour = move.colour
+        elif kind == BONUS:
+            colour = move[1]
             own(new, state, "supply")[colour] -= 1
             own_item(new, state, "hands", seat)[colour] += 1
             new["bonus_due"] -= 1
             own(new, state, "log").append({"type": "bonus", "seat": seat, "colour": colour})
             if not new["bonus_due"]:
                 self._end_turn(new, state, seat)
-        elif isinstance(move, Keep):
-            colour = move.colour
+        elif kind == KEEP:
+            colour = move[1]
             hand = own_item(new, state, "hands", seat)
             hand[colour] -= 1
             corners = own_item(new, state, "corners", seat)
@@ -722,22 +806,25 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         source: int,
         colour: int,
     ) -> None:
-        if source:
-            tiles = own_item(state, previous, "factories", source - 1)
-        else:
-            tiles = own(state, previous, "centre")
-        wild = self.wild(state)
-        count, extra = take_counts(tiles, colour, wild)
-        tiles[colour] -= count
-        tiles[wild] -= extra
-        hand = own_item(state, previous, "hands", seat)
+        wild = round_wild(state)
+        tiles = state["factories"][source - 1] if source else state["centre"]
+        # all of the colour and one wild tile if any; the wild colour alone: exactly one
+        count, extra = (1, 0) if colour == wild else (tiles[colour], int(tiles[wild] > 0))
+        # The move's first changes: what they touch is still shared with ``previous``, so
+        # they copy it without asking ``own``.
+        hands = state["hands"] = state["hands"].copy()
+        hand = hands[seat] = hands[seat].copy()
         hand[colour] += count
         hand[wild] += extra
+        left = list(tiles)  # new lists throughout: the old ones may be shared
+        left[colour] -= count
+        left[wild] -= extra
         if source:  # the rest of a factory goes to the centre
-            centre = own(state, previous, "centre")
-            for other in range(NUM_COLOURS):
-                centre[other] += tiles[other]
-                tiles[other] = 0
+            factories = state["factories"] = state["factories"].copy()
+            factories[source - 1] = [0] * NUM_COLOURS
+            state["centre"] = list(map(add, state["centre"], left))
+        else:
+            state["centre"] = left
         event = {
             "type": "take",
             "seat": seat,
@@ -752,8 +839,8 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             lost = score_loss(count + extra, scores[seat])
             scores[seat] -= lost
             event["first_player_tile"] = lost  # taken now; the points it cost
-        own(state, previous, "log").append(event)
-        if any(state["centre"]) or any(any(factory) for factory in state["factories"]):
+        state["log"] = [*state["log"], event]
+        if any(state["centre"]) or any(map(any, state["factories"])):
             state["current"] = (seat + 1) % state["num_players"]
         else:
             self._start_placing(state, previous)
@@ -771,11 +858,12 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         """Give the turn to the first seat from ``candidate`` on that has not passed; seats
         without tiles pass automatically. Everybody passed: the round ends."""
         n = state["num_players"]
+        passed, hands = state["passed"], state["hands"]
         for step in range(n):
             seat = (candidate + step) % n
-            if state["passed"][seat]:
+            if passed[seat]:
                 continue
-            if any(state["hands"][seat]):
+            if any(hands[seat]):
                 state["phase"] = "placing"
                 state["current"] = seat
                 return
@@ -786,23 +874,29 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
     def _place(
         self, state: SummerPavilionState, previous: Mapping[str, Any], seat: int, place: Place
     ) -> None:
-        star, space, colour, used = place.star, place.space, place.colour, place.wilds
-        index = space_index(star, space)
-        cost = numbers_of(state["options"])[star][space - 1]
-        wild = self.wild(state)
-        hand = own_item(state, previous, "hands", seat)
+        _, star, space, colour, used = place
+        index = star * 6 + space - 1
+        options = state["options"]
+        cost = (VARIANT1_NUMBERS if options["variant1"] else STANDARD_NUMBERS)[star][space - 1]
+        wild = round_wild(state)
+        # The move's first changes: what they touch is still shared with ``previous``, so
+        # they copy it without asking ``own``.
+        hands = state["hands"] = state["hands"].copy()
+        hand = hands[seat] = hands[seat].copy()
         real = cost - used
         hand[colour] -= real
         hand[wild] -= used
-        tower = own(state, previous, "tower")
+        tower = state["tower"] = state["tower"].copy()
         tower[colour] += real - 1
         tower[wild] += used
-        board = own_item(state, previous, "boards", seat)
+        boards = state["boards"] = state["boards"].copy()
+        board = boards[seat] = boards[seat].copy()
         board[index] = colour
         points = ring_points(board, index)
-        own(state, previous, "scores")[seat] += points
+        scores = state["scores"] = state["scores"].copy()
+        scores[seat] += points
         done = completed_structures(board, index)
-        bonus = structure_bonus(done)
+        bonus = structure_bonus(done) if done else 0
         due = min(bonus, sum(state["supply"]))  # [decision] a short supply gives what it has
         event = {
             "type": "place",
@@ -816,7 +910,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         if done:  # [kind, outer star] of each structure completed; bonus tiles owed, taken
             event["structures"] = [list(STRUCTURES[sid][:2]) for sid in done]
             event["bonus"] = [bonus, due]
-        own(state, previous, "log").append(event)
+        state["log"] = [*state["log"], event]
         if due:
             state["phase"] = "bonus"
             state["bonus_due"] = due
@@ -870,18 +964,18 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
         )
 
     def _end_round(self, state: SummerPavilionState, previous: Mapping[str, Any]) -> None:
-        detach(state, previous)  # the round's end changes much: all of it in place
         n = state["num_players"]
         if state["round"] == ROUNDS:
+            detach(state, previous)  # the game's end changes much: all of it in place
             self._end_game(state)
             return
         # Phase 3: all corner tiles come back next to the boards, the first-player tile goes
         # back to the centre and its holder starts the next round.
+        hands, corners = own(state, previous, "hands"), own(state, previous, "corners")
         for seat in range(n):
-            corners, hand = state["corners"][seat], state["hands"][seat]
-            for colour in range(NUM_COLOURS):
-                hand[colour] += corners[colour]
-                corners[colour] = 0
+            if any(corners[seat]):  # new lists: the old ones may be shared
+                hands[seat] = list(map(add, hands[seat], corners[seat]))
+                corners[seat] = [0] * NUM_COLOURS
         if state["first_player_tile"] >= 0:
             state["start_player"] = state["first_player_tile"]
         state["first_player_tile"] = -1
@@ -907,17 +1001,11 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             for star in range(NUM_STARS)
             if complete_star_value(board, star)
         ]
-        numbers = numbers_of(state["options"])
-        covered = []
-        for number, value in NUMBER_BONUSES.items():
-            spaces = [
-                space_index(star, offset + 1)
-                for star in range(NUM_STARS)
-                for offset in range(6)
-                if numbers[star][offset] == number
-            ]
-            if all(board[index] != EMPTY for index in spaces):
-                covered.append([number, value])
+        covered = [
+            [number, value]
+            for number, value, spaces in NUMBER_SPACES[state["options"]["variant1"]]
+            if EMPTY not in spaces(board)
+        ]
         before = state["scores"][seat]
         subtotal = before + sum(points for _, points in stars) + sum(v for _, v in covered)
         corner_tiles = sum(state["corners"][seat])
@@ -1012,7 +1100,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
 
     def _take_value(self, state: SummerPavilionState, take: Take) -> tuple:
         tiles = self._source(state, take.source)
-        taken = sum(take_counts(tiles, take.colour, self.wild(state)))
+        taken = sum(take_counts(tiles, take.colour, round_wild(state)))
         penalty = taken if take.source == 0 and state["first_player_tile"] < 0 else 0
         return (2 * taken - penalty, -take.source)
 
@@ -1030,7 +1118,7 @@ class SummerPavilionEngine(Engine[SummerPavilionState, SummerPavilionView]):
             for star in range(NUM_STARS)
             for offset in range(6)
         )
-        return (colour == self.wild(state), placeable, state["hands"][seat][colour], -colour)
+        return (colour == round_wild(state), placeable, state["hands"][seat][colour], -colour)
 
     def _keep_value(self, state: SummerPavilionState, seat: int, colour: int) -> tuple:
         order = wild_order(state["options"])

@@ -14,6 +14,7 @@ import pytest
 from telegram.ext import BaseRateLimiter
 
 from bot.app import build_application
+from bot.board_pictures import BoardPictures
 from bot.host import get_host
 from bot.settings import Settings
 from bot.testing.fake_server import FakeTelegramServer
@@ -55,6 +56,7 @@ def settings_for(database: Database | Path, **overrides) -> Settings:
             "telegram_bot_token": "123456:TEST-TOKEN",
             **database.settings(),
             "rate_limit": False,
+            "ai_workers": 0,  # AI moves in a thread of the test's process (one test uses the pool)
             "_env_file": None,
             **overrides,
         }
@@ -134,6 +136,17 @@ def deal(monkeypatch):
     return deal_from
 
 
+@pytest.fixture
+def ai_fails(monkeypatch):
+    """The normal AI raises: timeouts and autopilot fall back to the engine's default move
+    (the tests that check each game's default moves through the bot use it)."""
+
+    def broken(*args):
+        raise RuntimeError("the AI is out")
+
+    monkeypatch.setattr("bot.ai_moves.choose", broken)
+
+
 # -- the bot as a process (tests/bot/test_process.py, test_startup.py) -----------------------
 
 
@@ -151,3 +164,15 @@ async def no_bot_left_running() -> AsyncIterator[None]:
     """Kill whatever bot process a failed test left running."""
     yield
     await stop_leftovers()
+
+
+@pytest.fixture
+def text_boards(monkeypatch) -> None:
+    """Every group shows text boards, as one that chose "Text" with /pictures does: for the
+    tests that read the tile games' text boards (tests/bot/test_board_pictures.py plays
+    them as pictures, and checks that /pictures gives these same text boards)."""
+
+    async def text(self: BoardPictures, match) -> bool:
+        return False
+
+    monkeypatch.setattr(BoardPictures, "wanted", text)

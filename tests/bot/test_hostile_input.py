@@ -21,7 +21,7 @@ from tests.bot.databases import Database
 from tests.bot.play5211 import board, card_buttons, prompt, start_game
 
 USERS = [ALICE, BOB, MALLORY, FakeUser(999, "Zed")]
-KINDS = ["a", "d", "ng", "op", "lv", "st", "cx", "ab", "lg", "rm", "rl", "bk", "ck", "zz", ""]
+KINDS = ["a", "d", "ng", "op", "lv", "st", "cx", "ab", "lg", "pc", "rm", "rl", "bk", "ck", "zz", ""]
 
 
 class Failures(logging.Handler):
@@ -210,21 +210,24 @@ async def test_menu_buttons_forged_onto_the_board_or_a_lobby_change_nothing(driv
     before = {m.message_id: screen(m) for m in (table, lobby)}
     api.admins[GROUP].add(ALICE.id)
     for chat, message in ((GROUP, table), (OTHER_GROUP, lobby)):
-        for data in ("rl:0:0:5211", "fr:0:0:5211", "lg:0:0:it", "ng:0:0:5211", "ab:1:0:"):
+        forged = ("rl:0:0:5211", "fr:0:0:5211", "lg:0:0:it", "pc:0:0:off", "ng:0:0:5211", "ab:1:0:")
+        for data in forged:
             answer = await driver.press(ALICE, chat, message.message_id, data)
             assert answer == "This button is not valid.", (data, answer)
     for message in (table, lobby):
         stored = api.messages[message.chat_id][message.message_id]
         assert screen(stored) == before[message.message_id]
     assert await get_host(driver.app).storage.chat_lang(GROUP) == "en"
+    assert await get_host(driver.app).storage.chat_pictures(GROUP) is True
     assert (await get_host(driver.app).storage.load(1)).status == "playing"
     assert (await get_host(driver.app).storage.load(2)).status == "lobby"
     assert not errors.records
 
 
 async def test_new_game_data_pressed_in_a_private_chat_opens_no_lobby(driver, api):
+    # not pressed on the game menu (practice lobbies open from /new's menu there)
     answer = await driver.press(ALICE, ALICE.id, 1, "ng:0:0:5211")
-    assert answer == "Games are played in groups: add me to a group and send /new there."
+    assert answer == "This button is not valid."
     assert await get_host(driver.app).storage.active_match_id(ALICE.id, 0) is None
     await start_game(driver, GROUP, ALICE, [ALICE, BOB])
     # nor do the lobby's or the game's group buttons act from a private chat

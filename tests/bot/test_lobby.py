@@ -41,6 +41,9 @@ async def test_new_offers_the_games_and_the_choice_becomes_the_lobby(driver, api
     assert labels == [
         "✋ Join",
         "🚪 Leave",
+        "➕🤖 Easy",
+        "➕🤖 Normal",
+        "➕🤖 Hard",
         "⚙️ Length: one game ▸",
         "⏱ 3 minutes per move ▸",
         "▶️ Start",
@@ -58,9 +61,9 @@ async def test_new_with_a_game_name_opens_the_lobby_directly_and_rejects_unknown
     assert api.last(GROUP).text.startswith("🎲 5211 — new game")
 
 
-async def test_new_in_a_private_chat_points_to_groups(driver, api):
+async def test_new_in_a_private_chat_offers_practice_against_bots(driver, api):
     await driver.send(ALICE, ALICE.id, "/new")
-    assert "Games are played in groups" in api.last(ALICE.id).text
+    assert api.last(ALICE.id).text == "Practise against bots: which game?"
 
 
 async def test_one_match_at_a_time_per_group(driver, api):

@@ -105,6 +105,7 @@ async def test_a_picture_falls_back_to_a_new_text_message(setup):
     message_id = await messenger.edit_or_send(GROUP, photo.message_id, "the board as text")
     assert message_id != photo.message_id
     assert not api.last(GROUP).is_photo and api.last(GROUP).text == "the board as text"
+    assert [m.message_id for m in api.visible(GROUP)] == [message_id]  # the photo gave way
     with pytest.raises(MessageKindDiffers):  # and a text message has no caption to edit
         await messenger.edit_caption(GROUP, message_id, "a caption")
 

@@ -59,6 +59,10 @@ EMOJI = ["🟦", "🟨", "🟥", "⬛", "⬜"]
 WORDS = ["blue", "yellow", "red", "black", "white"]
 
 
+# these tests read the text boards; pictures: tests/bot/test_board_pictures.py
+pytestmark = pytest.mark.usefixtures("text_boards")
+
+
 @pytest.fixture
 def seeded(deal):
     deal(SEED)
@@ -521,8 +525,10 @@ async def test_a_column_already_chosen_is_stale_and_a_waiting_player_cannot_choo
     assert (await current_match(driver)).version == after.version
 
 
-# -- timeouts: the default move of each kind of decision ------------------------------------------
-async def test_timeouts_play_the_default_draft_and_the_default_columns(driver, api, seeded):
+# -- timeouts where the AI fails: the default move of each kind of decision -------------------
+async def test_timeouts_play_the_default_draft_and_the_default_columns(
+    driver, api, ai_fails, seeded
+):
     clock = use_clock(driver)
     match = await start_match(driver, ALICE, FOUR, grey=True)
     # drafting: the engine's default take

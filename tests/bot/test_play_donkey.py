@@ -310,7 +310,9 @@ async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(dri
 # -- time limits -------------------------------------------------------------------------------
 
 
-async def test_timeouts_lead_all_of_the_commonest_value_then_followers_pass(driver, api, seeded):
+async def test_timeouts_lead_all_of_the_commonest_value_then_followers_pass(
+    driver, api, ai_fails, seeded
+):
     clock = use_clock(driver)
     match = await start_match(driver, ALICE, PLAYERS)  # 3 minutes per move
     expected = ENGINE.default_action(match.state, 0)
@@ -330,7 +332,9 @@ async def test_timeouts_lead_all_of_the_commonest_value_then_followers_pass(driv
     assert "Play 3 equal cards higher than 6" in prompt(driver, CAROL).text
 
 
-async def test_a_timeout_in_a_donkey_round_plays_the_lowest_card_a_joker_first(driver, api, seeded):
+async def test_a_timeout_in_a_donkey_round_plays_the_lowest_card_a_joker_first(
+    driver, api, ai_fails, seeded
+):
     clock = use_clock(driver)
     match = await start_match(driver, ALICE, PLAYERS)
     await tap(driver, ALICE, prompt(driver, ALICE), "🫏 Lead the donkey")

@@ -351,7 +351,7 @@ async def test_a_stranger_pressing_a_players_buttons_changes_nothing(driver, api
     assert after.state["bid_cushions"] == [] and after.seats[start].draft is None
 
 
-async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, api):
+async def test_timeouts_return_the_cheapest_gem_and_bid_the_lowest_card(driver, api, ai_fails):
     clock = Clock()
     host = get_host(driver.app)
     host.clock = clock

@@ -63,6 +63,10 @@ COLOUR = {
 }
 
 
+# these tests read the text boards; pictures: tests/bot/test_board_pictures.py
+pytestmark = pytest.mark.usefixtures("text_boards")
+
+
 @pytest.fixture
 def seeded(deal):
     deal(SEED)
@@ -453,7 +457,7 @@ async def test_strangers_out_of_turn_stale_and_forged_presses_change_nothing(dri
     assert f"👉 {other.first_name} takes tiles." in board(driver).text
 
 
-# -- timeouts: the default move of each kind of decision ------------------------------------------
+# -- timeouts where the AI fails: the default move of each kind of decision -------------------
 async def expect_default_on_timeout(driver, api, clock, phase_check) -> tuple:
     match = await current_match(driver)
     seat = acting(match.state)
@@ -470,7 +474,7 @@ async def expect_default_on_timeout(driver, api, clock, phase_check) -> tuple:
     return seat, expected
 
 
-async def test_timeouts_play_the_default_take_place_bonus_and_keep(driver, api, seeded):
+async def test_timeouts_play_the_default_take_place_bonus_and_keep(driver, api, ai_fails, seeded):
     clock = use_clock(driver)
     await start_match(driver, ALICE, PLAYERS)
     # phase 1: the biggest take

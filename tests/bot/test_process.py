@@ -180,7 +180,7 @@ async def _sigkill_trial(server, database, look, engine, game, rng) -> Trial:
             )
             trial.rearmed += 1
 
-    for _ in range(3000):
+    for press in range(3000):
         state, _, tokens, status = read_match(look)
         if status == "finished":
             break
@@ -190,7 +190,9 @@ async def _sigkill_trial(server, database, look, engine, game, rng) -> Trial:
         update = driver.press_update(players[seat], players[seat].id, 1, data)
         query = update["callback_query"]["id"]
         server.api.queue_update(update)
-        if rng.random() < 0.12:  # SIGKILL at a random moment around the press
+        # SIGKILL at a random moment around a random press, and surely around the 3rd and
+        # the 8th, so even a short match is killed at least twice
+        if rng.random() < 0.12 or press in (3, 8):
             await asyncio.sleep(rng.uniform(0, 0.05))
             await restart()
             # Fetched but not yet handled when the process died, the press is gone, as

@@ -11,7 +11,15 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.storage import Seat, Storage, storage_for
-from bot.storage.records import GLOBAL, PlayerRecord, Rating, new_ratings
+from bot.storage.records import (
+    GLOBAL,
+    MatchRecord,
+    PlayerRecord,
+    Rating,
+    counted_seats,
+    new_ratings,
+    rated,
+)
 from games import get_engine
 from games.core import encode_action
 from tests.bot.databases import BEFORE_RECORDS, Look
@@ -43,13 +51,18 @@ async def play_match(
     bot_seats: frozenset[int] = frozenset(),
     finish: bool = True,
     users: list[int] | None = None,
+    ai_seats: frozenset[int] = frozenset(),
 ):
     """A match played through the storage move by move with random legal moves (the moves
-    of ``bot_seats`` saved as made for them); stops one move short unless ``finish``."""
-    users = users or [10 + seat for seat in range(players)]
+    of ``bot_seats`` saved as made for them; ``ai_seats`` are AI players, with negative
+    user ids as the bot gives them); stops one move short unless ``finish``."""
+    users = users or [-1 - seat if seat in ai_seats else 10 + seat for seat in range(players)]
     engine = get_engine(game)
     match = await storage.create_lobby(chat, 0, game, {}, users[0])
-    match.seats = [Seat(seat, user, f"P{user}") for seat, user in enumerate(users)]
+    match.seats = [
+        Seat(seat, user, f"P{user}", ai="normal" if seat in ai_seats else None)
+        for seat, user in enumerate(users)
+    ]
     match.state = engine.new_game(players, {}, seed=seed)
     match.status = "playing"
     await storage.save(match, move=(-1, "start"))
@@ -175,6 +188,45 @@ async def test_a_seat_the_bot_played_counts_for_nobody(storage, look):
     last = max(result.ranks) + 1
     absent = expected([result.ranks[0], last, result.ranks[2]])[1]
     assert got[11][:2] == pytest.approx(absent)
+
+
+def test_an_ai_seat_never_counts_even_when_it_made_its_own_moves():
+    """AI seats make their own moves (none automatic), yet never count; a person's seat the
+    bot mostly played does not count either."""
+    players = [
+        PlayerRecord(0, 10, "Ann", 5, 1),
+        PlayerRecord(1, -1, "🤖 Normal Bot", 9, 2, ai=True),
+        PlayerRecord(2, 12, "Cy", 3, 3),
+    ]
+    record = MatchRecord(1, GROUP, "5211", {}, "finished", 0.0, 0.0, players)
+    moves = [(0, 10, 0), (1, 10, 0), (2, 10, 8)]  # seat, moves, made for it
+    assert counted_seats(record, moves) == [True, False, False]
+    assert not rated(record)
+    humans_only = MatchRecord(1, GROUP, "5211", {}, "finished", 0.0, 0.0, [players[0], players[2]])
+    assert rated(humans_only)
+
+
+async def test_a_match_with_an_ai_seat_is_practice_and_rates_nobody(storage, look):
+    """In a group with an AI seat, and in private (practice): recorded, never rated, on no
+    leaderboard; the same people's match without bots is rated."""
+    in_group = await play_match(storage, players=3, seed=2, ai_seats=frozenset({1}))
+    practice = await play_match(storage, players=2, seed=3, chat=10, ai_seats=frozenset({1}))
+    rows = look.rows("SELECT match_id, chat_id, outcome, rated FROM match_records ORDER BY 1")
+    assert [(r[0], r[1], r[2], bool(r[3])) for r in rows] == [
+        (in_group.id, GROUP, "finished", False),
+        (practice.id, 10, "finished", False),
+    ]
+    counted = look.rows(
+        "SELECT user_id, counted FROM match_players WHERE match_id = ? ORDER BY seat",
+        (in_group.id,),
+    )
+    assert [(r[0], bool(r[1])) for r in counted] == [(10, True), (-2, False), (12, True)]
+    assert look.rows("SELECT COUNT(*) FROM ratings")[0][0] == 0
+    assert await storage.rated_games(["5211"], GROUP) == []
+    assert await storage.rated_games(["5211"]) == []
+    assert await storage.leaderboard("5211", GROUP) == []
+    await play_match(storage, players=2, seed=4, users=[10, 12])
+    assert set(ratings(look, GROUP)) == {10, 12}
 
 
 async def test_a_cancelled_match_is_recorded_but_never_rated(storage, look):

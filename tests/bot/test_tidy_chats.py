@@ -181,7 +181,7 @@ async def test_board_reposts_the_board_at_the_bottom_and_removes_the_old_one(dri
     ("chat", "answer"),
     [
         (OTHER_GROUP, "There is no game here."),
-        (ALICE.id, "Games are played in groups: add me to a group and send /new there."),
+        (ALICE.id, "There is no game here."),
     ],
 )
 async def test_board_without_a_game_here_says_so(driver, api, chat, answer):

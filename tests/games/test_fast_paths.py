@@ -16,6 +16,7 @@ from games.core import Action, State
 from games.donkey import engine as donkey
 from games.g5211 import engine as g5211
 from games.sultan import engine as sultan
+from games.summer_pavilion import engine as summer_pavilion
 
 DONKEY_ACTIONS: list[Action] = sorted(
     {
@@ -37,15 +38,38 @@ ACTIONS_5211: list[Action] = sorted(
 SULTAN_ACTIONS: list[Action] = sorted(
     [*sultan.RETURN_ACTIONS, *(bid for row in sultan.BID_ACTIONS for bid in row)]
 )
-EVERY_ACTION = {"donkey": DONKEY_ACTIONS, "5211": ACTIONS_5211, "sultan": SULTAN_ACTIONS}
+SUMMER_PAVILION_ACTIONS: list[Action] = sorted(
+    [
+        *(take for by_colour in summer_pavilion.TAKES for take in by_colour),
+        *(
+            place
+            for by_space in summer_pavilion.PLACES
+            for by_colour in by_space
+            for by_wilds in by_colour
+            for place in by_wilds  # every star, space, colour and number of wild tiles
+        ),
+        summer_pavilion.PASS_ACTION,
+        *summer_pavilion.BONUSES,
+        *summer_pavilion.KEEPS,
+        summer_pavilion.DONE_ACTION,
+    ]
+)
+EVERY_ACTION = {
+    "donkey": DONKEY_ACTIONS,
+    "5211": ACTIONS_5211,
+    "sultan": SULTAN_ACTIONS,
+    "summer_pavilion": SUMMER_PAVILION_ACTIONS,
+}
 
 
-def random_positions(game: str, players: int, games: int, every: int) -> Iterator[State]:
+def random_positions(
+    game: str, players: int, games: int, every: int, options: dict | None = None
+) -> Iterator[State]:
     """Every ``every``-th position of ``games`` random games, the last ones included."""
     engine = get_engine(game)
     for seed in range(games):
         chooser = random.Random(seed)
-        state = engine.new_game(players, None, seed)
+        state = engine.new_game(players, options, seed)
         step = 0
         while not engine.is_over(state):
             if step % every == 0:
@@ -57,24 +81,27 @@ def random_positions(game: str, players: int, games: int, every: int) -> Iterato
 
 
 @pytest.mark.parametrize(
-    ("game", "players", "games", "every"),
+    ("game", "players", "games", "every", "options"),
     [
-        ("donkey", 3, 6, 2),
-        ("donkey", 4, 6, 2),
-        ("donkey", 6, 3, 3),
-        ("5211", 2, 6, 1),
-        ("5211", 4, 6, 1),
-        ("5211", 5, 4, 1),
-        ("sultan", 2, 10, 1),
-        ("sultan", 3, 10, 1),
-        ("sultan", 5, 10, 1),
+        ("donkey", 3, 6, 2, None),
+        ("donkey", 4, 6, 2, None),
+        ("donkey", 6, 3, 3, None),
+        ("5211", 2, 6, 1, None),
+        ("5211", 4, 6, 1, None),
+        ("5211", 5, 4, 1, None),
+        ("sultan", 2, 10, 1, None),
+        ("sultan", 3, 10, 1, None),
+        ("sultan", 5, 10, 1, None),
+        ("summer_pavilion", 2, 4, 2, None),
+        ("summer_pavilion", 4, 2, 3, None),
+        ("summer_pavilion", 3, 2, 3, {"variant1": True, "variant2": True}),
     ],
 )
-def test_legal_actions_are_the_moves_is_legal_accepts(game, players, games, every):
+def test_legal_actions_are_the_moves_is_legal_accepts(game, players, games, every, options):
     engine = get_engine(game)
     every_action = EVERY_ACTION[game]
     positions = 0
-    for state in random_positions(game, players, games, every):
+    for state in random_positions(game, players, games, every, options):
         for seat in range(players):
             accepted = [a for a in every_action if engine.is_legal(state, seat, a)]
             assert engine.legal_actions(state, seat) == accepted

@@ -6,7 +6,8 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE chats (
         chat_id BIGINT PRIMARY KEY,
-        lang TEXT
+        lang TEXT,
+        pictures INTEGER NOT NULL DEFAULT 1
     );
     CREATE TABLE users (
         user_id BIGINT PRIMARY KEY,
@@ -63,6 +64,7 @@ MIGRATIONS: list[str] = [
         draft_step INTEGER NOT NULL DEFAULT 0,
         waiting_since DOUBLE PRECISION,
         clock_offered BOOLEAN NOT NULL DEFAULT FALSE,
+        ai TEXT,
         PRIMARY KEY (match_id, seat)
     );
     CREATE INDEX seats_by_user ON seats (user_id);

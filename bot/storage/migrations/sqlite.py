@@ -89,7 +89,16 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE matches ADD COLUMN board_below INTEGER NOT NULL DEFAULT 0;
     """,
-    # 5: the public log leaves the state row (which keeps its length): one row per event,
+    # 5: an AI seat: its level (NULL: a human); its user_id is a negative number no Telegram
+    # user has, unique within the match
+    """
+    ALTER TABLE seats ADD COLUMN ai TEXT;
+    """,
+    # 6: whether a group sees the tile games' boards as pictures (/pictures)
+    """
+    ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 1;
+    """,
+    # 7: the public log leaves the state row (which keeps its length): one row per event,
     # appended, never rewritten
     """
     CREATE TABLE events (
@@ -106,7 +115,7 @@ MIGRATIONS: list[str] = [
     UPDATE matches SET state = json_set(state, '$.log', json_array_length(state, '$.log'))
         WHERE json_type(state, '$.log') = 'array';
     """,
-    # 4: match records, ratings (global: scope 0; per group: its chat id), usernames for
+    # 8: match records, ratings (global: scope 0; per group: its chat id), usernames for
     # /stats @user, the group's leaderboard switch. Finished matches played before this
     # are recorded (and rated) from their stored final state at start-up (Storage.open).
     """

@@ -1,0 +1,356 @@
+"""AI seats through the real Application and the fake Bot API: the lobby's bots, whole
+matches with AI seats in every game, a restart in the middle of an AI's turn, the real
+process pool, absent players played by the normal AI, and practice in the private chat
+with its hint."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ai_moves import decision_args, normal_move
+from bot.host import get_host
+from bot.i18n import translator
+from bot.storage import Match
+from bot.testing.fake_telegram import Driver, FakeUser
+from bot.ui import get_ui
+from games import get_engine
+from games.ai import choose, hint
+from games.core import encode_action
+from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN, OKSANA, running_bot
+from tests.bot.helpers import current_match, play_by_data, tick, use_clock
+
+EN = translator("en")
+NORMAL_BOT = "🤖 Normal Bot"
+
+
+async def open_with_bots(
+    driver: Driver, game: str, humans: list[FakeUser], bots: int, chat: int = GROUP
+) -> Match:
+    """``/new game`` by the first human; every human joins; the creator seats ``bots``
+    normal bots and starts."""
+    creator = humans[0]
+    await driver.send(creator, chat, f"/new {game}")
+    if chat == GROUP:
+        for human in humans:
+            await driver.press_label(human, chat, EN("lobby.join"))
+    for _ in range(bots):
+        await driver.press_label(creator, chat, "➕🤖 Normal")
+    await driver.press_label(creator, chat, EN("lobby.start"))
+    return await current_match(driver, chat)
+
+
+async def play_out(
+    driver: Driver, humans: list[FakeUser], seed: int, chat: int = GROUP, moves: int = 3000
+) -> Match:
+    """The humans make random legal moves (the AI seats play by themselves) to the end."""
+    rng = random.Random(seed)
+    users = {user.id: user for user in humans}
+    for _ in range(moves):
+        match = await current_match(driver, chat)
+        if match.status != "playing":
+            return match
+        engine = get_engine(match.game)
+        acting = [s for s in sorted(engine.to_act(match.state)) if not match.seats[s].is_ai]
+        assert acting, "the AI seats left the table waiting"
+        seat = acting[0]
+        action = rng.choice(engine.legal_actions(match.state, seat))
+        await play_by_data(driver, match, users[match.seats[seat].user_id], action)
+    raise AssertionError("the match did not end")
+
+
+async def ai_moves(driver: Driver, match: Match) -> list[tuple[int, str]]:
+    """Every move the AI seats made: (seat, encoded action)."""
+    moves = await get_host(driver.app).storage.moves(match.id)
+    return [(seat, action) for _, seat, action in moves if seat >= 0 and match.seats[seat].is_ai]
+
+
+# -- the lobby -----------------------------------------------------------------------------------
+
+
+async def test_the_creator_or_an_admin_seats_bots_and_removes_them(driver, api):
+    await driver.send(ALICE, GROUP, "/new azul")
+    await driver.press_label(ALICE, GROUP, EN("lobby.join"))
+    assert await driver.press_label(ALICE, GROUP, "➕🤖 Hard") == "🤖 Hard Bot takes a seat."
+    assert "2. 🤖 Hard Bot" in api.last(GROUP).text
+    # another player may not
+    assert await driver.press_label(BOB, GROUP, "➕🤖 Easy") == EN("lobby.creator_only")
+    api.admins[GROUP].add(CAROL.id)
+    assert await driver.press_label(CAROL, GROUP, "➕🤖 Easy") == "🤖 Easy Bot takes a seat."
+    match = await current_match(driver)
+    assert [(seat.name, seat.ai) for seat in match.seats] == [
+        ("Alice", None),
+        ("🤖 Hard Bot", "hard"),
+        ("🤖 Easy Bot", "easy"),
+    ]
+    assert await driver.press_label(BOB, GROUP, "➖🤖") == EN("lobby.creator_only")
+    assert await driver.press_label(ALICE, GROUP, "➖🤖") == "🤖 Easy Bot leaves the table."
+    assert await driver.press_label(ALICE, GROUP, "➖🤖") == "🤖 Hard Bot leaves the table."
+    assert [seat.name for seat in (await current_match(driver)).seats] == ["Alice"]
+    assert "➖🤖" not in str(api.last(GROUP).buttons())  # nothing left to remove
+
+
+async def test_a_full_table_offers_no_more_bots(driver, api):
+    await driver.send(ALICE, GROUP, "/new azul")
+    for _ in range(4):
+        await driver.press_label(ALICE, GROUP, "➕🤖 Normal")
+    labels = [button["text"] for button in api.last(GROUP).buttons()]
+    assert not [label for label in labels if label.startswith("➕🤖")]
+    assert "➖🤖 Remove" in labels
+
+
+async def test_bots_alone_cannot_play_a_match(driver, api):
+    await driver.send(ALICE, GROUP, "/new 5211")
+    await driver.press_label(ALICE, GROUP, "➕🤖 Normal")
+    await driver.press_label(ALICE, GROUP, "➕🤖 Normal")
+    answer = await driver.press_label(ALICE, GROUP, EN("lobby.start"))
+    assert answer == "At least one player must be a person, not a bot."
+    assert (await current_match(driver)).status == "lobby"
+
+
+async def test_two_people_and_one_bot_play_who_is_the_donkey(driver, api, deal):
+    deal(5)
+    match = await open_with_bots(driver, "donkey", [ALICE, BOB], bots=1)
+    assert match.status == "playing"
+    assert [seat.name for seat in match.seats] == ["Alice", "Bob", NORMAL_BOT]
+
+
+# -- whole matches -------------------------------------------------------------------------------
+
+GAMES = [
+    ("5211", [ALICE], 2),  # every seat chooses at once: the two bots decide together
+    ("sultan", [ALICE], 1),
+    ("donkey", [ALICE, BOB], 1),
+    ("azul", [ALICE], 1),
+    ("summer_pavilion", [ALICE], 1),
+]
+
+
+@pytest.mark.parametrize(("game", "humans", "bots"), GAMES)
+async def test_a_whole_match_with_ai_seats(driver, api, deal, game, humans, bots):
+    deal(11)
+    match = await open_with_bots(driver, game, humans, bots)
+    final = await play_out(driver, humans, seed=3)
+    assert final.status == "finished"
+    played = await ai_moves(driver, final)
+    assert {seat for seat, _ in played} == {s.seat for s in final.seats if s.is_ai}
+    # shown as AI in the result; nobody pinged or wrote to a bot
+    result = api.last(GROUP).text
+    assert NORMAL_BOT in result
+    bot_ids = {seat.user_id for seat in match.seats if seat.is_ai}
+    assert not bot_ids & set(api.messages)
+    pings = [m.text for m in api.messages[GROUP].values() if m.text.startswith("👉")]
+    assert not [text for text in pings if "🤖" in text]
+
+
+async def test_the_same_match_replays_the_same_ai_moves(api, tmp_path, deal):
+    logs = []
+    for run in (1, 2):
+        deal(4)
+        async with running_bot(api, tmp_path / f"run{run}.sqlite3") as driver:
+            driver.group(GROUP, "Game Night")
+            match = await open_with_bots(driver, "azul", [ALICE], bots=1)
+            await play_out(driver, [ALICE], seed=9)
+            logs.append(await get_host(driver.app).storage.moves(match.id))
+    assert logs[0] == logs[1]
+    assert len([seat for _, seat, _ in logs[0] if seat == 1]) > 10
+
+
+# -- restarts and the real pool ------------------------------------------------------------------
+
+
+async def test_an_ai_turn_pending_at_start_up_is_played(api, database, deal, monkeypatch):
+    deal(7)
+    with monkeypatch.context() as patch:
+        patch.setattr("bot.ai_seats.AISeats.wake", lambda self, match: None)  # the bot "dies"
+        async with running_bot(api, database) as driver:
+            driver.group(GROUP, "Game Night")
+            match = await open_with_bots(driver, "azul", [ALICE], bots=1)
+            engine = get_engine("azul")
+            while not any(match.seats[s].is_ai for s in engine.to_act(match.state)):
+                action = engine.legal_actions(match.state, 0)[0]
+                await play_by_data(driver, match, ALICE, action)
+                match = await current_match(driver)
+    bot_seat = match.seats[1]
+    expected = choose(*decision_args(match, bot_seat, "normal"))
+    async with running_bot(api, database) as driver:  # start-up plays the AI's turn
+        after = await current_match(driver)
+        moves = await get_host(driver.app).storage.moves(match.id)
+    assert after.version > match.version
+    assert moves[match.version][1:] == (1, encode_action(expected))
+
+
+async def test_the_ai_seats_play_in_worker_processes(api, database, deal):
+    deal(2)
+    async with running_bot(api, database, ai_workers=1) as driver:
+        driver.group(GROUP, "Game Night")
+        await open_with_bots(driver, "sultan", [ALICE], bots=1)
+        final = await play_out(driver, [ALICE], seed=1)
+        assert final.status == "finished"
+        assert await ai_moves(driver, final)
+        executor = get_host(driver.app).ai_seats._executor
+        assert type(executor).__name__ == "ProcessPoolExecutor"
+    assert get_host(driver.app).ai_seats._executor is None  # shut down with the bot
+
+
+# -- absent players ------------------------------------------------------------------------------
+
+
+async def test_a_timeout_plays_the_normal_ais_move(driver, api, deal):
+    deal(1)
+    await driver.send(ALICE, GROUP, "/new azul")
+    for user in (ALICE, BOB):
+        await driver.press_label(user, GROUP, EN("lobby.join"))
+    await driver.press_label(ALICE, GROUP, EN("lobby.start"))
+    clock = use_clock(driver)
+    match = await current_match(driver)
+    engine = get_engine("azul")
+    seat = match.seats[min(engine.to_act(match.state))]
+    expected = normal_move(match, seat)
+    assert expected != engine.default_action(match.state, seat.seat)  # the test can tell
+    clock.now = seat.deadline + 1
+    await tick(driver, clock, match.id)
+    moves = await get_host(driver.app).storage.moves(match.id)
+    assert moves[-1][1:] == (seat.seat, encode_action(expected))
+
+
+async def test_a_failing_ai_falls_back_to_the_default_move(driver, api, deal, monkeypatch):
+    deal(3)
+    await driver.send(ALICE, GROUP, "/new azul")
+    for user in (ALICE, BOB):
+        await driver.press_label(user, GROUP, EN("lobby.join"))
+    await driver.press_label(ALICE, GROUP, EN("lobby.start"))
+
+    def broken(*args):
+        raise RuntimeError("no AI today")
+
+    monkeypatch.setattr("bot.ai_moves.choose", broken)
+    clock = use_clock(driver)
+    match = await current_match(driver)
+    engine = get_engine("azul")
+    seat = match.seats[min(engine.to_act(match.state))]
+    clock.now = seat.deadline + 1
+    await tick(driver, clock, match.id)
+    moves = await get_host(driver.app).storage.moves(match.id)
+    default = engine.default_action(match.state, seat.seat)
+    assert moves[-1][1:] == (seat.seat, encode_action(default))
+
+
+# -- practice in the private chat ----------------------------------------------------------------
+
+
+async def test_practice_in_the_private_chat(driver, api, deal):
+    deal(6)
+    await driver.send(ALICE, ALICE.id, "/new")
+    await driver.press_label(ALICE, ALICE.id, "Azul")
+    lobby = api.last(ALICE.id)
+    assert lobby.text.startswith("🤖 Azul — practice")
+    assert "2. 🤖 Normal Bot" in lobby.text
+    labels = [button["text"] for button in lobby.buttons()]
+    assert EN("lobby.join") not in labels and EN("lobby.leave") not in labels
+    await driver.press_label(ALICE, ALICE.id, EN("lobby.start"))
+    match = await current_match(driver, ALICE.id)
+    assert match.status == "playing" and match.practice
+    # the board and the prompt in the same chat, no pings
+    texts = [m.text for m in api.visible(ALICE.id) if m.from_bot]
+    assert any(text.startswith("Azul") for text in texts)
+    assert not [text for text in texts if text.startswith("👉")]
+    final = await play_out(driver, [ALICE], seed=2, chat=ALICE.id)
+    assert final.status == "finished"
+    assert NORMAL_BOT in api.last(ALICE.id).text or any(
+        NORMAL_BOT in m.text for m in api.visible(ALICE.id)[-3:]
+    )
+    # /cancel works there too (nothing to cancel now)
+    await driver.send(ALICE, ALICE.id, "/cancel")
+    assert api.last(ALICE.id).text == EN("cancel.nothing")
+
+
+async def test_nobody_joins_a_practice_match_by_its_link(driver, api):
+    await driver.send(ALICE, ALICE.id, "/new azul")
+    match = await current_match(driver, ALICE.id)
+    await driver.send(BOB, BOB.id, f"/start j{match.id}")
+    assert api.last(BOB.id).text == EN("lobby.closed")
+    assert [seat.name for seat in (await current_match(driver, ALICE.id)).seats] == [
+        "Alice",
+        NORMAL_BOT,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("user", "bot_name", "words"),
+    [
+        (ALICE, "🤖 Normal Bot", "The normal bot would play"),
+        (IVAN, "🤖 Бот (средний)", "Средний бот сыграл бы так"),
+        (OKSANA, "🤖 Бот (середній)", "Середній бот зіграв би так"),
+        (GIULIA, "🤖 Bot normale", "Il bot normale giocherebbe"),
+    ],
+)
+async def test_the_hint_shows_the_normal_move_and_the_points_it_expects(
+    driver, api, deal, user, bot_name, words
+):
+    deal(8)
+    t = translator(user.language_code[:2] if user.language_code else "en")
+    await driver.send(user, user.id, "/new azul")
+    assert bot_name in api.last(user.id).text
+    await driver.press_label(user, user.id, t("lobby.start"))
+    match = await current_match(driver, user.id)
+    engine = get_engine("azul")
+    seat = match.seat_of(user.id)
+    view = engine.view(match.state, seat.seat)
+    legal = engine.legal_actions(match.state, seat.seat)
+    _, _, _, _, _, seed = decision_args(match, seat, "normal")
+    tip = hint("azul", view, seat.seat, legal, seed)
+    move = get_ui("azul").move_label(t, view, tip.action, seat.seat)
+    answer = await driver.press_label(user, user.id, t("hint.button"))
+    assert answer == t.plural("hint.points", round(tip.expected_score), move=move)
+    assert words in answer and move in answer and len(answer) <= 200
+    assert (await current_match(driver, user.id)).version == match.version  # nothing played
+
+
+async def test_the_hint_counts_penalty_points_in_who_is_the_donkey(driver, api, deal):
+    deal(8)
+    await driver.send(ALICE, ALICE.id, "/new donkey")
+    await driver.press_label(ALICE, ALICE.id, EN("lobby.start"))
+    match = await current_match(driver, ALICE.id)
+    assert [seat.name for seat in match.seats] == ["Alice", NORMAL_BOT, NORMAL_BOT]
+    assert 0 in get_engine("donkey").to_act(match.state)  # the bots have moved
+    answer = await driver.press_label(ALICE, ALICE.id, EN("hint.button"))
+    assert "penalty point" in answer
+
+
+async def test_no_hint_outside_practice(driver, api, deal):
+    deal(8)
+    await open_with_bots(driver, "azul", [ALICE], bots=1)
+    match = await current_match(driver)
+    seat = match.seat_of(ALICE.id)
+    data = f"hn:{match.id}:{seat.token}:"
+    prompt = api.last(ALICE.id)
+    assert EN("hint.button") not in str(prompt.buttons())
+    answer = await driver.press(ALICE, ALICE.id, prompt.message_id, data)
+    assert answer == EN("error.bad_button")
+
+
+async def test_a_rematch_seats_the_same_bots(driver, api, deal):
+    deal(12)
+    await open_with_bots(driver, "sultan", [ALICE], bots=1)
+    await play_out(driver, [ALICE], seed=4)
+    assert await driver.press_label(ALICE, GROUP, EN("play.rematch")) == EN("rematch.opened")
+    rematch = await current_match(driver)
+    assert rematch.status == "lobby"
+    assert [(seat.name, seat.ai) for seat in rematch.seats] == [
+        ("Alice", None),
+        (NORMAL_BOT, "normal"),
+    ]
+
+
+async def test_a_long_hint_is_shortened_to_fit_a_popup(driver, api, deal, monkeypatch):
+    deal(8)
+    ui = type(get_ui("azul"))
+    monkeypatch.setattr(ui, "move_label", lambda self, t, view, action, seat: "tiles " * 60)
+    await driver.send(ALICE, ALICE.id, "/new azul")
+    await driver.press_label(ALICE, ALICE.id, EN("lobby.start"))
+    answer = await driver.press_label(ALICE, ALICE.id, EN("hint.button"))
+    assert len(answer) == 200
+    assert answer.startswith("💡 The normal bot would play:\ntiles tiles")
+    assert "…\nIt expects to end with about" in answer
