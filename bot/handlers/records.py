@@ -27,6 +27,7 @@ from bot.storage import GameStats, PastMatch, Standing
 from bot.ui import get_ui, playable_games
 from bot.ui.base import Names, medal
 from games import get_engine
+from games.ai import game_ai
 
 HISTORY_BUTTONS_PER_ROW = 2
 
@@ -89,7 +90,12 @@ def stats_line(t: Translator, stats: GameStats) -> str:
         t.plural("stats.wins", stats.wins, rate=rate),
     ]
     if stats.average is not None:
-        parts.append(t("stats.scores", average=f"{stats.average:.1f}", best=stats.best))
+        # Who's the Donkey? counts penalty points: the lowest total is the best
+        penalties = game_ai(stats.game).lower_is_better
+        key, best = (
+            ("stats.penalties", stats.lowest) if penalties else ("stats.scores", stats.highest)
+        )
+        parts.append(t(key, average=f"{stats.average:.1f}", best=best))
     if stats.rating is not None:
         parts.append(t.plural("stats.rating", stats.rated_games, rating=rating_text(stats.rating)))
     else:

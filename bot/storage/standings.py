@@ -21,7 +21,8 @@ class GameStats:
     games: int  # finished matches
     wins: int  # first places (shared first places included)
     average: float | None
-    best: int | None
+    lowest: int | None  # scores: the best is the highest, or in a penalty game the lowest
+    highest: int | None
     rating: float | None  # the ordinal; None: never rated in this scope
     rated_games: int
 
@@ -71,7 +72,7 @@ class Standings:
         args = (user_id, chat_id) if chat_id else (user_id,)
         played = await self._rows(
             "SELECT game, COUNT(*), SUM(CASE WHEN rank = 1 THEN 1 ELSE 0 END), AVG(score), "
-            f"MAX(score) FROM match_players WHERE {where} GROUP BY game",
+            f"MIN(score), MAX(score) FROM match_players WHERE {where} GROUP BY game",
             args,
         )
         rated = await self._rows(
@@ -85,7 +86,8 @@ class Standings:
                 games=row[1],
                 wins=row[2] or 0,
                 average=float(row[3]) if row[3] is not None else None,
-                best=row[4],
+                lowest=row[4],
+                highest=row[5],
                 rating=ratings.get(row[0], (None, 0))[0],
                 rated_games=ratings.get(row[0], (None, 0))[1],
             )
