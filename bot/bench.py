@@ -181,8 +181,6 @@ class Bench:
         engine = get_engine(match.game)
         users = {seat.seat: FakeUser(seat.user_id, seat.name) for seat in match.seats}
         while not engine.is_over(match.state):
-            if self.pace is not None:
-                await self.pace.acquire()
             seat = self.rng.choice(sorted(engine.to_act(match.state)))
             action = await self.press_move(match, users, seat)
             # mirror the committed move to know the next tokens without reading the database
