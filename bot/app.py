@@ -24,7 +24,7 @@ from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_storage
 
 # importing the handler modules binds their buttons (@button, @match_button) into BUTTONS
-from bot.handlers import commands, lobby, membership, play  # noqa: F401
+from bot.handlers import commands, lobby, membership, play, records  # noqa: F401
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
 from bot.host import HOST_KEY, BotContext, Host, get_host
@@ -40,7 +40,19 @@ from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("new", "board", "rules", "language", "pictures", "cancel", "help")
+COMMANDS = (
+    "new",
+    "board",
+    "rules",
+    "stats",
+    "top",
+    "history",
+    "language",
+    "pictures",
+    "cancel",
+    "forget",
+    "help",
+)
 
 
 def build_application(
@@ -104,6 +116,10 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("pictures", commands.pictures_command))
     add(CommandHandler("cancel", commands.cancel_command))
     add(CommandHandler("board", commands.board_command))
+    add(CommandHandler("stats", records.stats_command))
+    add(CommandHandler("top", records.top_command))
+    add(CommandHandler("history", records.history_command))
+    add(CommandHandler("forget", records.forget_command))
     unbound = [kind.name for kind in callbacks.Kind if kind not in BUTTONS]
     if unbound:  # every kind of button the bot draws must have its handler
         raise RuntimeError(f"no handler for these buttons: {', '.join(unbound)}")

@@ -36,6 +36,9 @@ class Kind(StrEnum):
     ADD_AI = "ai"  # lobby: seat an AI player, payload = its level
     REMOVE_AI = "ar"  # lobby: remove the last AI seat
     HINT = "hn"  # practice prompt: what the normal AI would play, token = the seat's token
+    TOP = "tp"  # /top: payload = game id
+    HISTORY = "hs"  # /history: match = the ended match
+    FORGET = "fg"  # /forget's confirmation: payload = yes or no
 
 
 MAX_BYTES = 64

@@ -50,7 +50,7 @@ class ChatLifecycle:
                     continue
                 was_playing = match.status == "playing"
                 match.status = "cancelled"
-                await self.storage.save(match)
+                await self.storage.save(match, ended="abandoned")
                 self.timers.arm(match)  # a stopped match has no timer
             log.info("match %s ended: the bot is no longer in chat %s", match_id, chat_id)
             if was_playing:

@@ -303,6 +303,21 @@ class Messenger:
             ),
         )
 
+    async def send_document(
+        self, chat_id: int, content: bytes, filename: str, caption: str, thread_id: int = 0
+    ) -> Message:
+        """Send a file (a match's move log) with an HTML caption."""
+        return await self._call(
+            chat_id,
+            lambda: self.bot.send_document(
+                chat_id,
+                InputFile(content, filename=filename),
+                caption=caption,
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id or None,
+            ),
+        )
+
     async def edit_photo(
         self,
         chat_id: int,

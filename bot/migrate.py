@@ -1,10 +1,11 @@
 """``python -m bot.migrate --to "$DATABASE_URL"``: move house from SQLite to PostgreSQL.
 
 Copies everything in the SQLite database (``--from``, default ``$DATABASE_PATH`` or
-``data/bot.sqlite3``) — chats, users, matches, seats, moves, the public logs, notices — into
-the PostgreSQL database at ``--to``, in one transaction, then checks that every table holds
-as many rows as the source. The source is only read: a snapshot of it is brought up to the
-current schema in a temporary folder and copied from there.
+``data/bot.sqlite3``) — chats, users, matches, seats, moves, the public logs, notices, match
+records and ratings — into the PostgreSQL database at ``--to``, in one transaction, then
+checks that every table holds as many rows as the source. The source is only read: a
+snapshot of it is brought up to the current schema in a temporary folder and copied from
+there.
 
 Running it again changes nothing (rows already there are overwritten with the same values);
 after more play on SQLite it brings the copy up to date. It refuses to copy while a bot runs
@@ -41,6 +42,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "moves": ("match_id", "version"),
     "events": ("match_id", "seq"),
     "notices": ("id",),
+    "match_records": ("match_id",),
+    "match_players": ("match_id", "seat"),
+    "ratings": ("scope", "game", "user_id"),
+    "usernames": ("username",),
 }
 IDENTITIES = ("matches", "notices")  # their ids continue after the copied ones
 CHUNK = 5000

@@ -47,6 +47,7 @@ async def start_command(update: Update, context: BotContext) -> None:
     await host.storage.remember_user(
         user.id, display_name(user), can_message=True, telegram_lang=user.language_code
     )
+    await host.storage.remember_username(user.id, user.username)  # for /stats @username
     t = await host.languages.user_t(user)
     payload = context.args[0] if context.args else ""
     if payload[:1] in ("j", "m") and MATCH_ID.fullmatch(payload[1:]):
@@ -90,6 +91,8 @@ async def help_command(update: Update, context: BotContext) -> None:
     lines = [t("help.text")]
     for game in playable_games():
         lines.append(f"• <b>{html.escape(get_ui(game).title(t))}</b> — <code>/rules {game}</code>")
+    lines.append("")
+    lines.append(t("help.records"))
     await update.effective_message.reply_html("\n".join(lines))
 
 

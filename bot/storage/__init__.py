@@ -7,14 +7,19 @@ from pathlib import Path
 
 from bot.storage.contract import InstanceRunning, Storage, StorageStats
 from bot.storage.model import ACTIVE, Match, Notice, Seat, StaleMatch, User, copy_match
+from bot.storage.standings import GameStats, PastMatch, PastPlayer, Standing
 
 __all__ = [
     "ACTIVE",
+    "GameStats",
     "InstanceRunning",
     "Match",
     "Notice",
+    "PastMatch",
+    "PastPlayer",
     "Seat",
     "StaleMatch",
+    "Standing",
     "Storage",
     "StorageStats",
     "User",

@@ -46,6 +46,8 @@ from bot.storage.model import (
     User,
     copy_match,
 )
+from bot.storage.records import MatchRecord, build_record
+from bot.storage.standings import Standings
 
 log = logging.getLogger("bot.storage")
 
@@ -127,6 +129,7 @@ class MatchWrite:
     events: list[str]
     move: tuple[int, str, bool] | None  # (seat, encoded action, automatic)
     notices: list[tuple[str, str]] = field(default_factory=list)  # (key, JSON params)
+    record: MatchRecord | None = None  # the match ended: record (and rate) it with this save
 
     def size(self) -> int:
         row = payload((self.status, self.options, self.state, self.match_id, self.expected))
@@ -240,7 +243,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(abc.ABC):
+class Storage(Standings, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 
@@ -289,14 +292,46 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def _write_match(self, write: MatchWrite) -> bool:
-        """Commit ``write`` atomically; False (and nothing written) if the row is no longer
-        at ``write.expected``."""
+        """Commit ``write`` atomically — with its record and the ratings it changes, if it
+        ends the match; False (and nothing written) if the row is no longer at
+        ``write.expected``."""
+
+    @abc.abstractmethod
+    async def _write_record(self, record: MatchRecord) -> bool:
+        """Record (and rate) an ended match in one transaction; False if it already was."""
 
     # -- lifecycle -------------------------------------------------------------------------
     async def open(self, wait_for_lock: bool = True) -> None:
         await self._open(wait_for_lock)
         rows = await self._rows("SELECT DISTINCT match_id FROM notices WHERE sent = FALSE")
         self._with_notices = {row[0] for row in rows}
+        await self.record_earlier_matches()
+
+    async def record_earlier_matches(self) -> int:
+        """Record (and rate, in the order they ended) the matches that ended before records
+        existed — from their stored final state and seats; the moves tell who played
+        themselves. Returns how many were recorded (0 once done: a cheap query)."""
+        ids = await self._ids(
+            "SELECT id FROM matches WHERE status IN ('finished', 'cancelled') "
+            "AND state IS NOT NULL AND NOT EXISTS "
+            "(SELECT 1 FROM match_records r WHERE r.match_id = matches.id) "
+            "ORDER BY updated_at, id"
+        )
+        recorded = 0
+        for match_id in ids:
+            match = await self.load(match_id)
+            if match is None:
+                continue
+            outcome = "finished" if match.status == "finished" else "cancelled"
+            try:
+                record = build_record(match, outcome, match.updated_at)
+            except Exception:  # a state this version cannot read: left unrecorded, said so
+                log.warning("match %s could not be recorded from its stored state", match_id)
+                continue
+            recorded += await self._write_record(record)
+        if recorded:
+            log.info("recorded %s matches that ended before match records existed", recorded)
+        return recorded
 
     async def close(self) -> None:
         await self._close()
@@ -476,11 +511,15 @@ class Storage(abc.ABC):
         move: tuple[int, str] | None = None,
         automatic: bool = False,
         notices: Sequence[tuple[str, dict]] = (),
+        ended: str = "cancelled",
     ) -> None:
         """Commit the match's play state (status, options, state, seats) in one transaction,
         with any ``notices`` for the group. With a ``move`` (seat, encoded action; seat -1 for
-        the start) the version goes up by one and the move is logged. Fails with
-        :class:`StaleMatch` if someone else saved a newer version in between."""
+        the start) the version goes up by one and the move is logged. A save that leaves a
+        started match finished or cancelled also records it (``ended``: how a cancelled
+        one ended, ``cancelled`` or ``abandoned``) and, if finished, rates it — in the same
+        transaction (:mod:`bot.storage.records`). Fails with :class:`StaleMatch` if someone
+        else saved a newer version in between."""
         expected = match.version
         cached = self._matches.get(match.id)
         if cached is not None and cached.version != expected:
@@ -518,6 +557,9 @@ class Storage(abc.ABC):
             move=(move[0], move[1], automatic) if move else None,
             notices=[(key, _dumps(params)) for key, params in notices],
         )
+        if match.state is not None and match.status in ("finished", "cancelled"):
+            outcome = "finished" if match.status == "finished" else ended
+            write.record = build_record(match, outcome, write.updated_at)
         if not await self._write_match(write):
             self._matches.pop(match.id, None)  # someone else wrote: read it afresh
             raise StaleMatch(f"match {match.id} is no longer at version {expected}")
@@ -627,12 +669,24 @@ class Storage(abc.ABC):
                 (new, old),
             )
             await tx.run(
-                "INSERT INTO chats (chat_id, lang, pictures) SELECT ?, lang, pictures FROM chats "
-                "WHERE chat_id = ? "
+                "INSERT INTO chats (chat_id, lang, pictures, leaderboard) "
+                "SELECT ?, lang, pictures, leaderboard FROM chats WHERE chat_id = ? "
                 "ON CONFLICT (chat_id) DO UPDATE SET "
-                "lang = coalesce(excluded.lang, chats.lang), pictures = excluded.pictures",
+                "lang = coalesce(excluded.lang, chats.lang), pictures = excluded.pictures, "
+                "leaderboard = excluded.leaderboard",
                 (new, old),
             )
+            # the group's records and leaderboard move with it (a rating the new id already
+            # has, from a match recorded there first, is kept)
+            for table in ("match_records", "match_players"):
+                await tx.run(f"UPDATE {table} SET chat_id = ? WHERE chat_id = ?", (new, old))
+            await tx.run(
+                "UPDATE ratings SET scope = ? WHERE scope = ? AND NOT EXISTS (SELECT 1 FROM "
+                "ratings r WHERE r.scope = ? AND r.game = ratings.game "
+                "AND r.user_id = ratings.user_id)",
+                (new, old, new),
+            )
+            await tx.run("DELETE FROM ratings WHERE scope = ?", (old,))
             await tx.run("DELETE FROM chats WHERE chat_id = ?", (old,))
             moved = await tx.rows(
                 "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",

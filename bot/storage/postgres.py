@@ -28,9 +28,11 @@ from bot.storage.contract import (
     MatchWrite,
     Row,
     Storage,
+    _dumps,
 )
 from bot.storage.migrations.postgres import MIGRATIONS
 from bot.storage.model import PLAY_SEAT_FIELDS
+from bot.storage.records import MatchRecord, write_record_async
 
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
@@ -203,8 +205,22 @@ class PostgresStorage(Storage):
         if w.state_changed:
             args.append(w.state)
         self.stats.round_trips += 1
-        saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
+        if w.record is None:
+            saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
+            return saved == 1
+        # the match ends: the save, its record and the ratings in one transaction (the
+        # record reads the moves the save writes, so it follows in the same transaction)
+        async with self.pool.acquire() as connection, connection.transaction():
+            saved = await connection.fetchval(_save_sql(w.state_changed), *args)
+            if saved == 1:
+                self.stats.round_trips += 6
+                await write_record_async(connection, numbered, w.record, _dumps)
         return saved == 1
+
+    async def _write_record(self, record: MatchRecord) -> bool:
+        async with self.pool.acquire() as connection, connection.transaction():
+            self.stats.round_trips += 6
+            return await write_record_async(connection, numbered, record, _dumps)
 
 
 async def _nothing_to_reset(connection: asyncpg.Connection) -> None:

@@ -31,8 +31,10 @@ from bot.storage.contract import (
     MatchWrite,
     Row,
     Storage,
+    _dumps,
 )
 from bot.storage.migrations.sqlite import MIGRATIONS
+from bot.storage.records import MatchRecord, write_record
 
 Work = Callable[[sqlite3.Connection], Any]
 
@@ -262,6 +264,9 @@ class SQLiteStorage(Storage):
     async def _write_match(self, write: MatchWrite) -> bool:
         return await self._submit(lambda db: _write_match(db, write))
 
+    async def _write_record(self, record: MatchRecord) -> bool:
+        return await self._submit(lambda db: write_record(db, record, _dumps))
+
 
 class _Transaction:
     def __init__(self, storage: SQLiteStorage) -> None:
@@ -309,4 +314,6 @@ def _write_match(db: sqlite3.Connection, w: MatchWrite) -> bool:
             "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
             [(w.match_id, key, params) for key, params in w.notices],
         )
+    if w.record is not None:  # after the move: its seat's moves count for the rating
+        write_record(db, w.record, _dumps)
     return True

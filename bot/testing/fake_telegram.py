@@ -39,6 +39,7 @@ MAX_PHOTO_BYTES = 10 * 1024 * 1024
 MAX_PHOTO_SIDES = 10_000  # width + height
 MAX_PHOTO_RATIO = 20
 MAX_CAPTION = 1024
+MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 
 
 def plain(text_html: str) -> str:
@@ -74,6 +75,8 @@ class StoredMessage:
     photo: bytes | None = None  # the picture's bytes (only while recording)
     photo_digest: str | None = None  # set for every photo message
     photo_size: tuple[int, int] = (0, 0)  # width, height
+    document: bytes | None = None  # a file's content
+    filename: str | None = None
 
     @property
     def text(self) -> str:
@@ -141,6 +144,8 @@ class FakeTelegram(BaseRequest):
         api_method = url.rsplit("/", 1)[-1]
         params = dict(request_data.parameters) if request_data else {}
         files = _uploads(request_data) if request_data and request_data.contains_files else {}
+        if request_data and request_data.contains_files:
+            params["_filenames"] = _upload_names(request_data)
         status, body = await self.handle(api_method, params, files)
         if status == 0:
             raise TimedOut(f"{api_method} timed out")
@@ -388,6 +393,26 @@ class FakeTelegram(BaseRequest):
         self.messages[chat_id][message.message_id] = message
         return self.message_dict(message)
 
+    def _api_sendDocument(self, params: dict) -> dict:
+        chat_id = _int(params["chat_id"])
+        self._check_can_write(chat_id)
+        content = (params.get("_files") or {}).get("document")
+        if content is None:
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        if len(content) > MAX_DOCUMENT_BYTES:
+            raise ApiError(400, "Bad Request: file is too big")
+        message = StoredMessage(
+            message_id=self.next_message_id(chat_id),
+            chat_id=chat_id,
+            html=self._caption(params),
+            markup=self._kept_markup(params.get("reply_markup")),
+            thread_id=_int(params.get("message_thread_id")) or None,
+            document=content,
+            filename=(params.get("_filenames") or {}).get("document"),
+        )
+        self.messages[chat_id][message.message_id] = message
+        return self.message_dict(message)
+
     def _api_editMessageMedia(self, params: dict) -> dict:
         """Replace the media (a text message may become a photo, as Telegram allows), its
         caption and the buttons."""
@@ -583,6 +608,15 @@ def _uploads(request_data: RequestData) -> dict[str, bytes]:
     return files
 
 
+def _upload_names(request_data: RequestData) -> dict[str, str]:
+    """The file names of a multipart request's files, by part name."""
+    return {
+        name: part[0]
+        for name, part in request_data.multipart_data.items()
+        if isinstance(part, tuple) and isinstance(part[0], str)
+    }
+
+
 def _int(value: Any) -> int | None:
     if value is None:
         return None
@@ -622,14 +656,18 @@ class FakeUser:
     id: int
     first_name: str
     language_code: str = "en"
+    username: str | None = None
 
     def as_dict(self) -> dict:
-        return {
+        user = {
             "id": self.id,
             "is_bot": False,
             "first_name": self.first_name,
             "language_code": self.language_code,
         }
+        if self.username:
+            user["username"] = self.username
+        return user
 
 
 class Driver:

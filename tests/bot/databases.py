@@ -27,6 +27,10 @@ BEFORE_EVENTS = next(
     number for number, script in enumerate(sqlite_migrations.MIGRATIONS)
     if "CREATE TABLE events" in script
 )  # fmt: skip
+BEFORE_RECORDS = next(
+    number for number, script in enumerate(sqlite_migrations.MIGRATIONS)
+    if "CREATE TABLE match_records" in script
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -23,12 +23,14 @@ from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
 
-TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices")
+TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
+          "match_players", "ratings", "usernames")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:
-    """Rewrite a database in the previous release's schema: every match's log back inside
-    its state row, no events table."""
+    """Rewrite a database in the schema before the events table (and so before the match
+    records and ratings, which come after it): every match's log back inside its state row,
+    no events table, no match records or ratings."""
     with sqlite3.connect(path) as db:
         for match_id, text in db.execute("SELECT id, state FROM matches").fetchall():
             if text is None:
@@ -40,6 +42,9 @@ def as_released_before(path: Path) -> None:
             state["log"] = [json.loads(event) for (event,) in events]
             db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(state), match_id))
         db.execute("DROP TABLE events")
+        for table in ("match_players", "match_records", "ratings", "usernames"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("ALTER TABLE chats DROP COLUMN leaderboard")
         db.execute(f"PRAGMA user_version = {BEFORE_EVENTS}")
 
 

@@ -140,7 +140,8 @@ async def sigkill_trial(server, database: Database, game: str, seed: int) -> Tri
     moments and starting it again on the same database. After a restart the board and the
     prompts must be redrawn; sometimes a deadline falls due while the bot is down and must
     be played once it is back (its timer re-armed). At the end: every answered move is in
-    the log, replaying the log gives the final state, and the database is intact."""
+    the log, replaying the log gives the final state, the database is intact, and the
+    match is recorded and rated exactly once."""
     rng = random.Random(seed)
     engine = get_engine(game)
     look = Look(database)
@@ -231,6 +232,15 @@ async def _sigkill_trial(server, database, look, engine, game, rng) -> Trial:
     for move_seat, move_action in moves:
         replayed = engine.apply(replayed, move_seat, decode_action(move_action))
     assert replayed == state and engine.is_over(state)
+    # recorded and rated in the transaction that finished it, whenever the kills fell:
+    # once — every player's rating counts one game, globally and in the group
+    assert look.rows("SELECT match_id, outcome, rated FROM match_records") == [
+        (1, "finished", True)
+    ]
+    ratings = look.rows("SELECT scope, user_id, games FROM ratings ORDER BY scope, user_id")
+    assert sorted(ratings) == sorted(
+        (scope, player.id, 1) for scope in (0, GROUP) for player in players
+    )
     return trial
 
 

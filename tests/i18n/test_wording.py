@@ -45,13 +45,19 @@ LABELS = {
     "part",
     "number",
     "value",
+    "average",  # records: a mean score, a best score, a win rate, a rating, a place, a match
+    "best",
+    "rate",
+    "rating",
+    "place",
+    "id",
 }
 TEXT = {
     "name", "names", "tiles", "cards", "gem", "gems", "tile", "source", "wild", "first", "star",
     "move", "marker", "game", "colours", "bids", "where", "title", "games", "gain", "detail",
     "colour", "wall", "totals", "table", "stars", "scores", "players", "numbers", "group",
     "command", "bot", "limit", "leader", "score", "left", "led", "plays", "structures",
-    "example", "values", "by", "waited",
+    "example", "values", "by", "waited", "date",
 }  # fmt: skip
 # A language's plural form for each count the test renders (CLDR: Russian and Ukrainian
 # "one" 1, 21…; "few" 2–4, 22…; "many" 5–20, 11…; English and Italian: 1, then the rest).

@@ -92,4 +92,52 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX unsent_notices ON notices (match_id) WHERE sent = FALSE;
     """,
+    # 2: match records, ratings, usernames, the leaderboard switch (as SQLite's last)
+    """
+    CREATE TABLE match_records (
+        match_id BIGINT PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        chat_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('finished', 'cancelled', 'abandoned')),
+        rated BOOLEAN NOT NULL DEFAULT FALSE,
+        players INTEGER NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        ended_at DOUBLE PRECISION NOT NULL,
+        details TEXT NOT NULL
+    );
+    CREATE INDEX records_by_chat ON match_records (chat_id, ended_at);
+    CREATE TABLE match_players (
+        match_id BIGINT NOT NULL REFERENCES match_records (match_id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        chat_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        score INTEGER,
+        rank INTEGER,
+        counted BOOLEAN NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX players_by_user ON match_players (user_id, game);
+    CREATE TABLE ratings (
+        scope BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        ordinal DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (scope, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (scope, game, ordinal, user_id);
+    CREATE INDEX ratings_by_user ON ratings (user_id);
+    CREATE TABLE usernames (
+        username TEXT PRIMARY KEY,
+        user_id BIGINT NOT NULL
+    );
+    ALTER TABLE chats ADD COLUMN leaderboard BOOLEAN NOT NULL DEFAULT TRUE;
+    """,
 ]

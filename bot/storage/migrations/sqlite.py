@@ -115,4 +115,54 @@ MIGRATIONS: list[str] = [
     UPDATE matches SET state = json_set(state, '$.log', json_array_length(state, '$.log'))
         WHERE json_type(state, '$.log') = 'array';
     """,
+    # 8: match records, ratings (global: scope 0; per group: its chat id), usernames for
+    # /stats @user, the group's leaderboard switch. Finished matches played before this
+    # are recorded (and rated) from their stored final state at start-up (Storage.open).
+    """
+    CREATE TABLE match_records (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('finished', 'cancelled', 'abandoned')),
+        rated INTEGER NOT NULL DEFAULT 0,
+        players INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        ended_at REAL NOT NULL,
+        details TEXT NOT NULL
+    );
+    CREATE INDEX records_by_chat ON match_records (chat_id, ended_at);
+    CREATE TABLE match_players (
+        match_id INTEGER NOT NULL REFERENCES match_records (match_id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        score INTEGER,
+        rank INTEGER,
+        counted INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX players_by_user ON match_players (user_id, game);
+    CREATE TABLE ratings (
+        scope INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (scope, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings (scope, game, ordinal, user_id);
+    CREATE INDEX ratings_by_user ON ratings (user_id);
+    CREATE TABLE usernames (
+        username TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL
+    );
+    ALTER TABLE chats ADD COLUMN leaderboard INTEGER NOT NULL DEFAULT 1;
+    """,
 ]

@@ -1,0 +1,350 @@
+"""Stats, leaderboards, history and forgetting: /stats, /top, /history, /forget and their
+buttons. Everything here reads the match records (:mod:`bot.storage.standings`)."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import time
+
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    MessageEntity,
+    Update,
+    User,
+)
+
+from bot.callbacks import Callback, Kind
+from bot.handlers.buttons import button
+from bot.handlers.common import display_name, is_group, is_private, on_menu, popup
+from bot.host import BotContext, Host
+from bot.i18n import Translator
+from bot.match_log import readable_log, replay_json
+from bot.messenger import MessageGone
+from bot.storage import GameStats, PastMatch, Standing
+from bot.ui import get_ui, playable_games
+from bot.ui.base import Names, medal
+from games import get_engine
+from games.ai import game_ai
+
+HISTORY_BUTTONS_PER_ROW = 2
+
+
+def day(moment: float) -> str:
+    """A date every language reads the same way (UTC)."""
+    return time.strftime("%Y-%m-%d", time.gmtime(moment))
+
+
+def rating_text(value: float) -> str:
+    return f"{value:.1f}"
+
+
+async def _remember(host: Host, user: User | None) -> None:
+    if user is not None:
+        await host.storage.remember_username(user.id, user.username)
+
+
+async def _reader(host: Host, update: Update) -> Translator:
+    chat = update.effective_chat
+    if is_group(chat):
+        return await host.languages.chat_t(chat.id, update.effective_user)
+    return await host.languages.user_t(update.effective_user)
+
+
+# -- /stats -------------------------------------------------------------------------------
+async def _stats_target(
+    host: Host, message: Message, args: list[str], me: User
+) -> tuple[int, str] | None:
+    """Whose stats: the replied-to user, a mentioned one, or the sender; None if the
+    mentioned name is unknown."""
+    replied = message.reply_to_message
+    # in a forum topic every message "replies" to the topic's first message: not a choice
+    in_topic = replied is not None and replied.message_id == message.message_thread_id
+    if (
+        replied is not None
+        and not in_topic
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+    ):
+        return replied.from_user.id, display_name(replied.from_user)
+    for entity in message.entities or ():
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+            return entity.user.id, display_name(entity.user)
+    if args:
+        name = args[0]
+        user_id = await host.storage.user_by_username(name) if name.startswith("@") else None
+        if user_id is None:
+            return None
+        known = await host.storage.user(user_id)
+        return user_id, known.name if known else name
+    return me.id, display_name(me)
+
+
+def stats_line(t: Translator, stats: GameStats) -> str:
+    title = html.escape(get_ui(stats.game).title(t))
+    rate = round(100 * stats.wins / stats.games) if stats.games else 0
+    parts = [
+        t.plural("stats.games", stats.games),
+        t.plural("stats.wins", stats.wins, rate=rate),
+    ]
+    if stats.average is not None:
+        # Who's the Donkey? counts penalty points: the lowest total is the best
+        penalties = game_ai(stats.game).lower_is_better
+        key, best = (
+            ("stats.penalties", stats.lowest) if penalties else ("stats.scores", stats.highest)
+        )
+        parts.append(t(key, average=f"{stats.average:.1f}", best=best))
+    if stats.rating is not None:
+        parts.append(t.plural("stats.rating", stats.rated_games, rating=rating_text(stats.rating)))
+    else:
+        parts.append(t("stats.unrated"))
+    return f"<b>{title}</b>: " + " · ".join(parts)
+
+
+async def stats_command(update: Update, context: BotContext) -> None:
+    """/stats: your games, wins, scores and rating per game — everywhere in private, within
+    the group in a group; ``/stats @user`` or a reply: someone else's."""
+    host = context.host
+    message = update.effective_message
+    chat = update.effective_chat
+    await _remember(host, update.effective_user)
+    t = await _reader(host, update)
+    target = await _stats_target(host, message, context.args or [], update.effective_user)
+    if target is None:
+        await message.reply_text(t("stats.unknown_user", name=(context.args or [""])[0]))
+        return
+    user_id, name = target
+    group = chat.id if is_group(chat) else None
+    found = {stats.game: stats for stats in await host.storage.player_stats(user_id, group)}
+    escaped = html.escape(name)
+    header = t("stats.header_group", name=escaped) if group else t("stats.header", name=escaped)
+    if not found:
+        await message.reply_html(header + "\n" + t("stats.none"))
+        return
+    lines = [stats_line(t, found[game]) for game in playable_games() if game in found]
+    await message.reply_html("\n".join([header, *lines]))
+
+
+# -- /top ---------------------------------------------------------------------------------
+def top_text(t: Translator, game: str, board: list[Standing], group: bool) -> str:
+    title = html.escape(get_ui(game).title(t))
+    lines = [t("top.title_group", game=title) if group else t("top.title_global", game=title)]
+    for place, standing in enumerate(board, start=1):
+        lines.append(
+            t(
+                "top.line",
+                place=medal(place),
+                name=html.escape(standing.name),
+                rating=rating_text(standing.rating),
+                games=t.plural("stats.games", standing.games),
+            )
+        )
+    lines.append("")
+    lines.append(t("top.rule"))
+    return "\n".join(lines)
+
+
+def top_buttons(t: Translator, games: list[str], shown: str) -> InlineKeyboardMarkup | None:
+    others = [game for game in games if game != shown]
+    if not others:
+        return None
+    buttons = [
+        InlineKeyboardButton(
+            get_ui(game).title(t), callback_data=Callback(Kind.TOP, 0, 0, game).encode()
+        )
+        for game in others
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+
+
+async def top_command(update: Update, context: BotContext) -> None:
+    """/top [game]: the group's leaderboard (in private: everyone's); ``/top off`` and
+    ``/top on``: an admin switches the group's leaderboard."""
+    host = context.host
+    message = update.effective_message
+    chat = update.effective_chat
+    await _remember(host, update.effective_user)
+    t = await _reader(host, update)
+    group = chat.id if is_group(chat) else None
+    wanted = (context.args or [""])[0].lower()
+    if wanted in ("on", "off"):
+        if group is None or not await host.messenger.is_admin(chat.id, update.effective_user.id):
+            await message.reply_text(t("top.admins_only"))
+            return
+        await host.storage.set_leaderboard(chat.id, wanted == "on")
+        await message.reply_text(t("top.switched_on") if wanted == "on" else t("top.switched_off"))
+        return
+    if group is not None and not await host.storage.leaderboard_on(group):
+        await message.reply_text(t("top.off"))
+        return
+    games = await host.storage.rated_games(playable_games(), group)
+    rated = set(games)
+    if wanted and wanted not in playable_games():
+        await message.reply_text(t("rules.unknown", games=", ".join(playable_games())))
+        return
+    game = wanted or (games[0] if games else "")
+    if game not in rated:
+        await message.reply_text(
+            t("top.empty") if not game else t("top.empty_game", game=get_ui(game).title(t))
+        )
+        return
+    board = await host.storage.leaderboard(game, group)
+    await message.reply_html(
+        top_text(t, game, board, group is not None), reply_markup=top_buttons(t, games, game)
+    )
+
+
+@button(Kind.TOP)
+async def top_button(update: Update, context: BotContext, data: Callback) -> None:
+    host = context.host
+    query = update.callback_query
+    chat = update.effective_chat
+    t = await (
+        host.languages.chat_t(chat.id) if is_group(chat) else host.languages.user_t(query.from_user)
+    )
+    if data.payload not in playable_games() or not on_menu(query, Kind.TOP):
+        await popup(query, t("error.bad_button"))
+        return
+    group = chat.id if is_group(chat) else None
+    if group is not None and not await host.storage.leaderboard_on(group):
+        await popup(query, t("top.off"))
+        return
+    games = await host.storage.rated_games(playable_games(), group)
+    board = await host.storage.leaderboard(data.payload, group)
+    await popup(query)
+    with contextlib.suppress(MessageGone):
+        await host.messenger.edit(
+            chat.id,
+            query.message.message_id,
+            top_text(t, data.payload, board, group is not None),
+            top_buttons(t, games, data.payload),
+        )
+
+
+# -- /history -----------------------------------------------------------------------------
+def outcome_text(t: Translator, outcome: str) -> str:
+    """How a match that did not finish ended."""
+    return t("history.abandoned") if outcome == "abandoned" else t("history.cancelled")
+
+
+def history_line(t: Translator, past: PastMatch) -> str:
+    title = html.escape(get_ui(past.game).title(t))
+    if past.outcome == "finished":
+        players = ", ".join(
+            f"{'🏆 ' if p.rank == 1 else ''}{html.escape(p.name)} {p.score}" for p in past.players
+        )
+    else:
+        names = ", ".join(html.escape(p.name) for p in past.players)
+        players = f"{names} — {outcome_text(t, past.outcome)}"
+    return t("history.line", id=past.match_id, game=title, date=day(past.ended_at), players=players)
+
+
+async def history_command(update: Update, context: BotContext) -> None:
+    """/history in a group: its last matches, each with a button for its final screen and
+    its move log."""
+    host = context.host
+    message = update.effective_message
+    chat = update.effective_chat
+    await _remember(host, update.effective_user)
+    t = await _reader(host, update)
+    if not is_group(chat):
+        await message.reply_text(t("history.groups_only"))
+        return
+    past = await host.storage.history(chat.id)
+    if not past:
+        await message.reply_text(t("history.empty"))
+        return
+    lines = [t("history.title"), *(history_line(t, p) for p in past)]
+    buttons = [
+        InlineKeyboardButton(
+            t("history.button", id=p.match_id, game=get_ui(p.game).title(t)),
+            callback_data=Callback(Kind.HISTORY, p.match_id).encode(),
+        )
+        for p in past
+    ]
+    rows = [
+        buttons[i : i + HISTORY_BUTTONS_PER_ROW]
+        for i in range(0, len(buttons), HISTORY_BUTTONS_PER_ROW)
+    ]
+    await message.reply_html("\n".join(lines), reply_markup=InlineKeyboardMarkup(rows))
+
+
+@button(Kind.HISTORY)
+async def history_button(update: Update, context: BotContext, data: Callback) -> None:
+    """A match of /history: its final screen again, its readable log and its replay."""
+    host = context.host
+    query = update.callback_query
+    chat = update.effective_chat
+    t = await host.languages.chat_t(chat.id)
+    past = await host.storage.past_match(data.match_id)
+    match = await host.storage.load(data.match_id) if past else None
+    if past is None or match is None or past.chat_id != chat.id or not on_menu(query, Kind.HISTORY):
+        await popup(query, t("error.bad_button"))
+        return
+    await popup(query)
+    engine = get_engine(match.game)
+    ui = get_ui(match.game)
+    names = Names.of([seat.name for seat in match.seats])
+    public = engine.view(match.state, None)
+    title = t("history.screen", id=match.id, game=html.escape(ui.title(t)), date=day(past.ended_at))
+    if past.outcome == "finished":
+        screen = ui.final(t, public, engine.result(match.state), names)
+    else:
+        screen = ui.board(t, public, names).text + "\n\n" + outcome_text(t, past.outcome)
+    thread = match.thread_id
+    await host.messenger.send(chat.id, f"{title}\n\n{screen}", thread_id=thread)
+    moves = await host.storage.moves(match.id)
+    plain_title = f"{ui.title(t)} #{match.id} · {day(past.ended_at)}"
+    log = readable_log(t, match, moves, plain_title).encode()
+    await host.messenger.send_document(
+        chat.id, log, f"match-{match.id}.txt", t("history.log", id=match.id), thread_id=thread
+    )
+    replay = replay_json(match, moves).encode()
+    await host.messenger.send_document(
+        chat.id, replay, f"match-{match.id}.json", t("history.replay", id=match.id),
+        thread_id=thread,
+    )  # fmt: skip
+
+
+# -- /forget ------------------------------------------------------------------------------
+async def forget_command(update: Update, context: BotContext) -> None:
+    """/forget in private: after a confirmation, the user's stats and ratings are deleted."""
+    host = context.host
+    message = update.effective_message
+    t = await _reader(host, update)
+    if not is_private(update.effective_chat):
+        await message.reply_text(t("forget.private_only"))
+        return
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    t("forget.yes"), callback_data=Callback(Kind.FORGET, 0, 0, "yes").encode()
+                ),
+                InlineKeyboardButton(
+                    t("forget.no"), callback_data=Callback(Kind.FORGET, 0, 0, "no").encode()
+                ),
+            ]
+        ]
+    )
+    await message.reply_text(t("forget.ask"), reply_markup=markup)
+
+
+@button(Kind.FORGET)
+async def forget_button(update: Update, context: BotContext, data: Callback) -> None:
+    host = context.host
+    query = update.callback_query
+    user = query.from_user
+    t = await host.languages.user_t(user)
+    chat = update.effective_chat
+    if data.payload not in ("yes", "no") or not on_menu(query, Kind.FORGET) or chat.id != user.id:
+        await popup(query, t("error.bad_button"))
+        return
+    if data.payload == "yes":
+        await host.storage.forget(user.id)
+    text = t("forget.done") if data.payload == "yes" else t("forget.kept")
+    await popup(query, text)
+    with contextlib.suppress(MessageGone):
+        await host.messenger.edit(chat.id, query.message.message_id, html.escape(text))

@@ -1,0 +1,275 @@
+"""Match records and ratings: what a match leaves behind once it ends, and how it moves the
+players' ratings.
+
+A match that ends — finished, stopped with ``/cancel``, or abandoned when the bot left its
+group — gets one record (its game, options, group, times) and one row per seat (name, score,
+rank). Only finished matches are rated, with OpenSkill's Plackett-Luce model: one rating per
+player per game globally (scope 0) and one per group (scope = the group's chat id).
+
+The rating rule for seats the bot played: a seat whose moves were mostly made for it (more
+than half by timeout or autopilot) is *not counted*. The counted seats are rated among
+themselves, as if the bot's seats were not there, so nobody gains by beating the bot. The
+absent player of such a seat is rated as having come last in the whole match (so walking
+away never dodges a loss, and the bot's play never lifts them). A match with fewer than two
+counted seats changes no counted player's rating.
+
+A match with an AI seat is practice and rates nobody (its AI seats are not counted either),
+and so is any match played in a private chat (practice against AI seats): both are recorded,
+never rated, so they never reach a leaderboard.
+
+The record, the ratings and the move that ends the match are committed in one transaction;
+the record's primary key makes recording (and so rating) happen at most once per match.
+Each backend runs the statements below in its own way (:meth:`Storage._write_record`); the
+computation itself is :func:`new_ratings`, pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from bot.storage.model import Match
+from games import get_engine
+
+GLOBAL = 0  # the scope of the global ratings (group chat ids are negative, never 0)
+OUTCOMES = ("finished", "cancelled", "abandoned")
+FORGOTTEN = "👤"  # the name left on past matches of a player who used /forget
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    seat: int
+    user_id: int
+    name: str
+    score: int | None  # None: the match did not finish
+    rank: int | None
+    ai: bool = False  # an AI seat (its user_id is negative): never counted, never rated
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    match_id: int
+    chat_id: int
+    game: str
+    options: dict[str, Any]
+    outcome: str
+    ended_at: float
+    started_at: float  # when the lobby opened; the first move's time where known
+    players: list[PlayerRecord]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def build_record(match: Match, outcome: str, ended_at: float) -> MatchRecord:
+    """The record of a match that has just ended (``match.state`` is its last state)."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {outcome!r}")
+    result = None
+    if outcome == "finished":
+        result = get_engine(match.game).result(match.state)
+    players = [
+        PlayerRecord(
+            seat=seat.seat,
+            user_id=seat.user_id,
+            name=seat.name,
+            score=result.scores[seat.seat] if result else None,
+            rank=result.ranks[seat.seat] if result else None,
+            ai=seat.is_ai,
+        )
+        for seat in match.seats
+    ]
+    return MatchRecord(
+        match_id=match.id,
+        chat_id=match.chat_id,
+        game=match.game,
+        options=dict(match.options),
+        outcome=outcome,
+        ended_at=ended_at,
+        started_at=match.created_at,
+        players=players,
+        details=dict(result.details) if result else {},
+    )
+
+
+def bot_played(moves: int, automatic: int) -> bool:
+    """A seat the bot played: more than half of its moves were made for it."""
+    return automatic * 2 > moves
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
+
+
+def fresh() -> Rating:
+    start = MODEL.rating()
+    return Rating(start.mu, start.sigma, 0)
+
+
+def _rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    rated = MODEL.rate(teams, ranks=list(ranks))
+    return [
+        Rating(team[0].mu, team[0].sigma, r.games + 1)
+        for team, r in zip(rated, ratings, strict=True)
+    ]
+
+
+def new_ratings(
+    players: Sequence[PlayerRecord], counted: Sequence[bool], current: dict[int, Rating]
+) -> dict[int, Rating]:
+    """The players' new ratings in one scope after a finished match, by user id (only those
+    that change). ``counted[i]``: ``players[i]`` played the seat themselves; ``current``:
+    their ratings before the match (missing: a fresh rating)."""
+    ratings = [current.get(p.user_id) or fresh() for p in players]
+    changed: dict[int, Rating] = {}
+    humans = [i for i, c in enumerate(counted) if c]
+    if len(humans) >= 2:
+        rated = _rate([ratings[i] for i in humans], [players[i].rank for i in humans])
+        for i, rating in zip(humans, rated, strict=True):
+            changed[players[i].user_id] = rating
+    last = max(p.rank for p in players) + 1
+    all_ranks = [p.rank if c else last for p, c in zip(players, counted, strict=True)]
+    absent = [i for i, c in enumerate(counted) if not c]
+    if absent:
+        rated = _rate(ratings, all_ranks)
+        for i in absent:
+            changed[players[i].user_id] = rated[i]
+    return changed
+
+
+# -- SQL, shared by both backends (``?`` placeholders) ------------------------------------
+INSERT_RECORD = (
+    "INSERT INTO match_records (match_id, chat_id, game, options, outcome, players, "
+    "started_at, ended_at, details) VALUES (?, ?, ?, ?, ?, ?, "
+    "COALESCE((SELECT MIN(at) FROM moves WHERE match_id = ?), ?), ?, ?) "
+    "ON CONFLICT (match_id) DO NOTHING RETURNING match_id"
+)
+SEAT_MOVES = (
+    "SELECT seat, COUNT(*) AS moves, SUM(CASE WHEN automatic THEN 1 ELSE 0 END) AS automatic "
+    "FROM moves WHERE match_id = ? AND seat >= 0 GROUP BY seat"
+)
+INSERT_PLAYER = (
+    "INSERT INTO match_players (match_id, seat, user_id, name, chat_id, game, outcome, "
+    "score, rank, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+MARK_RATED = "UPDATE match_records SET rated = TRUE WHERE match_id = ?"
+UPSERT_RATING = (
+    "INSERT INTO ratings (scope, game, user_id, name, mu, sigma, ordinal, games) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, game, user_id) DO UPDATE SET "
+    "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+    "ordinal = excluded.ordinal, games = excluded.games"
+)
+
+
+def ratings_query(count: int) -> str:
+    marks = ", ".join("?" * count)
+    return (
+        "SELECT user_id, mu, sigma, games FROM ratings "
+        f"WHERE scope = ? AND game = ? AND user_id IN ({marks})"
+    )
+
+
+def record_args(record: MatchRecord, dumps) -> tuple:
+    return (
+        record.match_id,
+        record.chat_id,
+        record.game,
+        dumps(record.options),
+        record.outcome,
+        len(record.players),
+        record.match_id,
+        record.started_at,
+        record.ended_at,
+        dumps(record.details),
+    )
+
+
+def counted_seats(record: MatchRecord, seat_moves: Iterable) -> list[bool]:
+    """Which seats count for the ratings, from the rows of :data:`SEAT_MOVES`: a person's
+    seat they mostly played themselves (an AI seat never counts)."""
+    by_seat = {row[0]: (row[1], row[2] or 0) for row in seat_moves}
+    return [not p.ai and not bot_played(*by_seat.get(p.seat, (0, 0))) for p in record.players]
+
+
+def player_rows(record: MatchRecord, counted: Sequence[bool]) -> list[tuple]:
+    return [
+        (record.match_id, p.seat, p.user_id, p.name, record.chat_id, record.game,
+         record.outcome, p.score, p.rank, c)
+        for p, c in zip(record.players, counted, strict=True)
+    ]  # fmt: skip
+
+
+def scopes(record: MatchRecord) -> tuple[int, ...]:
+    return (GLOBAL, record.chat_id)
+
+
+def rating_rows(
+    record: MatchRecord, scope: int, counted: Sequence[bool], current_rows: Iterable
+) -> list[tuple]:
+    """The :data:`UPSERT_RATING` rows of one scope, from the current ratings' rows."""
+    current = {row[0]: Rating(row[1], row[2], row[3]) for row in current_rows}
+    names = {p.user_id: p.name for p in record.players}
+    changed = new_ratings(record.players, counted, current)
+    return [
+        (scope, record.game, user_id, names[user_id], r.mu, r.sigma, r.ordinal, r.games)
+        for user_id, r in changed.items()
+    ]
+
+
+def rated(record: MatchRecord) -> bool:
+    """Whether the record is rated at all: a finished match of two or more people in a
+    group, with no AI seat (a match with one is practice, as is any match in private)."""
+    return (
+        record.outcome == "finished"
+        and len(record.players) >= 2
+        and not any(p.ai for p in record.players)
+        and record.chat_id < 0  # a group's; a user's private chat id is positive
+    )
+
+
+def write_record(db, record: MatchRecord, dumps) -> bool:
+    """Record (and rate) an ended match on an SQLite connection, inside the caller's
+    transaction; False if it was recorded before."""
+    if db.execute(INSERT_RECORD, record_args(record, dumps)).fetchone() is None:
+        return False
+    counted = counted_seats(record, db.execute(SEAT_MOVES, (record.match_id,)).fetchall())
+    db.executemany(INSERT_PLAYER, player_rows(record, counted))
+    if rated(record):
+        users = [p.user_id for p in record.players]
+        for scope in scopes(record):
+            current = db.execute(ratings_query(len(users)), (scope, record.game, *users))
+            db.executemany(UPSERT_RATING, rating_rows(record, scope, counted, current))
+        db.execute(MARK_RATED, (record.match_id,))
+    return True
+
+
+async def write_record_async(connection, numbered, record: MatchRecord, dumps) -> bool:
+    """The same on an asyncpg connection, inside the caller's transaction (``numbered``
+    turns ``?`` into ``$n``)."""
+    inserted = await connection.fetch(numbered(INSERT_RECORD), *record_args(record, dumps))
+    if not inserted:
+        return False
+    seat_moves = await connection.fetch(numbered(SEAT_MOVES), record.match_id)
+    counted = counted_seats(record, seat_moves)
+    await connection.executemany(numbered(INSERT_PLAYER), player_rows(record, counted))
+    if rated(record):
+        users = [p.user_id for p in record.players]
+        for scope in scopes(record):
+            current = await connection.fetch(
+                numbered(ratings_query(len(users))), scope, record.game, *users
+            )
+            rows = rating_rows(record, scope, counted, current)
+            await connection.executemany(numbered(UPSERT_RATING), rows)
+        await connection.execute(numbered(MARK_RATED), record.match_id)
+    return True

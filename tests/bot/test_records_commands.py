@@ -1,0 +1,377 @@
+"""/stats, /top, /history and /forget as players see them, after real matches."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.host import get_host
+from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
+from bot.match_log import plain_text, readable_log, replay
+from bot.storage.records import FORGOTTEN
+from bot.testing.fake_telegram import FakeUser
+from bot.ui import get_ui
+from games import get_engine
+from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, IVAN, OTHER_GROUP
+from tests.bot.helpers import choose_language, current_match, tick, use_clock
+from tests.bot.play5211 import choose, play_to_the_end, start_game
+from tests.bot.test_ai_seats import open_with_bots, play_out
+from tests.bot.test_records import play_match
+
+PLAYERS = [ALICE, BOB, CAROL]
+
+
+async def finished_5211(driver, group=GROUP, players=PLAYERS):
+    await start_game(driver, group, players[0], players)
+    await play_to_the_end(driver, players)
+    match = await current_match(driver, group)
+    assert match.status == "finished"
+    return match
+
+
+def reply_to(driver, user, chat_id, text, replied_user):
+    update = driver.message_update(user, chat_id, text)
+    update["message"]["reply_to_message"] = {
+        "message_id": 1,
+        "date": 0,
+        "chat": driver.api.chat(chat_id),
+        "from": replied_user.as_dict(),
+        "text": "hi",
+    }
+    return update
+
+
+def last_text(driver, chat_id) -> str:
+    return driver.api.last(chat_id).text
+
+
+async def test_stats_in_the_group_in_private_and_of_someone_else(driver):
+    match = await finished_5211(driver)
+    result = get_engine("5211").result(match.state)
+    await driver.send(ALICE, GROUP, "/stats")
+    text = last_text(driver, GROUP)
+    assert "Alice — games in this group" in text
+    wins = 1 if result.ranks[0] == 1 else 0
+    assert f"5211: 1 game · {wins} win{'' if wins == 1 else 's'} ({100 * wins}%)" in text
+    assert f"best {result.scores[0]}" in text and "rating " in text
+    await driver.send(ALICE, OTHER_GROUP, "/stats")  # another group: nothing there
+    assert "No finished games yet." in last_text(driver, OTHER_GROUP)
+    await driver.send(ALICE, ALICE.id, "/stats")  # private: everywhere
+    assert "Alice — all games" in last_text(driver, ALICE.id)
+    await driver.feed(reply_to(driver, ALICE, GROUP, "/stats", BOB))
+    text = last_text(driver, GROUP)
+    assert "Bob — games in this group" in text and f"best {result.scores[1]}" in text
+    await driver.send(ALICE, GROUP, "/stats @nobody_here")
+    assert "I don't know @nobody_here yet" in last_text(driver, GROUP)
+
+
+async def test_stats_at_username_finds_a_player_who_used_the_bot(driver, api):
+    await finished_5211(driver)
+    bob = FakeUser(BOB.id, BOB.first_name, username="bobby")
+    await driver.send(bob, GROUP, "/top")  # the bot learns @bobby
+    await driver.send(ALICE, GROUP, "/stats @Bobby")
+    assert "Bob — games in this group" in last_text(driver, GROUP)
+
+
+async def test_stats_in_russian_uses_plural_forms(driver):
+    await finished_5211(driver, players=[ALICE, IVAN, CAROL])
+    await driver.send(IVAN, IVAN.id, "/stats")
+    text = last_text(driver, IVAN.id)
+    assert "Иван — все игры" in text and "1 игра" in text and "рейтинг" in text
+
+
+def top_lines(text: str) -> list[tuple[str, float, int]]:
+    found = re.findall(r"^\S+ (\w+) — (-?[0-9.]+) \((\d+) games?\)$", text, re.M)
+    return [(name, float(rating), int(games)) for name, rating, games in found]
+
+
+async def test_top_orders_by_rating_and_switches_game(driver):
+    await finished_5211(driver)
+    await finished_5211(driver)
+    storage = get_host(driver.app).storage
+    await play_match(storage, game="sultan", players=2, seed=3, chat=GROUP)
+    await driver.send(ALICE, GROUP, "/top")
+    text = last_text(driver, GROUP)
+    assert "5211 — top players of this group" in text
+    lines = top_lines(text)
+    assert [name for name, _, _ in lines] == sorted(
+        ["Alice", "Bob", "Carol"], key=lambda n: -dict((x, r) for x, r, _ in lines)[n]
+    )
+    ratings = [rating for _, rating, _ in lines]
+    assert ratings == sorted(ratings, reverse=True) and {g for _, _, g in lines} == {2}
+    stored = await storage.leaderboard("5211", GROUP)
+    assert [round(s.rating, 1) for s in stored] == ratings
+    await driver.press_label(ALICE, GROUP, "Sultan")
+    text = last_text(driver, GROUP)
+    assert "Sultan — top players of this group" in text
+    assert [name for name, _, _ in top_lines(text)] == [
+        s.name for s in await storage.leaderboard("sultan", GROUP)
+    ]
+    await driver.send(ALICE, ALICE.id, "/top 5211")  # private: everyone's
+    assert "5211 — top players everywhere" in last_text(driver, ALICE.id)
+
+
+async def test_an_admin_switches_the_groups_leaderboard_off(driver, api):
+    await finished_5211(driver)
+    await driver.send(BOB, GROUP, "/top off")
+    assert "Only a group admin" in last_text(driver, GROUP)
+    api.admins[GROUP].add(ALICE.id)
+    await driver.send(ALICE, GROUP, "/top off")
+    assert "leaderboard is off" in last_text(driver, GROUP)
+    await driver.send(BOB, GROUP, "/top")
+    assert "switched off in this group" in last_text(driver, GROUP)
+    await driver.send(ALICE, GROUP, "/top on")
+    await driver.send(BOB, GROUP, "/top")
+    assert "top players of this group" in last_text(driver, GROUP)
+
+
+async def test_history_lists_matches_and_shows_a_final_screen_log_and_replay(driver, api):
+    match = await finished_5211(driver)
+    await driver.send(ALICE, GROUP, "/history")
+    listing = last_text(driver, GROUP)
+    assert f"#{match.id} · 5211 ·" in listing and "🏆" in listing
+    await driver.press_label(BOB, GROUP, f"#{match.id}")
+    sent = [m for m in api.visible(GROUP)][-3:]
+    screen, log, replay_file = sent
+    assert f"5211 #{match.id}" in screen.text
+    assert log.filename == f"match-{match.id}.txt" and replay_file.filename.endswith(".json")
+    text = log.document.decode()
+    moves = await get_host(driver.app).storage.moves(match.id)
+    assert len([line for line in text.splitlines() if re.match(r"\d+\. ", line)]) == (
+        len(moves) - 1
+    )
+    document = json.loads(replay_file.document)
+    assert replay(document) == match.state
+
+
+async def test_history_tells_a_stopped_match_and_needs_a_group(driver, api):
+    await start_game(driver, GROUP, ALICE, PLAYERS)
+    api.admins[GROUP].add(ALICE.id)
+    await driver.send(ALICE, GROUP, "/cancel")
+    await driver.press_label(ALICE, GROUP, "Yes, stop it")
+    await driver.send(ALICE, GROUP, "/history")
+    assert "stopped" in last_text(driver, GROUP)
+    await driver.send(ALICE, ALICE.id, "/history")
+    assert "send it in the group" in last_text(driver, ALICE.id)
+
+
+async def test_forget_deletes_stats_and_ratings_after_a_confirmation(driver):
+    match = await finished_5211(driver)
+    storage = get_host(driver.app).storage
+    await driver.send(ALICE, GROUP, "/forget")
+    assert "private chat" in last_text(driver, GROUP)
+    await driver.send(ALICE, ALICE.id, "/forget")
+    await driver.press_label(ALICE, ALICE.id, "Keep them")
+    assert await storage.player_stats(ALICE.id)
+    await driver.send(ALICE, ALICE.id, "/forget")
+    await driver.press_label(ALICE, ALICE.id, "Delete them")
+    assert "deleted" in last_text(driver, ALICE.id)
+    assert await storage.player_stats(ALICE.id) == []
+    assert await storage.player_stats(ALICE.id, GROUP) == []
+    assert ALICE.id not in {s.user_id for s in await storage.leaderboard("5211")}
+    assert {s.user_id for s in await storage.leaderboard("5211")} == {BOB.id, CAROL.id}
+    past = await storage.past_match(match.id)
+    assert [p.name for p in past.players] == [FORGOTTEN, "Bob", "Carol"]
+    await driver.send(BOB, GROUP, "/history")
+    assert "Alice" not in last_text(driver, GROUP) and FORGOTTEN in last_text(driver, GROUP)
+
+
+async def test_stats_in_a_forum_topic_is_the_senders_own(driver):
+    """In a topic every message replies to the topic's first message: that is no choice of
+    whose stats to show."""
+    await finished_5211(driver)
+    update = reply_to(driver, ALICE, GROUP, "/stats", BOB)
+    message = update["message"]
+    message["message_thread_id"] = message["reply_to_message"]["message_id"]
+    message["is_topic_message"] = True
+    await driver.feed(update)
+    assert "Alice — games in this group" in last_text(driver, GROUP)
+
+
+async def test_the_record_commands_are_in_the_menu_in_every_language(driver, api):
+    menus = {
+        params.get("language_code") or "en": json.loads(params["commands"])
+        if isinstance(params["commands"], str)
+        else params["commands"]
+        for method, params in api.calls
+        if method == "setMyCommands"
+    }
+    described = {
+        lang: tuple(
+            next(c["description"] for c in commands if c["command"] == name)
+            for name in ("stats", "top", "history", "forget")
+        )
+        for lang, commands in menus.items()
+    }
+    assert described == {
+        "en": (
+            "Your games, wins and ratings",
+            "Leaderboard of a game",
+            "The group's last games",
+            "Delete your stats and ratings",
+        ),
+        "ru": (
+            "Твои игры, победы и рейтинг",
+            "Таблица лидеров игры",
+            "Последние игры группы",
+            "Удалить твою статистику и рейтинг",
+        ),
+        "uk": (
+            "Твої ігри, перемоги й рейтинг",
+            "Таблиця лідерів гри",
+            "Останні ігри групи",
+            "Видалити твою статистику й рейтинг",
+        ),
+        "it": (
+            "Le tue partite, vittorie e valutazioni",
+            "Classifica di un gioco",
+            "Le ultime partite del gruppo",
+            "Cancella le tue statistiche e valutazioni",
+        ),
+    }
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+async def test_history_and_the_move_log_in_the_groups_language(driver, api, lang):
+    """Played in English; read after the group switched language: read in the new one."""
+    t = translator(lang)
+    match = await finished_5211(driver)
+    api.admins[GROUP].add(ALICE.id)
+    await choose_language(driver, ALICE, GROUP, LANGUAGE_NAMES[lang])
+    await driver.send(BOB, GROUP, "/history")
+    assert last_text(driver, GROUP).startswith(plain_text(t("history.title")))
+    await driver.press_label(BOB, GROUP, f"#{match.id}")
+    screen, log, replay_file = api.visible(GROUP)[-3:]
+    title = get_ui("5211").title(t)
+    assert screen.text.startswith(f"📜 {title} #{match.id}")
+    assert log.text == plain_text(t("history.log", id=match.id))
+    text = log.document.decode()
+    lines = text.splitlines()
+    assert lines[0].startswith(f"{title} #{match.id} · ")
+    assert lines[1] == t("log.players", names="Alice, Bob, Carol")
+    moves = await get_host(driver.app).storage.moves(match.id)
+    assert text == readable_log(t, match, moves, lines[0])  # the group's language throughout
+    assert replay(json.loads(replay_file.document)) == match.state
+
+
+def openskill(ranks: list[int]) -> list[str]:
+    """The ordinals of fresh players after one match with these ranks, as /top shows them."""
+    model = PlackettLuce()
+    rated = model.rate([[model.rating()] for _ in ranks], ranks=ranks)
+    return [f"{team[0].ordinal():.1f}" for team in rated]
+
+
+async def test_a_player_the_bot_played_for_is_rated_last_and_lifts_nobody(driver):
+    """Bob misses two moves in a row and the bot plays his seat to the end: Alice and Carol
+    are rated between themselves, Bob as last of the three, whatever his seat scored."""
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, PLAYERS)
+    for _ in range(2):
+        await choose(driver, ALICE)
+        await choose(driver, CAROL)
+        clock.now += 181
+        await tick(driver, clock)
+    await play_to_the_end(driver, [ALICE, CAROL])
+    match = await current_match(driver)
+    assert match.status == "finished"
+    ranks = get_engine("5211").result(match.state).ranks
+    await driver.send(CAROL, GROUP, "/top")
+    shown = {name: f"{rating:.1f}" for name, rating, _ in top_lines(last_text(driver, GROUP))}
+    alice, carol = openskill([ranks[0], ranks[2]])
+    bob = openskill([ranks[0], max(ranks) + 1, ranks[2]])[1]
+    assert shown == {"Alice": alice, "Bob": bob, "Carol": carol}
+    await driver.feed(reply_to(driver, CAROL, GROUP, "/stats", BOB))
+    assert f"rating {bob} after 1 rated game" in last_text(driver, GROUP)
+
+
+async def test_matches_with_ai_seats_and_practice_are_never_rated(driver, api, deal):
+    """A group match with a 🤖 seat and a practice match in private count as games in
+    /stats, but nobody gets a rating from them and no leaderboard shows them."""
+    deal(11)
+    await open_with_bots(driver, "5211", [ALICE, BOB], bots=1)
+    assert (await play_out(driver, [ALICE, BOB], seed=3)).status == "finished"
+    await driver.send(ALICE, GROUP, "/stats")
+    text = last_text(driver, GROUP)
+    assert "5211: 1 game" in text and "no rating yet" in text
+    await driver.send(ALICE, GROUP, "/top")
+    assert last_text(driver, GROUP) == "No rated games yet: finish a game first."
+    deal(6)
+    await open_with_bots(driver, "azul", [ALICE], bots=0, chat=ALICE.id)  # practice
+    assert (await play_out(driver, [ALICE], seed=2, chat=ALICE.id)).status == "finished"
+    await driver.send(ALICE, ALICE.id, "/stats")
+    text = last_text(driver, ALICE.id)
+    assert "Azul: 1 game" in text and "5211: 1 game" in text
+    assert text.count("no rating yet") == 2 and "rated game" not in text
+    await driver.send(ALICE, ALICE.id, "/top azul")
+    assert last_text(driver, ALICE.id) == "Nobody has a rating in Azul yet."
+    await driver.send(ALICE, GROUP, "/history")  # the group's match is in its history
+    assert "🤖 Normal Bot" in last_text(driver, GROUP)
+
+
+async def test_stats_at_username_finds_a_player_who_joined_a_game(driver):
+    bob = FakeUser(BOB.id, BOB.first_name, username="bob_plays")
+    await finished_5211(driver, players=[ALICE, bob, CAROL])  # Bob joined by the link
+    await driver.send(ALICE, GROUP, "/stats @Bob_Plays")
+    assert "Bob — games in this group" in last_text(driver, GROUP)
+
+
+async def test_after_forget_the_history_screen_and_log_show_no_name(driver, api):
+    match = await finished_5211(driver)
+    await driver.send(ALICE, ALICE.id, "/forget")
+    await driver.press_label(ALICE, ALICE.id, "Delete them")
+    await driver.send(BOB, GROUP, "/history")
+    await driver.press_label(BOB, GROUP, f"#{match.id}")
+    screen, log, replay_file = api.visible(GROUP)[-3:]
+    assert "Alice" not in screen.text and FORGOTTEN in screen.text
+    text = log.document.decode()
+    assert "Alice" not in text and f"{FORGOTTEN}, Bob, Carol" in text
+    assert "Alice" not in replay_file.document.decode()
+
+
+async def test_a_game_abandoned_when_the_bot_was_removed_is_recorded_unrated(driver, api):
+    await start_game(driver, GROUP, ALICE, PLAYERS)
+    await choose(driver, ALICE)
+    api.kicked.add(GROUP)
+    await driver.feed(driver.membership_update(CAROL, GROUP, "member", "kicked"))
+    api.kicked.discard(GROUP)  # added back later
+    await driver.feed(driver.membership_update(CAROL, GROUP, "left", "member"))
+    await driver.send(ALICE, GROUP, "/history")
+    assert "Alice, Bob, Carol — abandoned (the bot left the group)" in last_text(driver, GROUP)
+    await driver.send(ALICE, GROUP, "/top")
+    assert last_text(driver, GROUP) == "No rated games yet: finish a game first."
+    await driver.send(ALICE, GROUP, "/stats")
+    assert "No finished games yet." in last_text(driver, GROUP)
+
+
+async def test_the_records_move_with_a_group_that_became_a_supergroup(driver, api):
+    old, new = -4001, -1004001
+    api.chats[old] = {"id": old, "type": "group", "title": "Game Night"}
+    match = await finished_5211(driver, group=old)
+    api.migrate(old, new)
+    for update in driver.migration_updates(ALICE, old, new):
+        await driver.feed(update)
+    await driver.send(BOB, new, "/top")
+    assert {name for name, _, _ in top_lines(last_text(driver, new))} == {"Alice", "Bob", "Carol"}
+    await driver.send(BOB, new, "/history")
+    assert f"#{match.id} · 5211 ·" in last_text(driver, new)
+    await driver.send(BOB, new, "/stats")
+    assert "5211: 1 game" in last_text(driver, new)
+
+
+async def test_the_best_in_who_is_the_donkey_is_the_fewest_penalty_points(driver):
+    storage = get_host(driver.app).storage
+    users = [ALICE.id, BOB.id, CAROL.id]
+    penalties = []
+    for seed in (1, 2, 3):
+        match = await play_match(
+            storage, game="donkey", players=3, seed=seed, chat=GROUP, users=users
+        )
+        penalties.append(get_engine("donkey").result(match.state).scores[0])
+    assert len(set(penalties)) > 1  # the best differs from the worst
+    await driver.send(ALICE, GROUP, "/stats")
+    text = last_text(driver, GROUP)
+    average = f"{sum(penalties) / 3:.1f}"
+    assert f"average penalty {average}, best {min(penalties)}" in text
