@@ -273,6 +273,17 @@ def set_cards(value: int, count: int, jokers: int) -> list[int]:
     return [value] * (count - jokers) + [JOKER] * jokers
 
 
+# SET_CARDS[value][count][jokers]: :func:`set_cards` of every play, made once (a move copies
+# its row into the log)
+SET_CARDS = tuple(
+    tuple(
+        tuple(tuple(set_cards(value, count, used)) for used in range(JOKERS + 1))
+        for count in range(MAX_SET + 1)
+    )
+    for value in range(SLOTS)
+)
+
+
 def card_worth_in_donkey_round(card: int) -> int:
     if card == DONKEY:
         return DONKEY_WORTH
@@ -385,7 +396,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
                     hands[base + value] -= count - used
                     hands[base + JOKER] -= used
                 plays.append([seat, K_SET, value, count, used])
-                cards = set_cards(value, count, used)
+                cards = list(SET_CARDS[value][count][used])
                 event = {"type": "play", "seat": seat, "value": value, "cards": cards}
             elif kind == K_CARD:
                 card = action[1]
