@@ -195,6 +195,12 @@ class Setup:
 
 
 SETUPS = {n: Setup(n) for n in range(2, 6)}
+# BID_EVENTS[seat][cushion]: the log event of a bid (its card stays hidden), made once and
+# shared by every log (log entries are never changed once appended)
+BID_EVENTS = tuple(
+    tuple({"type": "bid", "seat": seat, "cushion": cushion} for cushion in range(len(BID_ACTIONS)))
+    for seat in range(max(SETUPS))
+)
 
 
 def set_bonus(count: int, num_players: int) -> int:
@@ -510,7 +516,7 @@ class EngineSultan(Engine[SultanState, SultanView]):
         hands[seat * CARD_SLOTS + value] -= 1
         bids = new["bid_cushions"] = [*state["bid_cushions"], cushion]
         new["bid_values"] = [*state["bid_values"], value]
-        log.append({"type": "bid", "seat": seat, "cushion": cushion})
+        log.append(BID_EVENTS[seat][cushion])
         n = state["num_players"]
         if len(bids) == n * SETUPS[n].bids_per_player:
             for key in ("bag", "gems", "spent", "gem_rolls"):  # what the reveal changes too
