@@ -95,6 +95,7 @@ def play_random_game(
     state = engine.new_game(players, options, seed)
     moves: list[tuple[int, Action]] = []
     record = moves.append
+    in_order: dict[frozenset[int], list[int]] = {}  # seats that act at once, sorted once
     for _ in range(MAX_MOVES_PER_GAME + 1):
         # Nobody may act once the game is over (the checks also ask ``is_over`` every step).
         to_act = to_act_of(state)
@@ -105,7 +106,10 @@ def play_random_game(
         if len(to_act) == 1:
             (seat,) = to_act
         else:
-            seat = sorted(to_act)[int(uniform() * len(to_act))]
+            seats = in_order.get(to_act)
+            if seats is None:
+                seats = in_order[to_act] = sorted(to_act)
+            seat = seats[int(uniform() * len(seats))]
         actions = legal_actions(state, seat)
         if not actions:
             raise InvariantViolation(f"{engine.id}: seat {seat} is to act but has no move")
