@@ -274,10 +274,14 @@ def sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
     pool_limit = 21 if k <= 5 else 85  # as CPython 3.11 decides for k up to 21
     if k > 21 or not 0 <= k <= n or n > pool_limit:
         return rng.sample(population, k)
+    getrandbits = rng.getrandbits
     pool = list(population)
     picks = []
     for left in range(n, n - k, -1):
-        pick = below(rng, left)
+        bits = left.bit_length()
+        pick = getrandbits(bits)  # a draw from range(left), as ``below`` makes it
+        while pick >= left:
+            pick = getrandbits(bits)
         picks.append(pool[pick])
         pool[pick] = pool[left - 1]  # the last unpicked item fills the gap
     return picks

@@ -1,6 +1,7 @@
 """Seeded random-play simulation with invariant checks (OpenSpiel's RandomSimTest is the model).
 
     python -m games.simulate GAME --players N --games K --seed S [--option KEY=VALUE] [--fast]
+        [--digest]
 
 Plays K games with random legal moves and prints one JSON line with the figures. Unless
 ``--fast`` is given, every step checks: the engine's own invariants (conservation etc.),
@@ -8,11 +9,16 @@ that the legal actions are sorted, unique and accepted, that illegal actions rai
 nothing, that ``apply`` is pure, that the state round-trips through JSON, that no view leaks
 a secret, and, at the end of each game, that replaying the same seed and moves gives the same
 game. Any violation is printed and the command exits with status 1.
+
+``--digest`` adds ``digest``: a SHA-256 of every game's final state (log included) and
+moves, so a change meant to make an engine faster can show that it plays the very same games
+(run it before and after, with the same arguments; the hashing counts in the times).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -38,6 +44,7 @@ class SimulationReport:
     options: dict[str, Any]
     seed: int
     fast: bool
+    digest: str | None = None  # of the games played, with ``--digest``
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +62,7 @@ class SimulationReport:
             "options": self.options,
             "seed": self.seed,
             "fast": self.fast,
+            **({"digest": self.digest} if self.digest else {}),
         }
 
 
@@ -87,24 +95,31 @@ def play_random_game(
     state = engine.new_game(players, options, seed)
     moves: list[tuple[int, Action]] = []
     record = moves.append
-    while not is_over(state):
+    in_order: dict[frozenset[int], list[int]] = {}  # seats that act at once, sorted once
+    for _ in range(MAX_MOVES_PER_GAME + 1):
+        # Nobody may act once the game is over (the checks also ask ``is_over`` every step).
         to_act = to_act_of(state)
+        if not to_act or (checked and is_over(state)):
+            break
         if checked:
             check_step(engine, state, sorted(to_act), chooser)
         if len(to_act) == 1:
             (seat,) = to_act
-        elif to_act:
-            seat = sorted(to_act)[int(uniform() * len(to_act))]
         else:
-            raise InvariantViolation(f"{engine.id}: nobody may act but the game is not over")
+            seats = in_order.get(to_act)
+            if seats is None:
+                seats = in_order[to_act] = sorted(to_act)
+            seat = seats[int(uniform() * len(seats))]
         actions = legal_actions(state, seat)
         if not actions:
             raise InvariantViolation(f"{engine.id}: seat {seat} is to act but has no move")
         action = actions[int(uniform() * len(actions))]
         state = apply(state, seat, action)
         record((seat, action))
-        if len(moves) > MAX_MOVES_PER_GAME:
-            raise InvariantViolation(f"{engine.id}: no end after {MAX_MOVES_PER_GAME} moves")
+    else:
+        raise InvariantViolation(f"{engine.id}: no end after {MAX_MOVES_PER_GAME} moves")
+    if not is_over(state):
+        raise InvariantViolation(f"{engine.id}: nobody may act but the game is not over")
     if checked:
         check_finished(engine, state)
         replayed = replay(engine, players, options, seed, moves)
@@ -204,18 +219,33 @@ def simulate(
     seed: int,
     options: dict[str, Any] | None = None,
     fast: bool = False,
+    digest: bool = False,
 ) -> SimulationReport:
     engine = get_engine(game)
     opts = engine.options(options).model_dump()
     moves = 0
+    hasher = hashlib.sha256() if digest else None
     started = time.perf_counter()
     cpu_started = time.process_time()
     for index in range(games):
-        _, made = play_random_game(engine, players, opts, game_seed(seed, index), not fast)
+        state, made = play_random_game(engine, players, opts, game_seed(seed, index), not fast)
         moves += len(made)
+        if hasher:
+            hasher.update(json.dumps([state, made], sort_keys=True).encode())
     seconds = time.perf_counter() - started
     cpu_seconds = time.process_time() - cpu_started
-    return SimulationReport(game, players, games, moves, seconds, cpu_seconds, opts, seed, fast)
+    return SimulationReport(
+        game,
+        players,
+        games,
+        moves,
+        seconds,
+        cpu_seconds,
+        opts,
+        seed,
+        fast,
+        hasher.hexdigest() if hasher else None,
+    )
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -244,10 +274,19 @@ def main(argv: list[str] | None = None) -> int:
         help="a game option, e.g. -o match_target=50 or -o wall=grey",
     )
     parser.add_argument("--fast", action="store_true", help="skip the invariant checks")
+    parser.add_argument(
+        "--digest", action="store_true", help="print a hash of the final states and moves"
+    )
     args = parser.parse_args(argv)
     try:
         report = simulate(
-            args.game, args.players, args.games, args.seed, dict(args.option), args.fast
+            args.game,
+            args.players,
+            args.games,
+            args.seed,
+            dict(args.option),
+            args.fast,
+            args.digest,
         )
     except (InvariantViolation, IllegalAction) as error:
         print(f"violation: {error}", file=sys.stderr)

@@ -273,6 +273,25 @@ def set_cards(value: int, count: int, jokers: int) -> list[int]:
     return [value] * (count - jokers) + [JOKER] * jokers
 
 
+# SET_CARDS[value][count][jokers]: :func:`set_cards` of every play, made once (a move copies
+# its row into the log)
+SET_CARDS = tuple(
+    tuple(
+        tuple(tuple(set_cards(value, count, used)) for used in range(JOKERS + 1))
+        for count in range(MAX_SET + 1)
+    )
+    for value in range(SLOTS)
+)
+
+
+# PASS_EVENTS[forced][seat]: the log event of a pass, made once for every seat of the
+# largest table and shared by every log (log entries are never changed once appended)
+PASS_EVENTS = tuple(
+    tuple({"type": "pass", "seat": seat, "forced": forced} for seat in range(max(HAND_SIZES)))
+    for forced in (False, True)
+)
+
+
 def card_worth_in_donkey_round(card: int) -> int:
     if card == DONKEY:
         return DONKEY_WORTH
@@ -370,7 +389,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         kind = action[0]  # a legal action: its numbers fit its kind (as_action names them)
         if kind == K_PASS:
             plays.append([seat, K_PASS, 0, 0, 0])
-            log.append({"type": "pass", "seat": seat, "forced": False})
+            log.append(PASS_EVENTS[False][seat])
         else:  # its cards leave the hand for the table
             base = seat * SLOTS
             hands = new["hands"] = state["hands"][:]
@@ -385,7 +404,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
                     hands[base + value] -= count - used
                     hands[base + JOKER] -= used
                 plays.append([seat, K_SET, value, count, used])
-                cards = set_cards(value, count, used)
+                cards = list(SET_CARDS[value][count][used])
                 event = {"type": "play", "seat": seat, "value": value, "cards": cards}
             elif kind == K_CARD:
                 card = action[1]
@@ -415,7 +434,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         hands = new["hands"]
         while unbeatable or sum(hands[turn * SLOTS : (turn + 1) * SLOTS]) < count:
             plays.append([turn, K_PASS, 0, 0, 0])
-            log.append({"type": "pass", "seat": turn, "forced": True})
+            log.append(PASS_EVENTS[True][turn])
             if len(plays) == n:
                 self._end_round(new, state)
                 return new

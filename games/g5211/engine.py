@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from itertools import chain, combinations, compress, filterfalse
 from operator import add, not_
 from typing import Any, Literal, NotRequired, TypedDict
@@ -94,6 +95,13 @@ def rooster_threshold(num_players: int) -> int:
 
 
 SEATS = range(max(REMOVED_BY_PLAYERS))  # the seat numbers of the largest table (five)
+
+
+@cache
+def waiting_seats(waiting: tuple[bool, ...]) -> frozenset[int]:
+    """The seats whose ``waiting`` is true: ``to_act`` while the seats choose, one set for
+    each of the few patterns (made once)."""
+    return frozenset(compress(SEATS, waiting))
 
 
 def colour_limit(num_players: int) -> int:
@@ -233,7 +241,7 @@ class Engine5211(Engine[State5211, View5211]):
     def to_act(self, state: State5211) -> frozenset[int]:
         if state["over"]:
             return frozenset()
-        return frozenset(compress(SEATS, map(not_, state["chosen"])))  # None: not chosen yet
+        return waiting_seats(tuple(map(not_, state["chosen"])))  # None: not chosen yet
 
     def part_size(self, state: State5211) -> int:
         return PART_SIZES[state["part"] - 1]

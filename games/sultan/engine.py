@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from itertools import compress
-from operator import sub
+from operator import mul, sub
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from games.core import (
@@ -88,6 +89,27 @@ RETURN_ACTIONS = [Return(RETURN, colour) for colour in range(NUM_COLOURS)]
 BID_ACTIONS = [[Bid(BID, cushion, value) for value in range(CARD_SLOTS)] for cushion in range(3)]
 
 
+# Listing the legal moves looks them up: the same few hands and draws come back again and
+# again, so the lists are made once (pure functions of what they are given, cached).
+@cache  # sorted draws of up to four gems of five colours: at most 126
+def return_choices(drawn: tuple[int, ...]) -> tuple[Return, ...]:
+    """The start player's returns of these drawn gems: one per colour drawn, by colour."""
+    return tuple(RETURN_ACTIONS[colour] for colour in sorted(set(drawn)))
+
+
+@lru_cache(maxsize=8192)
+def bid_choices(cushions: int, used: tuple[int, ...], held: tuple[int, ...]) -> tuple[Bid, ...]:
+    """The bids of a seat holding ``held`` (its card counts by value) with ``cushions``
+    cushions out, of which it bid on ``used`` already: by cushion, then by value."""
+    values = list(compress(range(CARD_SLOTS), held))
+    return tuple(
+        BID_ACTIONS[cushion][value]
+        for cushion in range(cushions)
+        if cushion not in used
+        for value in values
+    )
+
+
 def parse_action(action: Sequence[int]) -> SultanAction | None:
     """The named action for a plain tuple of numbers (a button's data), or ``None`` when it
     is no action of this game: unknown kind, wrong length, not small non-negative ints."""
@@ -131,6 +153,7 @@ class Setup:
         "bidders",
         "bids_per_player",
         "bonus",
+        "bonus_by_count",
         "card_counts",
         "card_values",
         "circles",
@@ -165,24 +188,33 @@ class Setup:
         )
         self.cushions = 2 if num_players == 3 else 3
         self.draw = self.cushions + 1
-        self.bonus = BONUS_2_PLAYERS if two else BONUS_3_TO_5_PLAYERS
+        self.bonus = table = BONUS_2_PLAYERS if two else BONUS_3_TO_5_PLAYERS
+        # bonus_by_count[count]: the bonus for ``count`` gems of one colour, up to the top
+        # of the table (more gems earn no more)
+        self.bonus_by_count = tuple(table.get(count, 0) for count in range(max(table) + 1))
 
 
 SETUPS = {n: Setup(n) for n in range(2, 6)}
+# BID_EVENTS[seat][cushion]: the log event of a bid (its card stays hidden), made once and
+# shared by every log (log entries are never changed once appended)
+BID_EVENTS = tuple(
+    tuple({"type": "bid", "seat": seat, "cushion": cushion} for cushion in range(len(BID_ACTIONS)))
+    for seat in range(max(SETUPS))
+)
 
 
 def set_bonus(count: int, num_players: int) -> int:
     """The bonus for ``count`` gems of one colour."""
-    table = SETUPS[num_players].bonus
-    if count < min(table):
-        return 0
-    return table[min(count, max(table))]
+    by_count = SETUPS[num_players].bonus_by_count
+    return by_count[min(count, len(by_count) - 1)]
 
 
 def score_gems(gems: list[int], num_players: int) -> dict:
     """The scoring breakdown of one player's gems (counts per colour)."""
-    points = [count * value for count, value in zip(gems, GEM_VALUES, strict=True)]
-    bonuses = [set_bonus(count, num_players) for count in gems]
+    points = list(map(mul, gems, GEM_VALUES))
+    by_count = SETUPS[num_players].bonus_by_count
+    top = len(by_count) - 1
+    bonuses = [by_count[min(count, top)] for count in gems]
     return {
         "gems": list(gems),
         "gem_count": sum(gems),
@@ -241,6 +273,13 @@ def cards_of(counts: list[int], seat: int) -> list[int]:
     if len(cards) != sum(block):  # a value held twice (two players), or a corrupt count
         cards = [value for value, count in enumerate(block) for _ in range(count)]
     return cards
+
+
+@lru_cache(maxsize=16384)
+def unspent(num_players: int, spent: tuple[int, ...]) -> tuple[int, ...]:
+    """The sorted values of a seat's cards that are not among ``spent`` (its counts by
+    value): its deck at the start of a round (cached: there are a few thousand)."""
+    return tuple(cards_of(list(map(sub, SETUPS[num_players].card_counts, spent)), 0))
 
 
 def gems_of(gems: list[int], seat: int) -> list[int]:
@@ -343,10 +382,11 @@ class EngineSultan(Engine[SultanState, SultanView]):
         setup = SETUPS[n]
         if rng is None:
             rng = draw_rng(state)
-        hands = state["hands"]
-        for seat in range(n):
+        hands, spent = state["hands"], state["spent"]
+        for seat in range(n):  # each hand is empty and no card is bid: the deck is all unspent
             base = seat * CARD_SLOTS
-            for value in sample(rng, self.deck(state, seat), setup.hand_size):
+            deck = unspent(n, tuple(spent[base : base + CARD_SLOTS]))
+            for value in sample(rng, deck, setup.hand_size):
                 hands[base + value] += 1
         rolls = [rng.getrandbits(ROLL_BITS) for _ in range(setup.circles * setup.draw)]
         state["gem_rolls"] = rolls
@@ -406,10 +446,10 @@ class EngineSultan(Engine[SultanState, SultanView]):
 
     def to_act(self, state: SultanState) -> frozenset[int]:
         phase = state["phase"]
-        if phase == "return":
-            return ONLY_SEAT[state["start"]]
         if phase == "bid":
             return ONLY_SEAT[next_bidder(state)]
+        if phase == "return":
+            return ONLY_SEAT[state["start"]]
         return NOBODY
 
     @staticmethod
@@ -420,30 +460,30 @@ class EngineSultan(Engine[SultanState, SultanView]):
 
     def legal_actions(self, state: SultanState, seat: int) -> list[SultanAction]:
         phase = state["phase"]
-        if phase == "return":
-            if seat != state["start"]:
+        if phase != "bid":
+            if phase != "return" or seat != state["start"]:
                 return []
-            return [RETURN_ACTIONS[colour] for colour in sorted(set(state["drawn"]))]
-        if phase != "bid" or seat != next_bidder(state):
+            return list(return_choices(tuple(state["drawn"])))
+        if seat != next_bidder(state):
             return []
         base = seat * CARD_SLOTS
-        values = list(compress(range(CARD_SLOTS), state["hands"][base : base + CARD_SLOTS]))
-        rows = BID_ACTIONS[: len(state["cushions"])]
+        held = tuple(state["hands"][base : base + CARD_SLOTS])  # its card counts by value
         if SETUPS[state["num_players"]].bids_per_player > 1:
-            used = self.used_cushions(state, seat)
-            rows = [row for cushion, row in enumerate(rows) if cushion not in used]
-        return [row[value] for row in rows for value in values]
+            used = tuple(self.used_cushions(state, seat))
+        else:
+            used = ()
+        return list(bid_choices(len(state["cushions"]), used, held))
 
     def is_legal(self, state: SultanState, seat: int, action: Action) -> bool:
         phase = state["phase"]
         move = action if type(action) in ACTION_KINDS else parse_action(action)
-        if phase == "return":
-            return type(move) is Return and seat == state["start"] and move.gem in state["drawn"]
-        if phase != "bid" or type(move) is not Bid:
+        if phase != "bid":
+            if phase != "return" or type(move) is not Return:
+                return False
+            return seat == state["start"] and move.gem in state["drawn"]
+        if type(move) is not Bid or seat != next_bidder(state):
             return False
-        if seat != next_bidder(state):
-            return False
-        cushion, value = move.cushion, move.value
+        _, cushion, value = move
         if not (0 <= cushion < len(state["cushions"]) and 0 < value < CARD_SLOTS):
             return False
         if not state["hands"][seat * CARD_SLOTS + value]:
@@ -471,13 +511,12 @@ class EngineSultan(Engine[SultanState, SultanView]):
                 {"type": "gem_returned", "seat": seat, "gem": colour, "cushions": list(cushions)}
             )
             return new
-        assert type(move) is Bid
-        cushion, value = move.cushion, move.value
+        _, cushion, value = move  # a bid
         hands = new["hands"] = state["hands"][:]
         hands[seat * CARD_SLOTS + value] -= 1
         bids = new["bid_cushions"] = [*state["bid_cushions"], cushion]
         new["bid_values"] = [*state["bid_values"], value]
-        log.append({"type": "bid", "seat": seat, "cushion": cushion})
+        log.append(BID_EVENTS[seat][cushion])
         n = state["num_players"]
         if len(bids) == n * SETUPS[n].bids_per_player:
             for key in ("bag", "gems", "spent", "gem_rolls"):  # what the reveal changes too
@@ -488,25 +527,28 @@ class EngineSultan(Engine[SultanState, SultanView]):
     def _reveal(self, state: SultanState) -> None:
         n = state["num_players"]
         start = state["start"]
-        seats = bid_seats(state)
-        bid_cushions, bid_values = state["bid_cushions"], state["bid_values"]
-        log = state["log"]
+        seats = SETUPS[n].bidders[start]  # every bid is down: the seat of each, in play order
+        bag, gems, spent, log = state["bag"], state["gems"], state["spent"], state["log"]
+        round_no, circle = state["round"], state["circle"]
         cushions = state["cushions"]
         on_cushion: list[list[list[int]]] = [[] for _ in cushions]  # [seat, value] in play order
-        for seat, cushion, value in zip(seats, bid_cushions, bid_values, strict=True):
+        for seat, cushion, value in zip(
+            seats, state["bid_cushions"], state["bid_values"], strict=True
+        ):
             on_cushion[cushion].append([seat, value])
+            spent[seat * CARD_SLOTS + value] += 1  # the cards leave the game
         for cushion, colour in enumerate(cushions):
             bids = on_cushion[cushion]
             winner = cushion_winner(bids, start, n)
             if winner is None:
-                state["bag"][colour] += 1
+                bag[colour] += 1
             else:
-                state["gems"][winner * NUM_COLOURS + colour] += 1
+                gems[winner * NUM_COLOURS + colour] += 1
             log.append(
                 {
                     "type": "reveal",
-                    "round": state["round"],
-                    "circle": state["circle"],
+                    "round": round_no,
+                    "circle": circle,
                     "cushion": cushion,
                     "gem": colour,
                     "bids": bids,
@@ -514,9 +556,6 @@ class EngineSultan(Engine[SultanState, SultanView]):
                     "returned": winner is None,
                 }
             )
-        spent = state["spent"]
-        for seat, value in zip(seats, bid_values, strict=True):
-            spent[seat * CARD_SLOTS + value] += 1
         state["bid_cushions"] = []
         state["bid_values"] = []
         state["cushions"] = []

@@ -4,6 +4,8 @@ allow. (Each game's own simulations are in its ``test_<game>_simulation.py``.)""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games import GAME_MODULES, get_engine
@@ -82,3 +84,21 @@ def test_command_line_refuses_a_bad_player_count(capsys, game, players, allowed)
 def test_every_game_is_replayed_and_has_its_player_count_refused():
     assert [row[0] for row in REPLAYED] == list(GAME_MODULES)
     assert [row[0] for row in TOO_MANY] == list(GAME_MODULES)
+
+
+def digest_of(capsys, game, *args):
+    assert main([game, "--players", "4", "--games", "3", *args]) == 0
+    return json.loads(capsys.readouterr().out).get("digest")
+
+
+@pytest.mark.parametrize("game", ["donkey", "sultan"])
+def test_digest_tells_whether_the_same_games_were_played(capsys, game):
+    """``--digest`` hashes the final states (logs included) and moves: the same arguments
+    give the same digest, another seed another one, and it is printed only when asked for."""
+    fast = digest_of(capsys, game, "--seed", "5", "--fast", "--digest")
+    assert len(fast) == 64
+    assert digest_of(capsys, game, "--seed", "5", "--fast", "--digest") == fast
+    assert digest_of(capsys, game, "--seed", "6", "--fast", "--digest") != fast
+    checked = digest_of(capsys, game, "--seed", "5", "--digest")  # (checks draw from the chooser)
+    assert digest_of(capsys, game, "--seed", "5", "--digest") == checked
+    assert digest_of(capsys, game, "--seed", "5", "--fast") is None
