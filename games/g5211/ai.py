@@ -7,11 +7,12 @@ counted alike). It plays for its lead over the others this round, and keeps its 
 cards for a round they can win (cards played are spent whether they score or not).
 
 The hard level tries the normal player's best choices in imagined deals (the other
-hands and the draw pile dealt at random from the unseen cards): the others answer as the
-normal player would with their imagined hands, the cards are revealed and drawn, and the
-position is judged by the normal player's estimate of its best next choice (at the end
-of the round: by the points). It sees what its choice leads to once the others answer
-and the refills come, with little of the noise of playing every round out.
+hands and the draw pile dealt at random from the unseen cards, the same deals for every
+choice): the others answer as the normal player would with their imagined hands, and
+everyone plays the round out as the normal player, the others reacting to what it
+revealed. The round's points decide, with a share of the cards kept in hand for later.
+In the last round with a refill the playout goes on to the game's end, which is judged
+by the final lead and by who wins: near the end a sure win is worth more than points.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ SAMPLES = 16  # imagined rest-of-rounds per decision, shared by every choice
 # a round ends it, so a deal costs only the others' answers there: twice as many deals.
 BUDGET = Budget(candidates=6, samples=32)
 LAST_PART_DEALS = 2
+# Hard, at the game's end: a win is worth this many points of lead (a shared win, its share).
+WIN_WORTH = 10.0
 # A card kept in hand may score in a later round: playing it gives up this share of it.
 KEEP_SHARE = 0.25
 
@@ -49,24 +52,28 @@ CARD_VALUE = [value_of(card) for card in CARD_CODES]
 CARD_ROOSTER = [int(is_rooster(card)) for card in CARD_CODES]
 
 
-class Tally:
-    """Cards by colour: how many, their values, and how many roosters."""
+# A colour count per 5 bits of one int: two tallies' counts add up as their codes do, and
+# the colour that scores with given counts is looked up once per distinct code.
+COUNT_BITS = 5
+CARD_CODE = [1 << (COUNT_BITS * colour) for colour in CARD_COLOUR]
 
-    __slots__ = ("counts", "roosters", "values")
+
+class Tally:
+    """Cards by colour: how many (as a code), their values, and how many roosters."""
+
+    __slots__ = ("code", "roosters", "values")
 
     def __init__(self, cards: list[int]):
-        self.counts = [0] * len(COLOURS)
-        self.values = [0] * len(COLOURS)
-        self.roosters = 0
+        values = [0] * len(COLOURS)
         for card in cards:
-            colour = CARD_COLOUR[card]
-            self.counts[colour] += 1
-            self.values[colour] += CARD_VALUE[card]
-            self.roosters += CARD_ROOSTER[card]
+            values[CARD_COLOUR[card]] += CARD_VALUE[card]
+        self.values = values
+        self.code = sum(map(CARD_CODE.__getitem__, cards))
+        self.roosters = sum(map(CARD_ROOSTER.__getitem__, cards))
 
     def plus(self, cards: list[int]) -> Tally:
         more = Tally(cards)
-        more.counts = [a + b for a, b in zip(self.counts, more.counts, strict=True)]
+        more.code += self.code
         more.values = [a + b for a, b in zip(self.values, more.values, strict=True)]
         more.roosters += self.roosters
         return more
@@ -76,11 +83,35 @@ class Tally:
         others = num_players - 1
         if self.roosters + mine.roosters >= rooster_threshold(num_players):
             return mine.roosters - self.roosters / others
-        counts = [a + b for a, b in zip(self.counts, mine.counts, strict=True)]
-        winner = scoring_colour(counts, num_players)
+        winner = scoring_colour_of(self.code + mine.code, num_players)
         if winner < 0:
             return 0.0
         return mine.values[winner] - self.values[winner] / others
+
+
+def total_lead(worlds: list[Tally], mine: list[Tally], num_players: int) -> float:
+    """The sum of ``world.lead_with(tally)`` over every world and tally: the normal
+    player's inner loop, written out for speed."""
+    others = num_players - 1
+    threshold = rooster_threshold(num_players)
+    total = 0.0
+    for world in worlds:
+        code, roosters, values = world.code, world.roosters, world.values
+        for tally in mine:
+            if roosters + tally.roosters >= threshold:
+                total += tally.roosters - roosters / others
+                continue
+            winner = _SCORING.get((num_players, code + tally.code))
+            if winner is None:
+                winner = scoring_colour_of(code + tally.code, num_players)
+            if winner >= 0:
+                total += tally.values[winner] - values[winner] / others
+    return total
+
+
+def decode_counts(code: int) -> list[int]:
+    mask = (1 << COUNT_BITS) - 1
+    return [(code >> (COUNT_BITS * colour)) & mask for colour in range(len(COLOURS))]
 
 
 def scoring_colour(counts: list[int], num_players: int) -> int:
@@ -92,6 +123,19 @@ def scoring_colour(counts: list[int], num_players: int) -> int:
         if top <= limit and counts.count(top) == 1:
             return counts.index(top)
     return -1
+
+
+# (players, colour counts as a code) -> the colour that scores, filled as codes turn up.
+_SCORING: dict[tuple[int, int], int] = {}
+
+
+def scoring_colour_of(code: int, num_players: int) -> int:
+    """:func:`scoring_colour` of the counts a tally code holds, remembered."""
+    key = (num_players, code)
+    winner = _SCORING.get(key)
+    if winner is None:
+        winner = _SCORING[key] = scoring_colour(decode_counts(code), num_players)
+    return winner
 
 
 def lead(points: list[int], seat: int) -> float:
@@ -136,48 +180,40 @@ class G5211AI(GameAI):
                 table_mine.plus(list(action) + list(later))
                 for later in combinations(kept, later_mine)
             ]
-            total = 0.0
-            for world in worlds:
-                for tally in mine:
-                    total += world.lead_with(tally, n)
             values.append(
-                total / (len(worlds) * len(mine)) - keep * sum(CARD_VALUE[card] for card in action)
+                total_lead(worlds, mine, n) / (len(worlds) * len(mine))
+                - keep * sum(CARD_VALUE[card] for card in action)
             )
         return values
 
     def budget_for(self, view: View) -> Budget:
-        if view["part"] < len(PART_SIZES):
-            return self.budget
-        return replace(self.budget, samples=self.budget.samples * LAST_PART_DEALS)
+        """The budget is for two players: a playout costs about one normal decision per
+        seat and part, so larger tables imagine fewer deals."""
+        samples = max(1, self.budget.samples * 2 // view["num_players"])
+        if view["part"] == len(PART_SIZES):
+            samples *= LAST_PART_DEALS
+        return replace(self.budget, samples=samples)
 
     def horizon_reached(self, start: State, state: State) -> bool:
-        """Once the seat's choice and the others' are revealed: the next part, or the end
-        of the round."""
-        return state["over"] or (state["game_no"], state["round"], state["part"]) != (
-            start["game_no"],
-            start["round"],
-            start["part"],
-        )
+        """At the end of the round (the next one has begun), or of the game when the round
+        after this one is the last."""
+        if state["over"]:
+            return True
+        if (state["game_no"], state["round"]) == (start["game_no"], start["round"]):
+            return False
+        return not state["final_round"]
 
     def evaluate(self, start: State, state: State, seat: int, rng: random.Random) -> float:
-        """After a round: the lead in points, with a share of the cards kept in hand.
-        Within a round: the normal player's estimate of its best next choice, now that it
-        sees what the others revealed and which cards it drew (the cards it has spent since
-        ``start`` no longer wait in its hand)."""
-        same_round = (state["game_no"], state["round"]) == (start["game_no"], start["round"])
-        if state["over"] or not same_round:
-            return self.standing(state, seat)
-        keep = 0.0 if state["final_round"] else KEEP_SHARE
-        legal = ENGINE.legal_actions(state, seat)
-        best = max(self.action_values(ENGINE.view(state, seat), seat, legal, rng))
-        spent = state["table"][seat][len(start["table"][seat]) :]
-        return best - keep * sum(CARD_VALUE[card] for card in spent)
+        return self.standing(state, seat)
 
     @staticmethod
     def standing(state: State, seat: int) -> float:
-        """The lead in points, counting a share of the cards in hand (kept for later)."""
+        """The lead in points, counting a share of the cards in hand (kept for later); at
+        the game's end, the final lead and the seat's share of the win."""
         if state["over"]:
-            return lead([float(score) for score in ENGINE.result(state).scores], seat)
+            result = ENGINE.result(state)
+            share = 1 / len(result.winners) if seat in result.winners else 0.0
+            return lead([float(score) for score in result.scores], seat) + WIN_WORTH * share
         keep = 0.0 if state["final_round"] else KEEP_SHARE
         points = [
             sum(CARD_VALUE[card] for card in pile)

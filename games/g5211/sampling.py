@@ -41,20 +41,27 @@ def seen_cards(view: View) -> tuple[list[list[int]], list[int]]:
     return piles, discard
 
 
+DECK_COUNTS = [FULL_DECK.count(card) for card in range(max(FULL_DECK) + 1)]
+
+
 def unseen_cards(view: View) -> list[int]:
     """The sorted cards ``view``'s seat cannot see: all the others' hands and choices,
     the removed cards and the draw pile."""
-    piles, discard = seen_cards(view)
-    seen = Counter(view["hand"])
-    seen.update(view["chosen"] or [])
-    seen.update(card for cards in view["table"] for card in cards)
-    seen.update(card for pile in piles for card in pile)
-    seen.update(discard)
-    unseen = Counter(FULL_DECK)
-    unseen.subtract(seen)
-    if min(unseen.values()) < 0:
+    # Every card seen in this game was revealed (the log's ``revealed`` events: the
+    # table, and what scored or was discarded since), is in the hand or chosen.
+    left = DECK_COUNTS[:]
+    for event in game_events(view):
+        if event["type"] == "revealed":
+            for cards in event["cards"]:
+                for card in cards:
+                    left[card] -= 1
+    for card in view["hand"]:
+        left[card] -= 1
+    for card in view["chosen"] or ():
+        left[card] -= 1
+    if min(left) < 0:
         raise ValueError("5211: the view shows more cards than the deck holds")
-    return sorted(unseen.elements())
+    return [card for card, count in enumerate(left) for _ in range(count)]
 
 
 def sample_state(view: View, seat: int, rng: random.Random) -> State:
