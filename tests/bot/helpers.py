@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -11,7 +12,7 @@ from bot.callbacks import Callback
 from bot.host import get_host
 from bot.i18n import translator
 from bot.storage import Match
-from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser, StoredMessage
 from games.core import Engine, Result, encode_action
 from tests.bot.conftest import GROUP
 
@@ -100,6 +101,17 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def command_menus(api: FakeTelegram) -> dict[str, list[dict]]:
+    """The command menus the bot set, by language ("en" for the default menu)."""
+    return {
+        params.get("language_code") or "en": json.loads(params["commands"])
+        if isinstance(params["commands"], str)
+        else params["commands"]
+        for method, params in api.calls
+        if method == "setMyCommands"
+    }
 
 
 def use_clock(driver: Driver) -> Clock:

@@ -16,7 +16,7 @@ from bot.testing.fake_telegram import FakeUser
 from bot.ui import get_ui
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, IVAN, OTHER_GROUP
-from tests.bot.helpers import choose_language, current_match, tick, use_clock
+from tests.bot.helpers import choose_language, command_menus, current_match, tick, use_clock
 from tests.bot.play5211 import choose, play_to_the_end, start_game
 from tests.bot.test_ai_seats import open_with_bots, play_out
 from tests.bot.test_records import play_match
@@ -192,13 +192,7 @@ async def test_stats_in_a_forum_topic_is_the_senders_own(driver):
 
 
 async def test_the_record_commands_are_in_the_menu_in_every_language(driver, api):
-    menus = {
-        params.get("language_code") or "en": json.loads(params["commands"])
-        if isinstance(params["commands"], str)
-        else params["commands"]
-        for method, params in api.calls
-        if method == "setMyCommands"
-    }
+    menus = command_menus(api)
     described = {
         lang: tuple(
             next(c["description"] for c in commands if c["command"] == name)

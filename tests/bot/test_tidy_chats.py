@@ -3,7 +3,6 @@ player the bot cannot reach is named there), and ``/board``."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -12,7 +11,7 @@ from bot.publisher import SCREEN_ROWS, screen_rows
 from bot.testing.fake_telegram import Fault
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, OTHER_GROUP
-from tests.bot.helpers import current_match
+from tests.bot.helpers import command_menus, current_match
 from tests.bot.play5211 import board, card_buttons, choose, prompt, start_game
 from tests.bot.play_azul import play_move
 from tests.bot.play_azul import start_match as start_azul
@@ -190,13 +189,7 @@ async def test_board_without_a_game_here_says_so(driver, api, chat, answer):
 
 
 async def test_board_is_in_the_command_menu_in_every_language(driver, api):
-    menus = {
-        params.get("language_code") or "en": json.loads(params["commands"])
-        if isinstance(params["commands"], str)
-        else params["commands"]
-        for method, params in api.calls
-        if method == "setMyCommands"
-    }
+    menus = command_menus(api)
     descriptions = {
         lang: next(c["description"] for c in commands if c["command"] == "board")
         for lang, commands in menus.items()
