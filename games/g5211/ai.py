@@ -78,20 +78,11 @@ class Tally:
         more.roosters += self.roosters
         return more
 
-    def lead_with(self, mine: Tally, num_players: int) -> float:
-        """My lead over the others' mean when they show these cards and I show ``mine``."""
-        others = num_players - 1
-        if self.roosters + mine.roosters >= rooster_threshold(num_players):
-            return mine.roosters - self.roosters / others
-        winner = scoring_colour_of(self.code + mine.code, num_players)
-        if winner < 0:
-            return 0.0
-        return mine.values[winner] - self.values[winner] / others
-
 
 def total_lead(worlds: list[Tally], mine: list[Tally], num_players: int) -> float:
-    """The sum of ``world.lead_with(tally)`` over every world and tally: the normal
-    player's inner loop, written out for speed."""
+    """The sum, over every ``world`` (the others' cards) and every ``tally`` of mine, of my
+    lead over the others' mean when they show ``world`` and I show ``tally``: the normal
+    player's inner loop, one function so that the colour lookup stays inline."""
     others = num_players - 1
     threshold = rooster_threshold(num_players)
     total = 0.0

@@ -5,7 +5,7 @@ import random
 
 from games import get_engine
 from games.ai import choose
-from games.g5211.ai import Tally
+from games.g5211.ai import Tally, total_lead
 from games.g5211.engine import FULL_DECK, score_round
 from tests.ai.helpers import positions
 from tests.games.donkey_helpers import apply_all, card, rigged
@@ -89,7 +89,7 @@ def test_the_5211_round_tally_scores_as_the_rules_do():
         points = score_round(table, players)["points"]
         want = points[seat] - (sum(points) - points[seat]) / (players - 1)
         others = Tally([c for other, on in enumerate(table) if other != seat for c in on])
-        assert others.lead_with(Tally(table[seat]), players) == want
+        assert total_lead([others], [Tally(table[seat])], players) == want
 
 
 def test_easy_mostly_plays_the_normal_move_and_sometimes_blunders():
