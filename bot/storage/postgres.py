@@ -213,14 +213,15 @@ class PostgresStorage(Storage):
         async with self.pool.acquire() as connection, connection.transaction():
             saved = await connection.fetchval(_save_sql(w.state_changed), *args)
             if saved == 1:
-                self.stats.round_trips += 6
-                await write_record_async(connection, numbered, w.record, _dumps)
+                _, trips = await write_record_async(connection, numbered, w.record, _dumps)
+                self.stats.round_trips += trips
         return saved == 1
 
     async def _write_record(self, record: MatchRecord) -> bool:
         async with self.pool.acquire() as connection, connection.transaction():
-            self.stats.round_trips += 6
-            return await write_record_async(connection, numbered, record, _dumps)
+            recorded, trips = await write_record_async(connection, numbered, record, _dumps)
+        self.stats.round_trips += trips
+        return recorded
 
 
 async def _nothing_to_reset(connection: asyncpg.Connection) -> None:

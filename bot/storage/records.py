@@ -254,15 +254,16 @@ def write_record(db, record: MatchRecord, dumps) -> bool:
     return True
 
 
-async def write_record_async(connection, numbered, record: MatchRecord, dumps) -> bool:
+async def write_record_async(connection, numbered, record: MatchRecord, dumps) -> tuple[bool, int]:
     """The same on an asyncpg connection, inside the caller's transaction (``numbered``
-    turns ``?`` into ``$n``)."""
+    turns ``?`` into ``$n``): whether it recorded, and the round trips it made."""
     inserted = await connection.fetch(numbered(INSERT_RECORD), *record_args(record, dumps))
     if not inserted:
-        return False
+        return False, 1
     seat_moves = await connection.fetch(numbered(SEAT_MOVES), record.match_id)
     counted = counted_seats(record, seat_moves)
     await connection.executemany(numbered(INSERT_PLAYER), player_rows(record, counted))
+    trips = 3
     if rated(record):
         users = [p.user_id for p in record.players]
         for scope in scopes(record):
@@ -271,5 +272,7 @@ async def write_record_async(connection, numbered, record: MatchRecord, dumps) -
             )
             rows = rating_rows(record, scope, counted, current)
             await connection.executemany(numbered(UPSERT_RATING), rows)
+            trips += 2
         await connection.execute(numbered(MARK_RATED), record.match_id)
-    return True
+        trips += 1
+    return True, trips
