@@ -63,6 +63,12 @@ TAG = re.compile(r"<[^>]+>")
 ChatKey = tuple[str, int]  # ("group", chat id) or ("user", user id)
 Rows = list[list[InlineKeyboardButton]]
 
+# Chats drawn at the same time, per audience; the others wait for a slot as keys, before
+# their match is read. Under a backlog (Telegram takes about 30 calls a second from a bot,
+# a busy bot may want more) each chat drawing held a read match, its screens and a chain of
+# suspended calls — some 30 KB — until its call left, so memory grew with the backlog.
+# Groups wait on their own minute's budget as well, so more of them are drawn at once.
+DRAWING_SLOTS = {"group": 256, "user": 64}
 MAX_CAPTION = 1024  # Telegram's limit for a photo's caption, in characters of plain text
 CAPTION_NAME = 32  # characters of a player's name under a picture: four long names fit
 
@@ -239,6 +245,9 @@ class Publisher:
         self._tasks: dict[ChatKey, asyncio.Task] = {}
         self._resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
         self._repost: set[int] = set()  # matches whose board goes to the bottom of the group
+        self._slots = {
+            audience: asyncio.Semaphore(slots) for audience, slots in DRAWING_SLOTS.items()
+        }
         self.clock: Callable[[], float] = time.time  # the host's clock (tests move it)
 
     def watch_chats(self, chats: ChatWatcher) -> None:
@@ -277,23 +286,27 @@ class Publisher:
 
     async def _run(self, key: ChatKey) -> None:
         try:
-            while self._dirty.get(key):
-                match_ids = self._dirty.pop(key)
-                for match_id in sorted(match_ids):
-                    try:
-                        if key[0] == "group":
-                            await self._draw_group(match_id)
-                        else:
-                            await self._draw_private(match_id, key[1])
-                    except ChatMoved as moved:  # the group became a supergroup
-                        await self._watcher().move_chat(moved.chat_id, moved.new_chat_id)
-                    except Unreachable as error:  # 403 from a group: the bot is not in it
-                        log.info("match %s: the bot left chat %s", match_id, error.chat_id)
-                        await self._watcher().bot_removed(error.chat_id)
-                    except Exception:
-                        log.exception("could not draw match %s in %s", match_id, key)
+            async with self._slots[key[0]]:
+                await self._flush(key)
         finally:
             del self._tasks[key]
+
+    async def _flush(self, key: ChatKey) -> None:
+        while self._dirty.get(key):
+            match_ids = self._dirty.pop(key)
+            for match_id in sorted(match_ids):
+                try:
+                    if key[0] == "group":
+                        await self._draw_group(match_id)
+                    else:
+                        await self._draw_private(match_id, key[1])
+                except ChatMoved as moved:  # the group became a supergroup
+                    await self._watcher().move_chat(moved.chat_id, moved.new_chat_id)
+                except Unreachable as error:  # 403 from a group: the bot is not in it
+                    log.info("match %s: the bot left chat %s", match_id, error.chat_id)
+                    await self._watcher().bot_removed(error.chat_id)
+                except Exception:
+                    log.exception("could not draw match %s in %s", match_id, key)
 
     def _watcher(self) -> ChatWatcher:
         if self._chats is None:

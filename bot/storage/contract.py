@@ -28,7 +28,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -89,12 +89,12 @@ class StorageStats:
     """What the storage costs, for the bench: hand-offs to the database (a call to the
     SQLite thread, a round trip to the PostgreSQL server) and the bytes written (text as
     UTF-8, numbers as 8 bytes). ``move_sizes`` collects the bytes of each committed move
-    when it is a list (the bench sets it; the running bot counts only)."""
+    when set (the bench sets it; the running bot counts only)."""
 
     round_trips: int = 0
     bytes_written: int = 0
     moves: int = 0
-    move_sizes: list[int] | None = None
+    move_sizes: MutableSequence[int] | None = None
 
 
 def payload(values: Iterable) -> int:

@@ -21,7 +21,8 @@ import itertools
 import json
 import re
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,11 +110,16 @@ class FakeTelegram(BaseRequest):
     faults: list[Fault] = field(default_factory=list)
     pending_updates: list[dict] = field(default_factory=list)  # served by getUpdates
     # False (for benchmarks): keep only what is needed to answer like Telegram, not the
-    # history of every call, so the fake's memory does not hide the bot's
+    # history of every call (nor deleted messages, nor the calls to groups longer ago than
+    # a minute), so the fake's memory does not hide the bot's
     record: bool = True
     call_counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    # when each press was answered (time.perf_counter), by query id: for latency figures
-    answered_at: dict[str, float] = field(default_factory=dict)
+    # told the query id of each press as it is answered: for latency figures
+    on_answer: Callable[[str], None] | None = None
+    # not recording: each group's calls of the last minute, and the most in any minute
+    _recent: dict[int, deque[float]] = field(default_factory=dict)
+    _peak: int = 0
+    _swept: float = 0.0  # when the quiet groups were last forgotten
     _ids: dict[int, itertools.count] = field(default_factory=dict)
     _updates_ready: asyncio.Event | None = None
 
@@ -162,8 +168,10 @@ class FakeTelegram(BaseRequest):
         chat_id = _int(params.get("chat_id"))
         if self.record:
             self.calls.append((api_method, params))
-        if self.record or (chat_id is not None and chat_id < 0):
+        if self.record:
             self.timeline.append((time.monotonic(), api_method, chat_id))
+        elif chat_id is not None and chat_id < 0 and api_method not in READ_METHODS:
+            self._count_group_call(chat_id, time.monotonic())
         if chat_id in self.migrated:  # Telegram's answer for a group that became a supergroup
             body = {
                 "ok": False,
@@ -513,10 +521,13 @@ class FakeTelegram(BaseRequest):
         if message is None or message.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
         message.deleted = True
+        if not self.record:  # a deleted message answers as one never sent: forget it
+            del self.messages[chat_id][message.message_id]
         return True
 
     def _api_answerCallbackQuery(self, params: dict) -> bool:
-        self.answered_at[str(params.get("callback_query_id"))] = time.perf_counter()
+        if self.on_answer is not None:
+            self.on_answer(str(params.get("callback_query_id")))
         if self.record:
             self.answers.append(params)
         return True
@@ -559,9 +570,36 @@ class FakeTelegram(BaseRequest):
     def count(self, method: str) -> int:
         return self.call_counts[method]
 
+    def reset_counts(self) -> None:
+        """Count calls from now on (the bench: after the lobbies are open)."""
+        self.call_counts.clear()
+        self.timeline.clear()
+        self._recent.clear()
+        self._peak = 0
+
+    def _count_group_call(self, chat_id: int, now: float) -> None:
+        """Not recording: the busiest minute of any group so far, from the group's calls
+        of the last minute alone; once a minute the groups quiet for a minute are
+        forgotten (whatever they did is counted already)."""
+        recent = self._recent.setdefault(chat_id, deque())
+        recent.append(now)
+        while now - recent[0] >= PEAK_WINDOW:
+            recent.popleft()
+        self._peak = max(self._peak, len(recent))
+        if now - self._swept >= PEAK_WINDOW:
+            self._swept = now
+            for group, calls in list(self._recent.items()):
+                if now - calls[-1] >= PEAK_WINDOW:
+                    del self._recent[group]
+
     def peak_group_calls_per_minute(self, window: float = 60.0) -> int:
         """The most calls any one group received within any ``window`` seconds (Telegram's
-        minute), reads such as ``getChatMember`` aside: they send nothing to the group."""
+        minute), reads such as ``getChatMember`` aside: they send nothing to the group.
+        Not recording, only Telegram's minute is counted."""
+        if not self.record:
+            if window != PEAK_WINDOW:
+                raise ValueError("without recording only a minute's peak is counted")
+            return self._peak
         per_group: dict[int, list[float]] = defaultdict(list)
         for when, method, chat_id in self.timeline:
             if chat_id is not None and chat_id < 0 and method not in READ_METHODS:
@@ -586,6 +624,7 @@ class FakeTelegram(BaseRequest):
 
 
 READ_METHODS = frozenset({"getChat", "getChatMember", "getChatAdministrators"})
+PEAK_WINDOW = 60.0  # Telegram's minute, in seconds
 
 
 class ApiError(Exception):
