@@ -15,6 +15,7 @@ Matches without a time limit: when the player to act has not moved for a while
 
 from __future__ import annotations
 
+import contextlib
 import html
 import logging
 import time
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from apscheduler.jobstores.base import JobLookupError
 from telegram.ext import CallbackContext, JobQueue
 
 from bot.ai_moves import normal_move
@@ -75,14 +77,20 @@ class Timers:
         jobs = self.job_queue
         if jobs is None:
             return
+        # the job's id is its name: removed by id, not found by going through every match's
+        # job (as ``get_jobs_by_name`` does) at every move
         name = f"timer-{match.id}"
-        for job in jobs.get_jobs_by_name(name):
-            job.schedule_removal()
+        with contextlib.suppress(JobLookupError):
+            jobs.scheduler.remove_job(name)
         when = next_event(match, self.offer_after)
         if when is not None:
             delay = max(0.0, when - self.clock())
             jobs.run_once(
-                self._on_job, when=delay, data=match.id, name=name, job_kwargs=LATE_JOBS_RUN
+                self._on_job,
+                when=delay,
+                data=match.id,
+                name=name,
+                job_kwargs={**LATE_JOBS_RUN, "id": name},
             )
 
     async def _on_job(self, context: CallbackContext) -> None:
