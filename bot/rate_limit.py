@@ -45,27 +45,53 @@ MAX_IDLE_GROUPS = 1000  # idle groups' bookkeeping is dropped beyond this many
 
 class Pacing:
     """At most ``burst`` calls at once and ``per_second`` a second on average: in any span
-    of ``s`` seconds, at most ``burst + s * per_second`` calls start. A generic cell rate
-    algorithm: each call reserves the next slot from one timestamp and sleeps until it, so
-    a call within the budget costs no await at all (aiolimiter's ``AsyncLimiter``, used
-    before, kept futures and wake-up timers for every waiting call: a fifth of the
-    drawing's CPU under load)."""
+    of ``s`` seconds at most ``burst + s * per_second`` calls go, first come first served,
+    also after the event loop stalled (the budget is counted in real time and never grows
+    beyond ``burst``). A call within the budget goes at once, without an await; the calls
+    that wait are released by one timer. (aiolimiter's ``AsyncLimiter``, used before, kept a
+    heap entry, callbacks and a rescheduled timer for every waiting call: a fifth of the
+    drawing's CPU under load.)"""
 
     def __init__(self, per_second: float, burst: int) -> None:
-        self.interval = 1 / per_second
-        self.tolerance = (burst - 1) * self.interval  # how far ahead of the pace calls may run
-        self._next = 0.0  # when the pace allows the next call without any burst
-
-    def reserve(self, now: float) -> float:
-        """Take the next slot; returns how long to wait for it (0: go now)."""
-        slot = max(self._next, now)
-        self._next = slot + self.interval
-        return max(0.0, slot - self.tolerance - now)
+        self.per_second = per_second
+        self.burst = burst
+        self._budget = float(burst)  # calls that may go now
+        self._counted = 0.0  # when the budget was last brought up to date (loop time)
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
 
     async def wait(self) -> None:
-        delay = self.reserve(_now())
-        if delay > 0:
-            await asyncio.sleep(delay)
+        loop = asyncio.get_running_loop()
+        if not self._waiting:
+            self._count(loop.time())
+            if self._budget >= 1:
+                self._budget -= 1
+                return
+        waiting = loop.create_future()
+        self._waiting.append(waiting)
+        if self._timer is None:
+            self._release_later(loop)
+        await waiting
+
+    def _count(self, now: float) -> None:
+        self._budget = min(self.burst, self._budget + (now - self._counted) * self.per_second)
+        self._counted = now
+
+    def _release_later(self, loop: asyncio.AbstractEventLoop) -> None:
+        delay = (1 - self._budget) / self.per_second
+        self._timer = loop.call_at(self._counted + delay, self._release)
+
+    def _release(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = None
+        self._count(loop.time())
+        while self._waiting and self._budget >= 1:
+            waiting = self._waiting.popleft()
+            if not waiting.done():  # else its caller was cancelled
+                self._budget -= 1
+                waiting.set_result(None)
+        if self._waiting:
+            self._release_later(loop)
 
 
 @dataclass
