@@ -103,9 +103,21 @@ def build_host(settings: Settings, application: Application) -> Host:
     return Host(settings, storage, messenger, languages, lock, publisher, timers, chats, ai_seats)
 
 
+MOVE_KINDS = (callbacks.Kind.ACTION, callbacks.Kind.DRAFT)
+
+
 def _add_handlers(application: Application) -> None:
     private = filters.ChatType.PRIVATE
     add = application.add_handler
+    # PTB asks each handler in turn; presses are most of the updates, moves most of those:
+    # their handlers come first (each kind of update matches only its own handlers, and the
+    # button kinds' patterns are disjoint, so the order changes nothing else)
+    unbound = [kind.name for kind in callbacks.Kind if kind not in BUTTONS]
+    if unbound:  # every kind of button the bot draws must have its handler
+        raise RuntimeError(f"no handler for these buttons: {', '.join(unbound)}")
+    for kind in sorted(BUTTONS, key=lambda kind: kind not in MOVE_KINDS):
+        add(CallbackQueryHandler(BUTTONS[kind], pattern=callbacks.pattern(kind)))
+    add(CallbackQueryHandler(commands.bad_callback))
     add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.chat_migrated))
     add(ChatMemberHandler(membership.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     add(CommandHandler("start", commands.start_command))
@@ -120,12 +132,6 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("top", records.top_command))
     add(CommandHandler("history", records.history_command))
     add(CommandHandler("forget", records.forget_command))
-    unbound = [kind.name for kind in callbacks.Kind if kind not in BUTTONS]
-    if unbound:  # every kind of button the bot draws must have its handler
-        raise RuntimeError(f"no handler for these buttons: {', '.join(unbound)}")
-    for kind, handler in BUTTONS.items():
-        add(CallbackQueryHandler(handler, pattern=callbacks.pattern(kind)))
-    add(CallbackQueryHandler(commands.bad_callback))
     add(MessageHandler(filters.COMMAND, commands.unknown_command))
     add(MessageHandler(private & filters.TEXT & ~filters.COMMAND, commands.private_text))
     application.add_error_handler(on_error)

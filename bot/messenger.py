@@ -18,10 +18,11 @@ import asyncio
 import contextlib
 import logging
 import re
+import warnings
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto, Message
+from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import (
     BadRequest,
@@ -32,9 +33,17 @@ from telegram.error import (
     TelegramError,
     TimedOut,
 )
+from telegram.warnings import PTBUserWarning
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# Buttons: PTB's markup, or the same as plain JSON ({"inline_keyboard": rows of
+# {"text": ..., "callback_data" or "url": ...}}), which the publisher builds for every screen
+# without making PTB objects.
+Markup = InlineKeyboardMarkup | dict[str, Any] | None
+NO_PREVIEW = {"is_disabled": True}
+
 
 MAX_ATTEMPTS = 4
 MAX_TEXT = 4096  # Telegram's longest text message, in characters
@@ -139,6 +148,16 @@ class Messenger:
     def __init__(self, bot: Bot, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.bot = bot
         self.sleep = sleep  # injectable so tests can observe waits without waiting
+        # Calls go out through ``Bot.do_api_request`` with plain JSON: PTB's own methods build
+        # request objects and parse the returned Message, which nobody here reads but for its
+        # id (about a third of drawing's CPU). PTB warns that a method of that name exists:
+        # known, and silenced for these calls only.
+        warnings.filterwarnings(
+            "ignore",
+            message=r"Please use 'Bot\.\w+' instead of 'Bot\.do_api_request",
+            category=PTBUserWarning,
+            module=r"bot\.messenger$",
+        )
 
     def deep_link(self, payload: str) -> str:
         """A link that opens the private chat with the bot and sends ``/start <payload>``."""
@@ -176,46 +195,55 @@ class Messenger:
                 await self.sleep(NETWORK_BACKOFF_S[attempt - 1])
         raise AssertionError("unreachable")
 
+    async def _api(self, chat_id: int, method: str, params: dict[str, Any]) -> Any:
+        """One Bot API call with plain JSON parameters (None values are left out), its
+        errors handled by :meth:`_call`; returns Telegram's raw result."""
+        return await self._call(chat_id, lambda: self.bot.do_api_request(method, api_kwargs=params))
+
     async def send(
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
         thread_id: int = 0,
         notify: bool = True,
-    ) -> Message:
-        return await self._call(
+    ) -> int:
+        """Send an HTML message; returns its id."""
+        sent = await self._api(
             chat_id,
-            lambda: self.bot.send_message(
-                chat_id,
-                text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                message_thread_id=thread_id or None,
-                disable_notification=not notify,
-                disable_web_page_preview=True,
-            ),
+            "sendMessage",
+            {
+                "chat_id": chat_id,
+                "text": text,
+                "parse_mode": ParseMode.HTML.value,
+                "reply_markup": markup,
+                "message_thread_id": thread_id or None,
+                "disable_notification": not notify,
+                "link_preview_options": NO_PREVIEW,
+            },
         )
+        return sent["message_id"]
 
     async def edit(
         self,
         chat_id: int,
         message_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
     ) -> None:
         """Edit a message in place; raises :class:`MessageGone` if it cannot be edited."""
         try:
-            await self._call(
+            await self._api(
                 chat_id,
-                lambda: self.bot.edit_message_text(
-                    text,
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup,
-                    disable_web_page_preview=True,
-                ),
+                "editMessageText",
+                {
+                    "chat_id": chat_id,
+                    "message_id": message_id,
+                    "text": text,
+                    "parse_mode": ParseMode.HTML.value,
+                    "reply_markup": markup,
+                    "link_preview_options": NO_PREVIEW,
+                },
             )
         except BadRequest as error:
             _raise_edit_error(error, message_id)
@@ -225,7 +253,7 @@ class Messenger:
         chat_id: int,
         message_id: int | None,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
         thread_id: int = 0,
     ) -> int:
         """Edit the message if it still exists, else send a new one; returns the message id.
@@ -236,16 +264,12 @@ class Messenger:
                 return message_id
             except MessageGone as gone:
                 await self._replaced(chat_id, message_id, gone)
-        message = await self.send(chat_id, text, markup, thread_id=thread_id, notify=False)
-        return message.message_id
+        return await self.send(chat_id, text, markup, thread_id=thread_id, notify=False)
 
     async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
         try:
-            await self._call(
-                chat_id,
-                lambda: self.bot.edit_message_reply_markup(
-                    chat_id=chat_id, message_id=message_id, reply_markup=None
-                ),
+            await self._api(
+                chat_id, "editMessageReplyMarkup", {"chat_id": chat_id, "message_id": message_id}
             )
         except BadRequest as error:
             if not (_is_not_modified(error) or _is_gone(error)):
@@ -255,8 +279,8 @@ class Messenger:
         """Delete a message; returns False where Telegram no longer allows it (a message
         older than 48 hours). A message already gone counts as deleted."""
         try:
-            await self._call(
-                chat_id, lambda: self.bot.delete_message(chat_id=chat_id, message_id=message_id)
+            await self._api(
+                chat_id, "deleteMessage", {"chat_id": chat_id, "message_id": message_id}
             )
         except BadRequest as error:
             if _is_gone(error):
@@ -284,39 +308,43 @@ class Messenger:
         chat_id: int,
         photo: bytes,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
         thread_id: int = 0,
         notify: bool = True,
-    ) -> Message:
+    ) -> int:
         """Send a picture (PNG or JPEG bytes) with an HTML caption (at most 1,024
-        characters) and buttons."""
-        return await self._call(
+        characters) and buttons; returns its message id."""
+        sent = await self._api(
             chat_id,
-            lambda: self.bot.send_photo(
-                chat_id,
-                InputFile(photo, filename=PHOTO_NAME),
-                caption=caption,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                message_thread_id=thread_id or None,
-                disable_notification=not notify,
-            ),
+            "sendPhoto",
+            {
+                "chat_id": chat_id,
+                "photo": InputFile(photo, filename=PHOTO_NAME),
+                "caption": caption,
+                "parse_mode": ParseMode.HTML.value,
+                "reply_markup": markup,
+                "message_thread_id": thread_id or None,
+                "disable_notification": not notify,
+            },
         )
+        return sent["message_id"]
 
     async def send_document(
         self, chat_id: int, content: bytes, filename: str, caption: str, thread_id: int = 0
-    ) -> Message:
-        """Send a file (a match's move log) with an HTML caption."""
-        return await self._call(
+    ) -> int:
+        """Send a file (a match's move log) with an HTML caption; returns its message id."""
+        sent = await self._api(
             chat_id,
-            lambda: self.bot.send_document(
-                chat_id,
-                InputFile(content, filename=filename),
-                caption=caption,
-                parse_mode=ParseMode.HTML,
-                message_thread_id=thread_id or None,
-            ),
+            "sendDocument",
+            {
+                "chat_id": chat_id,
+                "document": InputFile(content, filename=filename),
+                "caption": caption,
+                "parse_mode": ParseMode.HTML.value,
+                "message_thread_id": thread_id or None,
+            },
         )
+        return sent["message_id"]
 
     async def edit_photo(
         self,
@@ -324,7 +352,7 @@ class Messenger:
         message_id: int,
         photo: bytes,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
     ) -> None:
         """Replace a message's picture, caption and buttons at once (a text message becomes
         a photo); raises :class:`MessageGone` if it cannot be edited."""
@@ -334,11 +362,15 @@ class Messenger:
             parse_mode=ParseMode.HTML,
         )
         try:
-            await self._call(
+            await self._api(
                 chat_id,
-                lambda: self.bot.edit_message_media(
-                    media, chat_id=chat_id, message_id=message_id, reply_markup=markup
-                ),
+                "editMessageMedia",
+                {
+                    "chat_id": chat_id,
+                    "message_id": message_id,
+                    "media": media,
+                    "reply_markup": markup,
+                },
             )
         except BadRequest as error:
             _raise_edit_error(error, message_id)
@@ -348,20 +380,21 @@ class Messenger:
         chat_id: int,
         message_id: int,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
     ) -> None:
         """Change only the caption and buttons of a photo (no upload: the picture is the
         same); raises :class:`MessageGone` if it cannot be edited."""
         try:
-            await self._call(
+            await self._api(
                 chat_id,
-                lambda: self.bot.edit_message_caption(
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    caption=caption,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup,
-                ),
+                "editMessageCaption",
+                {
+                    "chat_id": chat_id,
+                    "message_id": message_id,
+                    "caption": caption,
+                    "parse_mode": ParseMode.HTML.value,
+                    "reply_markup": markup,
+                },
             )
         except BadRequest as error:
             _raise_edit_error(error, message_id)
@@ -372,7 +405,7 @@ class Messenger:
         message_id: int | None,
         photo: bytes,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
         thread_id: int = 0,
     ) -> int:
         """Edit the photo if the message still exists, else send a new one (silently, like
@@ -384,10 +417,9 @@ class Messenger:
                 return message_id
             except MessageGone as gone:
                 await self._replaced(chat_id, message_id, gone)
-        message = await self.send_photo(
+        return await self.send_photo(
             chat_id, photo, caption, markup, thread_id=thread_id, notify=False
         )
-        return message.message_id
 
     async def _replaced(self, chat_id: int, message_id: int, gone: MessageGone) -> None:
         """A message that could not be edited is about to be sent anew: one of the other

@@ -42,7 +42,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest
 
 from bot.board_pictures import BoardPictures
@@ -51,7 +50,14 @@ from bot.deadlines import may_start_clock
 from bot.i18n import Translator, format_duration
 from bot.languages import Languages
 from bot.lobby_view import lobby_screen
-from bot.messenger import ChatMoved, MessageGone, MessageKindDiffers, Messenger, Unreachable
+from bot.messenger import (
+    ChatMoved,
+    Markup,
+    MessageGone,
+    MessageKindDiffers,
+    Messenger,
+    Unreachable,
+)
 from bot.storage import Match, Notice, Seat, Storage
 from bot.ui import get_ui
 from bot.ui.base import Button, GameUI, Names
@@ -61,7 +67,9 @@ log = logging.getLogger(__name__)
 TAG = re.compile(r"<[^>]+>")
 
 ChatKey = tuple[str, int]  # ("group", chat id) or ("user", user id)
-Rows = list[list[InlineKeyboardButton]]
+# buttons as the Bot API's JSON ({"text": ..., "callback_data" or "url": ...}): a screen's
+# buttons are drawn at every move, and PTB's button objects cost more than they give here
+Rows = list[list[dict[str, str]]]
 
 # Chats drawn at the same time, per audience; the others wait for a slot as keys, before
 # their match is read. Under a backlog (Telegram takes about 30 calls a second from a bot,
@@ -105,6 +113,14 @@ def mention(user_id: int, name: str) -> str:
     return f'<a href="tg://user?id={user_id}">{html.escape(name)}</a>'
 
 
+def link_button(label: str, url: str) -> dict[str, str]:
+    return {"text": label, "url": url}
+
+
+def press_button(label: str, data: str) -> dict[str, str]:
+    return {"text": label, "callback_data": data}
+
+
 def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -> Rows:
     """Telegram buttons for a screen; moves and selection steps carry the seat's token."""
     markup = []
@@ -112,7 +128,7 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
         buttons = []
         for button in row:
             if button.url:
-                buttons.append(InlineKeyboardButton(button.label, url=button.url))
+                buttons.append(link_button(button.label, button.url))
                 continue
             seat = button.seat if button.seat is not None else default_seat
             token = match.seats[seat].token if seat is not None else match.version
@@ -125,7 +141,7 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
                 step = match.seats[seat].draft_step if seat is not None else 0
                 draft = button.draft or ""
                 data = Callback(Kind.DRAFT, match.id, token, draft, step=step).encode()
-            buttons.append(InlineKeyboardButton(button.label, callback_data=data))
+            buttons.append(press_button(button.label, data))
         if buttons:
             markup.append(buttons)
     return markup
@@ -134,7 +150,7 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
 def fingerprint(text: str, markup: Rows, picture: bytes | None = None) -> str:
     """What a message shows, in a few characters: "k:" when it has buttons ("t:" when
     not), a digest, and for a photo ":p" and its picture's digest."""
-    raw = text + json.dumps([[b.to_dict() for b in row] for row in markup], sort_keys=True)
+    raw = text + json.dumps(markup, sort_keys=True)
     digest = hashlib.blake2s(raw.encode(), digest_size=10).hexdigest()
     print_ = ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
     if picture is not None:
@@ -153,8 +169,8 @@ def picture_of(print_: str | None) -> str | None:
     return print_.rsplit(":p", 1)[1]
 
 
-def markup_of(rows: Rows) -> InlineKeyboardMarkup | None:
-    return InlineKeyboardMarkup(rows) if rows else None
+def markup_of(rows: Rows) -> Markup:
+    return {"inline_keyboard": rows} if rows else None
 
 
 class ChatWatcher(Protocol):
@@ -182,7 +198,7 @@ class News:
     """One piece of news for the group: a stored notice or a game's announcement."""
 
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    markup: Markup = None
     notice_ids: list[int] = field(default_factory=list)  # stored notices: marked sent once shown
 
 
@@ -426,9 +442,7 @@ class Publisher:
                 news.append(News(text))
         return news
 
-    def _notice(
-        self, t: Translator, match: Match, notice: Notice
-    ) -> tuple[str, InlineKeyboardMarkup | None]:
+    def _notice(self, t: Translator, match: Match, notice: Notice) -> tuple[str, Markup]:
         params = dict(notice.params)
         if "user_id" in params:
             params["name"] = mention(params.pop("user_id"), params["name"])
@@ -439,9 +453,7 @@ class Publisher:
         if notice.key == "play.unreachable":
             params["bot"] = self.messenger.bot.username
             link = self.messenger.deep_link(f"m{match.id}")
-            markup = InlineKeyboardMarkup(
-                [[InlineKeyboardButton(t("play.open_private"), url=link)]]
-            )
+            markup = markup_of([[link_button(t("play.open_private"), link)]])
         return t(notice.key, **params), markup
 
     # the board: one message, edited in place
@@ -537,7 +549,7 @@ class Publisher:
         if not scene.over:
             label = scene.ui.private_button_label(t)
             link = self.messenger.deep_link(f"m{match.id}")
-            rows.append([InlineKeyboardButton(label, url=link)])
+            rows.append([link_button(label, link)])
         return text, rows
 
     def _time_left(self, match: Match, over: bool) -> float | None:
@@ -561,7 +573,7 @@ class Publisher:
             if may_start_clock(match, seat):
                 data = Callback(Kind.CLOCK, match.id, seat.token, str(seat.seat)).encode()
                 label = t("clock.button", name=seat.name)
-                rows.append([InlineKeyboardButton(label, callback_data=data)])
+                rows.append([press_button(label, data)])
         return rows
 
     # the end
@@ -570,15 +582,12 @@ class Publisher:
         match, t = scene.match, scene.t
         result = get_engine(match.game).result(match.state)
         rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
-        button = InlineKeyboardButton(t("play.rematch"), callback_data=rematch)
+        button = press_button(t("play.rematch"), rematch)
         text = scene.ui.final(t, scene.public, result, scene.names)
-        await self._send(match, text, InlineKeyboardMarkup([[button]]))
+        await self._send(match, text, markup_of([[button]]))
 
-    async def _send(
-        self, match: Match, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> int:
-        message = await self.messenger.send(match.chat_id, text, markup, thread_id=match.thread_id)
-        return message.message_id
+    async def _send(self, match: Match, text: str, markup: Markup = None) -> int:
+        return await self.messenger.send(match.chat_id, text, markup, thread_id=match.thread_id)
 
     # -- private chats -------------------------------------------------------------------
     async def _draw_private(self, match_id: int, user_id: int) -> None:
@@ -614,11 +623,11 @@ class Publisher:
         rows = keyboard(match, screen.rows, seat.seat)
         if match.practice and legal and match.status == "playing":
             hint = Callback(Kind.HINT, match.id, seat.token).encode()
-            rows.append([InlineKeyboardButton(t("hint.button"), callback_data=hint)])
+            rows.append([press_button(t("hint.button"), hint)])
         if seat.autopilot and match.status == "playing":
             text += "\n\n" + t("timer.autopilot_private")
             back = Callback(Kind.BACK, match.id, 0, "").encode()
-            rows.append([InlineKeyboardButton(t("timer.back_button"), callback_data=back)])
+            rows.append([press_button(t("timer.back_button"), back)])
         elif legal and seat.deadline is not None and match.status == "playing":
             text += "\n\n" + self._clock_line(t, match, seat)
         return Prompt(text, rows, decides=bool(legal), closed=t("play.prompt_closed", title=title))
@@ -677,22 +686,20 @@ class Publisher:
         self,
         user_id: int,
         prompt: Prompt,
-        markup: InlineKeyboardMarkup | None,
+        markup: Markup,
         notify: bool = True,
     ) -> int:
         """A prompt as a new message: a photo with the prompt as its caption, or text —
         also when Telegram refuses the picture."""
         if prompt.picture is not None:
             try:
-                message = await self.messenger.send_photo(
+                return await self.messenger.send_photo(
                     user_id, prompt.picture, prompt.text, markup, notify=notify
                 )
-                return message.message_id
             except BadRequest:
                 log.exception("the prompt's picture for %s was refused; sending text", user_id)
                 prompt.picture = None
-        message = await self.messenger.send(user_id, prompt.text, markup, notify=notify)
-        return message.message_id
+        return await self.messenger.send(user_id, prompt.text, markup, notify=notify)
 
     async def _edit_prompt(
         self,
@@ -700,7 +707,7 @@ class Publisher:
         message_id: int,
         shown: str | None,
         prompt: Prompt,
-        markup: InlineKeyboardMarkup | None,
+        markup: Markup,
     ) -> int:
         """Edit a prompt in place: text as text; a picture by its caption alone when the
         message shows it already (a selection step), else by its media. A message of the

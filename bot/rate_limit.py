@@ -14,6 +14,9 @@ one call of a group at a time, so the bound holds whatever the load:
   moving instead of stalling once the budget is spent;
 * at least a second between two calls to the same group.
 
+Overall, calls are spaced by :class:`Pacing` (a burst of ``OVERALL_PER_SECOND`` calls, then
+one call every ``1 / OVERALL_PER_SECOND`` seconds, first come first served).
+
 While a group waits here the publisher's requests for it coalesce: the next call draws the
 latest state. Reads (``getChatMember``...) are not messages and are not held back, so a
 press that needs an admin check is still answered at once. Answers to presses carry no
@@ -29,7 +32,6 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiolimiter import AsyncLimiter
 from telegram.ext import BaseRateLimiter
 
 GROUP_CALLS = 19  # per window and group: Telegram allows about 20 a minute
@@ -39,6 +41,57 @@ READS = frozenset(
     {"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount", "getMe"}
 )
 MAX_IDLE_GROUPS = 1000  # idle groups' bookkeeping is dropped beyond this many
+
+
+class Pacing:
+    """At most ``burst`` calls at once and ``per_second`` a second on average: in any span
+    of ``s`` seconds at most ``burst + s * per_second`` calls go, first come first served,
+    also after the event loop stalled (the budget is counted in real time and never grows
+    beyond ``burst``). A call within the budget goes at once, without an await; the calls
+    that wait are released by one timer. (aiolimiter's ``AsyncLimiter``, used before, kept a
+    heap entry, callbacks and a rescheduled timer for every waiting call: a fifth of the
+    drawing's CPU under load.)"""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self._budget = float(burst)  # calls that may go now
+        self._counted = 0.0  # when the budget was last brought up to date (loop time)
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._timer: asyncio.TimerHandle | None = None
+
+    async def wait(self) -> None:
+        loop = asyncio.get_running_loop()
+        if not self._waiting:
+            self._count(loop.time())
+            if self._budget >= 1:
+                self._budget -= 1
+                return
+        waiting = loop.create_future()
+        self._waiting.append(waiting)
+        if self._timer is None:
+            self._release_later(loop)
+        await waiting
+
+    def _count(self, now: float) -> None:
+        self._budget = min(self.burst, self._budget + (now - self._counted) * self.per_second)
+        self._counted = now
+
+    def _release_later(self, loop: asyncio.AbstractEventLoop) -> None:
+        delay = (1 - self._budget) / self.per_second
+        self._timer = loop.call_at(self._counted + delay, self._release)
+
+    def _release(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._timer = None
+        self._count(loop.time())
+        while self._waiting and self._budget >= 1:
+            waiting = self._waiting.popleft()
+            if not waiting.done():  # else its caller was cancelled
+                self._budget -= 1
+                waiting.set_result(None)
+        if self._waiting:
+            self._release_later(loop)
 
 
 @dataclass
@@ -67,7 +120,7 @@ class TelegramLimits(BaseRateLimiter[int]):
         # burst + guard / refill ≤ group_calls + a fraction: the bucket alone keeps the rule
         self.refill = window / (group_calls - burst)
         self.min_gap = window / 60
-        self.overall = AsyncLimiter(overall_per_second, 1)
+        self.overall = Pacing(overall_per_second, burst=max(1, int(overall_per_second)))
         self._groups: dict[int | str, _Group] = {}
 
     async def initialize(self) -> None:
@@ -90,17 +143,17 @@ class TelegramLimits(BaseRateLimiter[int]):
             return await callback(*args, **kwargs)
         group = _group_id(chat_id)
         if group is None or endpoint in READS:
-            async with self.overall:
-                return await callback(*args, **kwargs)
+            await self.overall.wait()
+            return await callback(*args, **kwargs)
         state = self._group(group)
         async with state.lock:
             await self._wait_for_budget(state)
-            async with self.overall:
-                now = _now()
-                self._refill(state, now)
-                state.tokens -= 1
-                state.sent.append(now)
-                return await callback(*args, **kwargs)
+            await self.overall.wait()
+            now = _now()
+            self._refill(state, now)
+            state.tokens -= 1
+            state.sent.append(now)
+            return await callback(*args, **kwargs)
 
     def _group(self, group: int | str) -> _Group:
         state = self._groups.get(group)

@@ -52,12 +52,13 @@ async def test_send_photo_with_caption_and_buttons(setup):
     picture = png()
     sent = await messenger.send_photo(GROUP, picture, "<b>Alice</b> to play", buttons("Go"))
     stored = api.last(GROUP)
-    assert stored.message_id == sent.message_id
+    assert stored.message_id == sent  # its id
     assert stored.is_photo and stored.photo == picture
     assert stored.photo_size == (60, 40)
     assert stored.text == "Alice to play"
     assert [b["text"] for b in stored.buttons()] == ["Go"]
-    assert sent.photo and sent.photo[-1].width == 60 and sent.caption == "Alice to play"
+    reply = api.message_dict(stored)  # what Telegram answers about the new message
+    assert reply["photo"][-1]["width"] == 60 and reply["caption"] == "Alice to play"
     assert api.calls[-1][1]["_files"]["photo"] == picture  # uploaded, not a URL
 
 
@@ -65,13 +66,13 @@ async def test_edit_photo_replaces_picture_caption_and_buttons(setup):
     api, messenger, _ = setup
     sent = await messenger.send_photo(GROUP, png(), "round 1", buttons("Go"))
     newer = png(colour=(207, 55, 44))
-    await messenger.edit_photo(GROUP, sent.message_id, newer, "round 2", buttons("Stop"))
+    await messenger.edit_photo(GROUP, sent, newer, "round 2", buttons("Stop"))
     stored = api.last(GROUP)
     assert stored.photo == newer and stored.text == "round 2" and stored.edits == 1
     assert [b["text"] for b in stored.buttons()] == ["Stop"]
     assert len(api.visible(GROUP)) == 1
     # the very same picture, caption and buttons: Telegram says "not modified", nothing fails
-    await messenger.edit_photo(GROUP, sent.message_id, newer, "round 2", buttons("Stop"))
+    await messenger.edit_photo(GROUP, sent, newer, "round 2", buttons("Stop"))
     assert api.last(GROUP).edits == 1
 
 
@@ -79,11 +80,11 @@ async def test_edit_caption_keeps_the_picture(setup):
     api, messenger, _ = setup
     picture = png()
     sent = await messenger.send_photo(GROUP, picture, "Alice to play")
-    await messenger.edit_caption(GROUP, sent.message_id, "Bob to play", buttons("Go"))
+    await messenger.edit_caption(GROUP, sent, "Bob to play", buttons("Go"))
     stored = api.last(GROUP)
     assert stored.photo == picture and stored.text == "Bob to play"
     assert [b["text"] for b in stored.buttons()] == ["Go"]
-    await messenger.edit_caption(GROUP, sent.message_id, "Bob to play", buttons("Go"))
+    await messenger.edit_caption(GROUP, sent, "Bob to play", buttons("Go"))
     assert stored.edits == 1
 
 
@@ -91,9 +92,9 @@ async def test_a_text_board_can_become_a_picture(setup):
     api, messenger, _ = setup
     text = await messenger.send(GROUP, "the board as text")
     picture = png()
-    await messenger.edit_photo(GROUP, text.message_id, picture, "the board")
+    await messenger.edit_photo(GROUP, text, picture, "the board")
     stored = api.last(GROUP)
-    assert stored.message_id == text.message_id and stored.photo == picture
+    assert stored.message_id == text and stored.photo == picture
 
 
 async def test_a_picture_falls_back_to_a_new_text_message(setup):
@@ -101,9 +102,9 @@ async def test_a_picture_falls_back_to_a_new_text_message(setup):
     api, messenger, _ = setup
     photo = await messenger.send_photo(GROUP, png(), "the board")
     with pytest.raises(MessageKindDiffers):
-        await messenger.edit(GROUP, photo.message_id, "the board as text")
-    message_id = await messenger.edit_or_send(GROUP, photo.message_id, "the board as text")
-    assert message_id != photo.message_id
+        await messenger.edit(GROUP, photo, "the board as text")
+    message_id = await messenger.edit_or_send(GROUP, photo, "the board as text")
+    assert message_id != photo
     assert not api.last(GROUP).is_photo and api.last(GROUP).text == "the board as text"
     assert [m.message_id for m in api.visible(GROUP)] == [message_id]  # the photo gave way
     with pytest.raises(MessageKindDiffers):  # and a text message has no caption to edit
@@ -113,11 +114,11 @@ async def test_a_picture_falls_back_to_a_new_text_message(setup):
 async def test_edit_photo_or_send_sends_anew_when_the_message_is_gone(setup):
     api, messenger, _ = setup
     sent = await messenger.send_photo(GROUP, png(), "the board")
-    await messenger.delete(GROUP, sent.message_id)
+    await messenger.delete(GROUP, sent)
     with pytest.raises(MessageGone):
-        await messenger.edit_photo(GROUP, sent.message_id, png(), "again")
-    message_id = await messenger.edit_photo_or_send(GROUP, sent.message_id, png(), "again")
-    assert message_id != sent.message_id
+        await messenger.edit_photo(GROUP, sent, png(), "again")
+    message_id = await messenger.edit_photo_or_send(GROUP, sent, png(), "again")
+    assert message_id != sent
     assert api.last(GROUP).is_photo and api.last(GROUP).text == "again"
     same = await messenger.edit_photo_or_send(GROUP, message_id, png(colour=(0, 0, 0)), "x")
     assert same == message_id
@@ -173,7 +174,7 @@ async def test_photos_through_the_fake_served_over_http():
         sent = await messenger.send_photo(GROUP, picture, "over HTTP", buttons("Go"))
         assert api.last(GROUP).photo == picture
         newer = png(colour=(9, 9, 9))
-        await messenger.edit_photo(GROUP, sent.message_id, newer, "edited", buttons("Stop"))
+        await messenger.edit_photo(GROUP, sent, newer, "edited", buttons("Stop"))
         stored = api.last(GROUP)
         assert stored.photo == newer and stored.text == "edited" and stored.edits == 1
         assert [b["text"] for b in stored.buttons()] == ["Stop"]

@@ -7,6 +7,7 @@ Telegram's minute is shrunk to ``WINDOW`` seconds (``TelegramLimits(window=...)`
 from __future__ import annotations
 
 import asyncio
+import time
 
 from telegram import Update
 
@@ -14,7 +15,7 @@ from bot.callbacks import Callback
 from bot.host import get_host
 from bot.i18n import translator
 from bot.publisher import names_of
-from bot.rate_limit import TelegramLimits
+from bot.rate_limit import Pacing, TelegramLimits
 from bot.testing.fake_telegram import plain
 from bot.ui import get_ui
 from games import get_engine
@@ -131,3 +132,52 @@ async def test_an_admin_check_is_not_held_up_by_a_busy_group(api, database):
     assert "getChatMember" in order[:answered]
     sent_before = order[:answered].count("sendMessage")
     assert sent_before < 25, "the press waited for the group's queue"
+
+
+async def test_overall_pacing_allows_a_burst_then_the_rate_and_serves_calls_in_order():
+    """The overall limit (Telegram's 30 calls a second, a burst of 30), here at 300 a second
+    so the test takes a fraction of a second: the burst at once, then the rate, first come
+    first served."""
+    overall = TelegramLimits().overall  # the bot's own: 30 a second, 30 at once
+    assert (overall.per_second, overall.burst) == (30, 30)
+    limits = TelegramLimits(overall_per_second=300)
+    limits.overall = Pacing(300, burst=30)
+    loop = asyncio.get_running_loop()
+    sent: list[tuple[float, int]] = []
+
+    async def call(number: int) -> int:
+        sent.append((loop.time(), number))
+        return number
+
+    began = loop.time()
+    results = await asyncio.gather(
+        *(
+            limits.process_request(call, (n,), {}, "sendMessage", {"chat_id": 1000 + n}, None)
+            for n in range(120)
+        )
+    )
+    assert results == list(range(120))
+    assert [number for _, number in sent] == list(range(120))  # in the order they came
+    times = [when - began for when, _ in sent]
+    assert times[29] < 0.05  # the burst goes at once
+    assert times[-1] >= (120 - 30) / 300 - 0.01  # the rest at the rate...
+    for start in times:  # ...never more than the burst plus the rate in any span
+        assert sum(1 for when in times if start <= when < start + 0.1) <= 30 + 30 + 1
+
+
+async def test_overall_pacing_sends_no_more_than_the_burst_after_the_loop_stalled():
+    pacing = Pacing(300, burst=30)
+    loop = asyncio.get_running_loop()
+    sent: list[float] = []
+
+    async def call() -> None:
+        await pacing.wait()
+        sent.append(loop.time())
+
+    calls = [asyncio.create_task(call()) for _ in range(120)]
+    await asyncio.sleep(0)  # the burst goes, the others wait
+    time.sleep(0.2)  # the loop stalls: the time of 60 calls passes
+    await asyncio.gather(*calls)
+    after = sent[30:]
+    assert len(after) == 90
+    assert sum(1 for when in after if when - after[0] < 0.01) <= 30 + 3  # a burst at most

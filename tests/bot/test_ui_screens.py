@@ -30,9 +30,9 @@ def check_screen(text: str, rows: list, match: Match, seat: int | None) -> None:
     assert all(1 <= len(row) <= 8 for row in markup)
     for row in markup:
         for button in row:
-            assert button.text.strip() and not RAW_KEY.search(button.text)
-            if button.callback_data:
-                assert len(button.callback_data.encode()) <= 64
+            assert button["text"].strip() and not RAW_KEY.search(button["text"])
+            if "callback_data" in button:
+                assert len(button["callback_data"].encode()) <= 64
 
 
 def player_counts(game: str) -> list[int]:
