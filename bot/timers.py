@@ -104,12 +104,14 @@ class Timers:
                 run_at = datetime.fromtimestamp(fire_at, UTC)
                 jobs.scheduler.modify_job(name, next_run_time=run_at)
                 return
+        # APScheduler counts running instances by job id, and a match's jobs share theirs: a
+        # job due while the previous one's tick still runs must not be skipped as one too many
         jobs.run_once(
             self._on_job,
             when=delay,
             data=match.id,
             name=name,
-            job_kwargs={**LATE_JOBS_RUN, "id": name, "replace_existing": True},
+            job_kwargs={**LATE_JOBS_RUN, "id": name, "replace_existing": True, "max_instances": 8},
         )
 
     async def _on_job(self, context: CallbackContext) -> None:
