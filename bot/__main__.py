@@ -12,7 +12,7 @@ import sys
 
 from telegram.error import InvalidToken
 
-from bot.app import ALLOWED_UPDATES, build_application
+from bot.app import ALLOWED_UPDATES, LOCK_LOST, build_application
 from bot.database_check import DatabaseProblem, check_database, check_postgres
 from bot.settings import SettingsError, load_settings
 
@@ -53,6 +53,12 @@ def main() -> None:
         sys.exit(
             "tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from "
             "@BotFather into .env (see .env.example) or the environment"
+        )
+    if application.bot_data.get(LOCK_LOST):
+        sys.exit(
+            "tablebot: another instance took over the database while this one served (it "
+            "lost its lock in a database restart, or its lock file was deleted): stopped, "
+            "so that one instance serves; started again, this one waits for the lock"
         )
 
 

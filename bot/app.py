@@ -143,6 +143,7 @@ async def _on_startup(application: Application) -> None:
     await check_storage(host.storage)
     # one instance at a time: during a deploy the new one waits here for the old one to stop
     await host.storage.open()
+    host.storage.on_lock_lost = lambda: stop_serving(application)
     for lang in LANGUAGES:
         t = translator(lang)
         await application.bot.set_my_commands(
@@ -150,6 +151,16 @@ async def _on_startup(application: Application) -> None:
             language_code=None if lang == "en" else lang,
         )
     await restore_matches(host)
+
+
+LOCK_LOST = "lock_lost"  # bot_data: this instance stopped because another took the lock
+
+
+def stop_serving(application: Application) -> None:
+    """Another instance holds the database now: stop polling, finish what is in flight,
+    and (``python -m bot``) exit non-zero so the platform starts this one again, waiting."""
+    application.bot_data[LOCK_LOST] = True
+    application.stop_running()
 
 
 async def restore_matches(host: Host) -> None:

@@ -8,19 +8,39 @@ from telegram import Update
 
 from bot.handlers.common import is_private, popup
 from bot.host import BotContext
+from bot.i18n import Translator, negotiate, translator
+from bot.storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
 
 async def on_error(update: object, context: BotContext) -> None:
-    log.error("error while handling an update", exc_info=context.error)
+    storage_down = isinstance(context.error, StorageUnavailable)
+    if storage_down:  # an outage: one line, not a traceback per press
+        log.warning("an update was refused: %s", context.error)
+    else:
+        log.error("error while handling an update", exc_info=context.error)
     if not isinstance(update, Update):
         return
-    t = await context.host.languages.user_t(update.effective_user)
+    t = await _reader(update, context, storage_down)
+    text = t("error.storage") if storage_down else t("error.internal")
     try:
         if update.callback_query is not None:
-            await popup(update.callback_query, t("error.internal"), alert=True)
+            await popup(update.callback_query, text, alert=True)
         elif update.effective_message is not None and is_private(update.effective_chat):
-            await update.effective_message.reply_text(t("error.internal"))
+            await update.effective_message.reply_text(text)
     except Exception:  # the error report itself failed (Telegram down?): nothing more to do
         log.exception("could not report the error to the user")
+
+
+async def _reader(update: Update, context: BotContext, storage_down: bool) -> Translator:
+    """The user's language; while the database does not answer, their Telegram app's."""
+    languages = context.host.languages
+    user = update.effective_user
+    if not storage_down:
+        try:
+            return await languages.user_t(user)
+        except StorageUnavailable:
+            pass
+    code = user.language_code if user is not None else None
+    return translator(negotiate(code, languages.default))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage.contract import InstanceRunning, Storage, StorageStats
+from bot.storage.contract import InstanceRunning, Storage, StorageStats, StorageUnavailable
 from bot.storage.model import ACTIVE, Match, Notice, Seat, StaleMatch, User, copy_match
 from bot.storage.standings import GameStats, PastMatch, PastPlayer, Standing
 
@@ -22,6 +22,7 @@ __all__ = [
     "Standing",
     "Storage",
     "StorageStats",
+    "StorageUnavailable",
     "User",
     "copy_match",
     "is_postgres_url",

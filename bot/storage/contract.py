@@ -24,11 +24,12 @@ SQL is written once, with ``?`` placeholders and standard SQL both backends acce
 from __future__ import annotations
 
 import abc
+import asyncio
 import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -54,6 +55,10 @@ log = logging.getLogger("bot.storage")
 CACHED_MATCHES = 512  # recently used unfinished matches kept in memory; others read on demand
 CACHED_PEOPLE = 10_000  # users and chats whose language is kept in memory
 LOCK_POLL_SECONDS = 0.5  # how often a waiting instance tries the instance lock again
+# how often a serving instance makes sure it still holds the lock: a database restart drops
+# PostgreSQL's lock, a deleted lock file frees SQLite's; within this the instance takes it
+# again or stops serving
+LOCK_CHECK_SECONDS = 1.0
 LOG = "log"  # the state's append-only list of public events
 
 SEAT_UPSERT = (
@@ -62,6 +67,11 @@ SEAT_UPSERT = (
     f"ON CONFLICT (match_id, seat) DO UPDATE SET "
     + ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
 )
+
+
+class StorageUnavailable(Exception):
+    """The database did not answer in time, its connection failed, or this instance is not
+    sure it still holds the instance lock: nothing was written; try again shortly."""
 
 
 class InstanceRunning(Exception):
@@ -257,6 +267,9 @@ class Storage(Standings, abc.ABC):
         self._chat_pictures: LRU = LRU(CACHED_PEOPLE)
         self._with_notices: set[int] = set()  # matches that have unsent notices
         self.stats = StorageStats()
+        # called once if another instance took the lock: the app stops serving
+        self.on_lock_lost: Callable[[], None] = lambda: None
+        self._lock_watch: asyncio.Task | None = None
 
     # -- what each backend provides ----------------------------------------------------------
     @abc.abstractmethod
@@ -271,6 +284,12 @@ class Storage(Standings, abc.ABC):
     @abc.abstractmethod
     async def _close(self) -> None:
         """Disconnect, then release the instance lock."""
+
+    @abc.abstractmethod
+    async def _keep_lock(self) -> bool:
+        """Make sure this instance still holds the instance lock, taking it again if it was
+        dropped (the server restarted, the lock file was deleted) and is free; False if
+        another instance holds it now. Raises if the database cannot be asked."""
 
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
@@ -303,6 +322,7 @@ class Storage(Standings, abc.ABC):
     # -- lifecycle -------------------------------------------------------------------------
     async def open(self, wait_for_lock: bool = True) -> None:
         await self._open(wait_for_lock)
+        self._lock_watch = asyncio.get_running_loop().create_task(self._watch_lock())
         rows = await self._rows("SELECT DISTINCT match_id FROM notices WHERE sent = FALSE")
         self._with_notices = {row[0] for row in rows}
         await self.record_earlier_matches()
@@ -334,7 +354,35 @@ class Storage(Standings, abc.ABC):
         return recorded
 
     async def close(self) -> None:
+        if self._lock_watch is not None:
+            self._lock_watch.cancel()
+            await asyncio.gather(self._lock_watch, return_exceptions=True)
+            self._lock_watch = None
         await self._close()
+
+    async def _watch_lock(self) -> None:
+        """Never two serving instances: every ``LOCK_CHECK_SECONDS`` make sure the lock is
+        still ours; if another instance holds it now, tell the app to stop serving."""
+        unanswered = False
+        while True:
+            await asyncio.sleep(LOCK_CHECK_SECONDS)
+            try:
+                held = await self._keep_lock()
+            except Exception as error:  # the database does not answer: try again
+                if not unanswered:
+                    log.warning("cannot check the instance lock on %s: %r", self.describe(), error)
+                unanswered = True
+                continue
+            if unanswered:
+                log.warning("%s answers again", self.describe())
+                unanswered = False
+            if not held:
+                log.error(
+                    "another bot instance holds the lock on %s now: this one stops serving",
+                    self.describe(),
+                )
+                self.on_lock_lost()
+                return
 
     @staticmethod
     def waiting_for_lock(holder: str) -> None:
@@ -560,7 +608,12 @@ class Storage(Standings, abc.ABC):
         if match.state is not None and match.status in ("finished", "cancelled"):
             outcome = "finished" if match.status == "finished" else ended
             write.record = build_record(match, outcome, write.updated_at)
-        if not await self._write_match(write):
+        try:
+            saved = await self._write_match(write)
+        except StorageUnavailable:
+            self._matches.pop(match.id, None)  # whether it was written is read afresh later
+            raise
+        if not saved:
             self._matches.pop(match.id, None)  # someone else wrote: read it afresh
             raise StaleMatch(f"match {match.id} is no longer at version {expected}")
         size = write.size()

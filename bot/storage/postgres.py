@@ -7,12 +7,20 @@ PostgreSQL's ``$1, $2...`` once and kept.
 
 One bot instance at a time: a session-level advisory lock, held on a connection of its own
 while the storage is open. The server releases it when that connection ends — on a clean
-stop, or when the process dies.
+stop, when the process dies, and also when the server restarts or fails over: then every
+call fails fast (nothing is written) until the lock watch has taken the lock again, or has
+found another instance holding it and stopped this one.
+
+A server that does not answer (a frozen host, a network partition) holds nothing up for
+long: every statement has a timeout, every call a deadline; the first call that runs out
+marks the database unavailable, so the calls after it fail at once, until the lock watch
+hears the server again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -28,6 +36,7 @@ from bot.storage.contract import (
     MatchWrite,
     Row,
     Storage,
+    StorageUnavailable,
     _dumps,
 )
 from bot.storage.migrations.postgres import MIGRATIONS
@@ -38,6 +47,22 @@ from bot.storage.records import MatchRecord, write_record_async
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
 POOL_SIZE = 4
 CONNECT_TIMEOUT = 10.0
+# Telegram drops a press's answer after about 15 s, and a PaaS kills a stopping process
+# after about 30 s: a server that does not answer within these is taken as down
+STATEMENT_SECONDS = 4.0  # one statement
+CALL_SECONDS = 5.0  # one call: a connection from the pool, its statements, giving it back
+CLOSE_SECONDS = 3.0  # closing the connections at shutdown, then they are cut
+LOCK_SILENCE_SECONDS = 6.0  # a lock connection silent this long is cut and made afresh
+# what a server that is down, restarting or out of reach raises
+OUTAGE = (
+    TimeoutError,
+    OSError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+
+log = logging.getLogger("bot.storage")
 
 
 def describe_url(url: str) -> str:
@@ -77,7 +102,10 @@ class PostgresStorage(Storage):
         self.url = url
         self._pool: asyncpg.Pool | None = None
         self._lock_connection: asyncpg.Connection | None = None
+        self._lock_pid: int | None = None  # the server process of the lock's session
+        self._lock_silent_since: float | None = None
         self._opening: asyncio.Task | None = None
+        self._unavailable: str | None = None  # why calls fail at once, while they do
 
     def describe(self) -> str:
         return describe_url(self.url)
@@ -94,18 +122,17 @@ class PostgresStorage(Storage):
             min_size=1,
             max_size=POOL_SIZE,
             timeout=CONNECT_TIMEOUT,
+            command_timeout=STATEMENT_SECONDS,
             reset=_nothing_to_reset,
         )
         await self._migrate()
 
     async def _take_lock(self, wait: bool) -> None:
-        self._lock_connection = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
+        self._lock_connection = await self._connect_for_lock()
         started = time.monotonic()
         told = False
         try:
-            while not await self._lock_connection.fetchval(
-                "SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK_KEY
-            ):
+            while not await self._try_lock(self._lock_connection):
                 if not wait:
                     raise InstanceRunning(f"another bot instance is running on {self.describe()}")
                 if not told:
@@ -118,18 +145,92 @@ class PostgresStorage(Storage):
         if told:
             self.took_lock(self.describe(), time.monotonic() - started)
 
+    async def _connect_for_lock(self) -> asyncpg.Connection:
+        return await asyncpg.connect(
+            self.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_SECONDS
+        )
+
+    async def _try_lock(self, connection: asyncpg.Connection) -> bool:
+        if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK_KEY):
+            return False
+        self._lock_pid = connection.get_server_pid()
+        self._lock_silent_since = None
+        connection.add_termination_listener(self._lock_connection_ended)
+        return True
+
+    def _lock_connection_ended(self, connection: asyncpg.Connection) -> None:
+        """The lock's session ended (a server restart, a failover, a cut connection): the
+        server no longer holds the lock for us, so nothing is written until it is ours again."""
+        if connection is self._lock_connection and self._pool is not None:
+            self._unavailable = "the instance lock is not confirmed"
+
+    async def _keep_lock(self) -> bool:
+        connection = self._lock_connection
+        if connection is not None and not connection.is_closed():
+            try:
+                await connection.fetchval("SELECT 1", timeout=STATEMENT_SECONDS)
+            except OUTAGE:
+                self._unavailable = f"{self.describe()} does not answer"
+                now = time.monotonic()
+                self._lock_silent_since = self._lock_silent_since or now
+                if now - self._lock_silent_since > LOCK_SILENCE_SECONDS:
+                    connection.terminate()  # a half-open connection: make it afresh
+                raise
+            self._lock_silent_since = None
+            self._unavailable = None
+            return True
+        self._unavailable = "the instance lock is not confirmed"
+        connection = await self._connect_for_lock()
+        try:
+            taken = await self._try_lock(connection)
+            if not taken:
+                taken = await self._end_own_stale_session(connection)
+        except BaseException:
+            connection.terminate()
+            raise
+        if taken is None:  # our old session still held it: it is ended, try again soon
+            await connection.close(timeout=CLOSE_SECONDS)
+            raise StorageUnavailable("the instance lock's old session was still ending")
+        if not taken:
+            await connection.close(timeout=CLOSE_SECONDS)
+            return False
+        self._lock_connection = connection
+        self._unavailable = None
+        log.warning("%s dropped the instance lock (a restart?): took it again", self.describe())
+        return True
+
+    async def _end_own_stale_session(self, connection: asyncpg.Connection) -> bool | None:
+        """The lock is held: by another instance (False), or by this instance's own old
+        session that the server has not ended yet (None: it is ended now)."""
+        holder = await connection.fetchval(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND classid::bigint = $1 AND objid::bigint = $2 AND objsubid = 1",
+            INSTANCE_LOCK_KEY >> 32,
+            INSTANCE_LOCK_KEY & 0xFFFFFFFF,
+        )
+        if holder is None or holder != self._lock_pid:
+            return False if holder is not None else None
+        await connection.fetchval("SELECT pg_terminate_backend($1)", holder)
+        return None
+
     async def _release_lock(self) -> None:
-        if self._lock_connection is not None:
-            await self._lock_connection.close()  # ends the session: the server drops its lock
-            self._lock_connection = None
+        connection, self._lock_connection = self._lock_connection, None
+        if connection is not None:
+            try:  # ends the session: the server drops its lock
+                await connection.close(timeout=CLOSE_SECONDS)
+            except (*OUTAGE, asyncio.CancelledError):
+                connection.terminate()
 
     async def _close(self) -> None:
         if self._opening is not None and not self._opening.done():
             self._opening.cancel()  # stopped while waiting for the lock: stop waiting
             await asyncio.gather(self._opening, return_exceptions=True)
         if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+            pool, self._pool = self._pool, None
+            try:
+                await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
+            except (*OUTAGE, asyncio.CancelledError):
+                pool.terminate()  # a server that does not answer must not hold up a stop
         await self._release_lock()
 
     async def _migrate(self) -> None:
@@ -159,22 +260,44 @@ class PostgresStorage(Storage):
         return self._pool
 
     # -- the contract's primitives ---------------------------------------------------------
+    @asynccontextmanager
+    async def _answering(self) -> AsyncIterator[None]:
+        """One call, within ``CALL_SECONDS``; a server that is down (or a lock not confirmed)
+        fails it with :class:`StorageUnavailable` — at once once it is known to be down."""
+        if self._unavailable is not None:
+            raise StorageUnavailable(self._unavailable)
+        try:
+            async with asyncio.timeout(CALL_SECONDS):
+                yield
+        except OUTAGE as error:
+            if self._unavailable is None:
+                log.warning("%s does not answer: %r", self.describe(), error)
+            self._unavailable = f"{self.describe()} does not answer"
+            raise StorageUnavailable(self._unavailable) from error
+
     async def _rows(self, sql: str, args: Sequence = ()) -> list[Row]:
         self.stats.round_trips += 1
-        return await self.pool.fetch(numbered(sql), *args)
+        async with self._answering():
+            return await self.pool.fetch(numbered(sql), *args)
 
     async def _run(self, sql: str, args: Sequence = ()) -> int:
         self.stats.round_trips += 1
-        return changed(await self.pool.execute(numbered(sql), *args))
+        async with self._answering():
+            return changed(await self.pool.execute(numbered(sql), *args))
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Transaction]:
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with (
+            self._answering(),
+            self.pool.acquire() as connection,
+            connection.transaction(),
+        ):
             yield _Transaction(self, connection)
 
     async def _read_match(self, match_id: int) -> tuple[Row, list[Row], list[str]] | None:
         # one snapshot for the three reads: a save in between cannot mix two versions
         async with (
+            self._answering(),
             self.pool.acquire() as connection,
             connection.transaction(isolation="repeatable_read", readonly=True),
         ):
@@ -206,11 +329,12 @@ class PostgresStorage(Storage):
             args.append(w.state)
         self.stats.round_trips += 1
         if w.record is None:
-            saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
+            async with self._answering():
+                saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
             return saved == 1
         # the match ends: the save, its record and the ratings in one transaction (the
         # record reads the moves the save writes, so it follows in the same transaction)
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._answering(), self.pool.acquire() as connection, connection.transaction():
             saved = await connection.fetchval(_save_sql(w.state_changed), *args)
             if saved == 1:
                 _, trips = await write_record_async(connection, numbered, w.record, _dumps)
@@ -218,7 +342,7 @@ class PostgresStorage(Storage):
         return saved == 1
 
     async def _write_record(self, record: MatchRecord) -> bool:
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._answering(), self.pool.acquire() as connection, connection.transaction():
             recorded, trips = await write_record_async(connection, numbered, record, _dumps)
         self.stats.round_trips += trips
         return recorded

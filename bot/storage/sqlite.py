@@ -8,13 +8,16 @@ work is committed.
 
 One bot instance at a time: a lock file next to the database (``bot.sqlite3.lock``) is held
 with ``flock`` while the storage is open; the kernel releases it when the process exits,
-however it exits.
+however it exits. A lock file deleted or replaced under a running instance would let another
+start beside it: every write first makes sure the file at that path is still the one locked,
+and the lock watch takes a new one (or stops the instance if another took it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import fcntl
+import logging
 import os
 import sqlite3
 import time
@@ -31,12 +34,15 @@ from bot.storage.contract import (
     MatchWrite,
     Row,
     Storage,
+    StorageUnavailable,
     _dumps,
 )
 from bot.storage.migrations.sqlite import MIGRATIONS
 from bot.storage.records import MatchRecord, write_record
 
 Work = Callable[[sqlite3.Connection], Any]
+
+log = logging.getLogger("bot.storage")
 
 
 def lock_path(database: Path) -> Path:
@@ -66,6 +72,26 @@ class InstanceLock:
         if self._fd is not None:
             os.close(self._fd)  # closing the file releases the lock
             self._fd = None
+
+    def still_ours(self) -> bool:
+        """The file at the lock's path is the one we hold: not deleted or replaced (another
+        instance would then lock the new file and start)."""
+        if self._fd is None:
+            return False
+        try:
+            at_path = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        held = os.fstat(self._fd)
+        return (at_path.st_dev, at_path.st_ino) == (held.st_dev, held.st_ino)
+
+    def take_again(self) -> bool:
+        """The lock file was deleted or replaced: lock the one at the path now (False if
+        another instance holds it)."""
+        old, self._fd = self._fd, None
+        if old is not None:
+            os.close(old)
+        return self.try_take()
 
 
 class SQLiteStorage(Storage):
@@ -109,6 +135,14 @@ class SQLiteStorage(Storage):
             await asyncio.sleep(LOCK_POLL_SECONDS)
         if told:
             self.took_lock(self.describe(), time.monotonic() - started)
+
+    async def _keep_lock(self) -> bool:
+        if self._lock.still_ours():
+            return True
+        if not self._lock.take_again():
+            return False
+        log.warning("the lock file %s was deleted or replaced: took it again", self._lock.path)
+        return True
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None)
@@ -207,6 +241,8 @@ class SQLiteStorage(Storage):
         """On the database thread: every work in one transaction, each in a savepoint."""
         db = self.db
         outcomes: list[tuple[bool, Any]] = []
+        if writes:
+            self._fence()
         db.execute("BEGIN IMMEDIATE" if writes else "BEGIN")
         try:
             for work in works:
@@ -224,6 +260,11 @@ class SQLiteStorage(Storage):
             raise
         return outcomes
 
+    def _fence(self) -> None:
+        """Write only while the lock file is ours (a stat: microseconds)."""
+        if not self._lock.still_ours():
+            raise StorageUnavailable(f"the lock file {self._lock.path} is no longer ours")
+
     # -- the contract's primitives ---------------------------------------------------------
     async def _rows(self, sql: str, args: Sequence = ()) -> list[Row]:
         if sql.startswith("PRAGMA"):  # outside any transaction (user_version, checks)
@@ -238,6 +279,7 @@ class SQLiteStorage(Storage):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Transaction]:
         async with self._turn:
+            self._fence()
             await self._call(self.db.execute, "BEGIN IMMEDIATE")
             try:
                 yield _Transaction(self)

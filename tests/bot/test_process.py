@@ -63,6 +63,7 @@ REFUSALS = {
         "play.not_your_match",
         "error.bad_button",
         "error.internal",
+        "error.storage",
     )
 }
 
