@@ -1,0 +1,72 @@
+"""A PostgreSQL server that hangs (a frozen host, a network partition: every server process
+stopped with SIGSTOP) under a real ``python -m bot``: presses are answered within seconds
+with "the storage is not answering, no move was made", the bot plays on once the server
+answers again, no answered move is lost, and SIGTERM during the outage stops the bot well
+within a PaaS's 30 s."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from bot.i18n import translator
+from tests.bot.databases import Look
+from tests.bot.process import BotProcess, until
+from tests.bot.test_handover import queue_presses
+from tests.bot.test_instance_lock_watch import PLAYERS, play_a_round, start_5211
+from tests.bot.test_process import REFUSALS, answered
+
+pytestmark = pytest.mark.usefixtures("no_bot_left_running")
+
+STORAGE_DOWN = translator("en")("error.storage")
+ANSWER_WITHIN = 8.0  # Telegram drops an answer after about 15 s
+STOP_WITHIN = 20.0  # a PaaS sends SIGKILL about 30 s after SIGTERM
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_presses_during_a_hung_database_are_answered_and_nothing_is_lost(
+    server, database, postgres_server
+):
+    rng = random.Random(5)
+    bot = BotProcess(server, database, LOG_LEVEL="INFO")
+    await bot.start()
+    driver = await start_5211(server, server.api)
+    look = Look(database)
+    pressed: list = []
+    await play_a_round(driver, look, rng, pressed)
+
+    presses = queue_presses(driver, look, PLAYERS, rng)  # read before the server hangs
+    look.close()
+    with postgres_server.frozen():
+        waits = []
+        for query, _, _ in presses:
+            asked = time.monotonic()
+            await until(lambda q=query: answered(server.api, q) is not None, timeout=30)
+            waits.append(time.monotonic() - asked)
+        assert all(answered(server.api, q) == STORAGE_DOWN for q, _, _ in presses)
+        assert max(waits) < ANSWER_WITHIN, waits
+    pressed.extend(presses)
+
+    look = Look(database)
+    before = len(pressed)
+    while not any(answered(server.api, q) not in REFUSALS for q, _, _ in pressed[before:]):
+        await play_a_round(driver, look, rng, pressed)  # plays on once the server answers
+    for _ in range(2):
+        await play_a_round(driver, look, rng, pressed)
+
+    with postgres_server.frozen():  # a deploy's SIGTERM while the server hangs
+        stopped_in = await bot.terminate()
+    assert stopped_in < STOP_WITHIN
+
+    once = Counter(answer["callback_query_id"] for answer in server.api.answers)
+    assert all(once[query] == 1 for query, _, _ in pressed)
+    played = [(seat, action) for query, seat, action in pressed
+              if answered(server.api, query) not in REFUSALS]  # fmt: skip
+    moves = look.rows(
+        "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
+    )
+    assert Counter(moves) == Counter(played)  # every answered move is in, and only those
+    look.close()
