@@ -1,0 +1,102 @@
+"""A pool of worker processes that heals itself: the AI's computations run off the event loop,
+and neither a killed worker nor a runaway computation disables the pool for good.
+
+A ``ProcessPoolExecutor`` whose worker dies (SIGKILL, the OOM killer) is broken for the rest
+of its life: every later call raises ``BrokenProcessPool``. Here a broken executor is
+replaced by a fresh one (made on the next call: no process starts before it is needed) and
+the call is tried again, once. A call that runs past its bound raises :class:`Overrun`, and
+its executor is replaced with its workers killed, so the runaway stops using a CPU.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# A call whose worker died is tried this many times in all: one death costs one retry; a
+# call that kills every worker it meets (a crash, not bad luck) is given up after that.
+ATTEMPTS = 2
+
+
+class Overrun(Exception):
+    """A call ran past its bound; its workers were killed (processes) or left behind
+    (a thread cannot be stopped)."""
+
+
+def make_executor(workers: int, name: str) -> Executor:
+    """``workers`` processes (spawned: a fresh interpreter, never a fork of the bot's
+    threads); 0: one thread of the bot's own process (tests)."""
+    if workers == 0:
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+class WorkerPool:
+    def __init__(self, workers: int, name: str) -> None:
+        self.workers = workers
+        self.name = name  # in the log: whose pool it is
+        self.executor: Executor | None = None  # made on first use
+        self._closed = False
+
+    async def run(self, seconds: float, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in a worker; the loop stays free. Raises :class:`Overrun`
+        past ``seconds``, and whatever the function raised."""
+        for attempt in range(1, ATTEMPTS + 1):
+            executor = self._current()
+            try:
+                return await self._call(executor, seconds, function, args)
+            except BrokenProcessPool:
+                self._replace(executor, "a worker died")
+                if attempt == ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _call(
+        self, executor: Executor, seconds: float, function: Callable[..., Any], args: tuple
+    ) -> Any:
+        running = asyncio.wrap_future(executor.submit(function, *args))
+        try:
+            done, _ = await asyncio.wait({running}, timeout=seconds)
+        finally:
+            if not running.done():  # cancelled, or past the bound: if still queued, never start
+                running.cancel()
+        if not done:
+            self._replace(executor, f"a call ran past {seconds:g} s")
+            raise Overrun(f"{getattr(function, '__name__', function)!s} ran past {seconds:g} s")
+        return running.result()
+
+    async def close(self) -> None:
+        """Shutdown: drop calls not started, wait for those running, stop the workers."""
+        self._closed = True
+        executor, self.executor = self.executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    def _current(self) -> Executor:
+        if self._closed:
+            raise RuntimeError(f"the {self.name} pool is closed")
+        if self.executor is None:
+            self.executor = make_executor(self.workers, self.name)
+        return self.executor
+
+    def _replace(self, executor: Executor, why: str) -> None:
+        """Retire ``executor`` (the next call makes a fresh one), killing its workers: other
+        calls running there fail as broken and are tried again on the new one."""
+        if self.executor is not executor:
+            return  # another call has replaced it already
+        self.executor = None
+        log.warning("the %s pool is replaced: %s", self.name, why)
+        if isinstance(executor, ProcessPoolExecutor):
+            # no public way to stop a running call: kill its process (and its siblings)
+            for process in list((executor._processes or {}).values()):
+                process.kill()
+        else:
+            log.warning("the %s pool's thread is left to finish on its own", self.name)
+        executor.shutdown(wait=False, cancel_futures=True)
