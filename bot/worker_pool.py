@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 # A call whose worker died is tried this many times in all: one death costs one retry; a
 # call that kills every worker it meets (a crash, not bad luck) is given up after that.
 ATTEMPTS = 2
+# At shutdown, how long the calls still running may take before their workers are killed.
+CLOSE_SECONDS = 5.0
 
 
 class Overrun(Exception):
@@ -73,11 +75,20 @@ class WorkerPool:
         return running.result()
 
     async def close(self) -> None:
-        """Shutdown: drop calls not started, wait for those running, stop the workers."""
+        """Shutdown: drop calls not started and wait for those running — for at most
+        :data:`CLOSE_SECONDS`, then kill the workers (a runaway must not hold up a stop)."""
         self._closed = True
         executor, self.executor = self.executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        if executor is None:
+            return
+        closing = asyncio.ensure_future(
+            asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        )
+        done, _ = await asyncio.wait({closing}, timeout=CLOSE_SECONDS)
+        if not done and isinstance(executor, ProcessPoolExecutor):
+            log.warning("the %s pool still computes at shutdown: its workers are killed", self.name)
+            _kill_workers(executor)
+            await closing
 
     def _current(self) -> Executor:
         if self._closed:
@@ -94,9 +105,14 @@ class WorkerPool:
         self.executor = None
         log.warning("the %s pool is replaced: %s", self.name, why)
         if isinstance(executor, ProcessPoolExecutor):
-            # no public way to stop a running call: kill its process (and its siblings)
-            for process in list((executor._processes or {}).values()):
-                process.kill()
+            _kill_workers(executor)
         else:
             log.warning("the %s pool's thread is left to finish on its own", self.name)
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _kill_workers(executor: ProcessPoolExecutor) -> None:
+    # no public way to stop a running call: kill its process (and its siblings; their calls
+    # fail as broken)
+    for process in list((executor._processes or {}).values()):
+        process.kill()

@@ -23,6 +23,7 @@ from telegram import Update
 import games.ai
 from bot.ai_moves import decision_args, decision_seed, normal_move
 from bot.ai_seats import AISeats
+from bot.callbacks import Callback
 from bot.host import get_host
 from bot.i18n import translator
 from bot.storage import Match
@@ -32,7 +33,7 @@ from games import get_engine
 from games.ai import choose, hint
 from games.core import encode_action
 from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN, OKSANA, running_bot
-from tests.bot.helpers import current_match, play_by_data, tick, use_clock
+from tests.bot.helpers import current_match, play_by_data, prompt, tick, use_clock
 from tests.bot.worker_faults import die_once, run_away
 
 EN = translator("en")
@@ -360,6 +361,30 @@ async def test_a_runaway_decision_gives_way_to_the_normal_ai_and_its_worker_is_k
     }
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any(f"match {match.id}" in text and "seat 1" in text for text in warnings)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_stop_does_not_wait_for_a_runaway_decision(
+    api, database, deal, monkeypatch, tmp_path
+):
+    deal(6)
+    runaway = tmp_path / "runaway"
+    monkeypatch.setattr("bot.worker_pool.CLOSE_SECONDS", 0.5, raising=False)
+    monkeypatch.setattr("bot.ai_seats.choose", functools.partial(run_away, str(runaway)))
+    async with running_bot(api, database, ai_workers=1) as driver:
+        match = await start_practice(driver, ALICE)
+        action = get_engine("azul").legal_actions(match.state, 0)[0]
+        data = Callback("a", match.id, match.seats[0].token, encode_action(action)).encode()
+        press = driver.press_update(ALICE, ALICE.id, prompt(driver, ALICE).message_id, data)
+        await driver.app.process_update(Update.de_json(press, driver.app.bot))  # no settling
+        for _ in range(200):  # until the bot's decision has begun in its worker
+            if runaway.exists():
+                break
+            await asyncio.sleep(0.05)
+        assert runaway.exists()
+        started = time.perf_counter()
+    assert time.perf_counter() - started < 5  # not the runaway's 20 s
+    assert not multiprocessing.active_children()
 
 
 @dataclass
