@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 # A call whose worker died is tried this many times in all: one death costs one retry; a
 # call that kills every worker it meets (a crash, not bad luck) is given up after that.
 ATTEMPTS = 2
+# How often a queued call looks whether a worker has taken it (its bound starts then).
+QUEUED_CHECK_SECONDS = 1.0
 # At shutdown, how long the calls still running may take before their workers are killed.
 CLOSE_SECONDS = 5.0
 
@@ -63,16 +65,26 @@ class WorkerPool:
     async def _call(
         self, executor: Executor, seconds: float, function: Callable[..., Any], args: tuple
     ) -> Any:
-        running = asyncio.wrap_future(executor.submit(function, *args))
+        call = executor.submit(function, *args)
+        result = asyncio.wrap_future(call)
+        loop = asyncio.get_running_loop()
+        # the bound counts from when a worker takes the call: waiting behind other matches'
+        # decisions on a busy pool is no runaway
+        began: float | None = None
         try:
-            done, _ = await asyncio.wait({running}, timeout=seconds)
+            while not result.done():
+                if began is None and call.running():
+                    began = loop.time()
+                left = QUEUED_CHECK_SECONDS if began is None else began + seconds - loop.time()
+                if left <= 0:
+                    self._replace(executor, f"a call ran past {seconds:g} s")
+                    name = getattr(function, "__name__", repr(function))
+                    raise Overrun(f"{name} ran past {seconds:g} s")
+                await asyncio.wait({result}, timeout=min(left, QUEUED_CHECK_SECONDS))
         finally:
-            if not running.done():  # cancelled, or past the bound: if still queued, never start
-                running.cancel()
-        if not done:
-            self._replace(executor, f"a call ran past {seconds:g} s")
-            raise Overrun(f"{getattr(function, '__name__', function)!s} ran past {seconds:g} s")
-        return running.result()
+            if not result.done():  # cancelled, or past the bound: if still queued, never start
+                result.cancel()
+        return result.result()
 
     async def close(self) -> None:
         """Shutdown: drop calls not started and wait for those running — for at most
