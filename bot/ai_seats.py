@@ -1,6 +1,8 @@
 """AI seats play: whenever a match changes and an AI seat is to act, its move is computed
-off the event loop — in a pool of worker processes (``AI_WORKERS``) — then committed like
-any move (before anything about it is shown) and drawn.
+off the event loop — in a pool of worker processes (``AI_WORKERS``, ``bot.worker_pool``:
+a killed worker costs a retry) — then committed like any move (before anything about it is
+shown) and drawn. Hints have a pool of their own (``bot.hints``), so they never delay a
+seat's move.
 
 One task per match at a time. It reads the committed match, lets every AI seat that is to
 act decide together (a simultaneous phase: all at once, each from its own view), then
@@ -8,36 +10,37 @@ takes the match's lock and commits each move that is still that seat's current d
 Each decision's seed comes from the match and the decision (``bot.ai_moves``), so a restart
 in the middle of an AI's turn — start-up wakes every running match — replays the same
 move.
+
+A decision past :data:`DECISION_SECONDS` (a bug, a huge position) gives way: the normal AI,
+computed here, replaces a hard level's search; any other level's move becomes the engine's
+default move. Its worker is killed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
 
 from bot import flow
-from bot.ai_moves import decision_args
+from bot.ai_moves import decision_args, normal_move
 from bot.locks import MatchLocks
 from bot.publisher import Publisher
-from bot.storage import Match, Storage
+from bot.storage import Match, Seat, Storage
 from bot.timers import Timers
+from bot.worker_pool import Overrun, WorkerPool
 from games import get_engine
 from games.ai import choose
 from games.core import Action
 
 log = logging.getLogger(__name__)
 
-
-def make_executor(workers: int) -> Executor:
-    """``workers`` processes (spawned: a fresh interpreter, never a fork of the bot's
-    threads); 0: one thread of the bot's own process (tests)."""
-    if workers == 0:
-        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+# The longest a decision may take: about 10× the hard level's target (1.5 s at p99 on a
+# loaded machine, README "Time per decision"); past it the decision is a runaway.
+DECISION_SECONDS = 15.0
+# Whose move gives way to the normal AI, computed in-process (milliseconds). Any other
+# level's runaway may be the normal AI's own: it gets the engine's default move instead.
+SEARCH_LEVEL = "hard"
 
 
 class AISeats:
@@ -53,8 +56,7 @@ class AISeats:
         self.lock = lock
         self.publisher = publisher
         self.timers = timers
-        self.workers = workers
-        self._executor: Executor | None = None
+        self.pool = WorkerPool(workers, "AI seats")
         self._tasks: dict[int, asyncio.Task] = {}
         self._thinking: set[int] = set()  # matches whose task waits for the workers
         self._closed = False
@@ -62,13 +64,6 @@ class AISeats:
     @property
     def clock(self) -> Callable[[], float]:
         return self.timers.clock
-
-    # -- running work off the event loop ---------------------------------------------------
-    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
-        """``function(*args)`` in the pool (made on first use); the loop stays free."""
-        if self._executor is None:
-            self._executor = make_executor(self.workers)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
     # -- scheduling ------------------------------------------------------------------------
     def wake(self, match: Match) -> None:
@@ -97,9 +92,7 @@ class AISeats:
             if match_id in self._thinking:
                 task.cancel()
         await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
-        if self._executor is not None:
-            executor, self._executor = self._executor, None
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        await self.pool.close()
 
     # -- playing ---------------------------------------------------------------------------
     async def _play(self, match_id: int) -> None:
@@ -109,7 +102,7 @@ class AISeats:
                 if match is None or match.status != "playing":
                     return
                 decisions = [
-                    (seat.seat, seat.token, args)
+                    (seat, args)
                     for seat in match.seats
                     if seat.is_ai and (args := decision_args(match, seat, seat.ai)) is not None
                 ]
@@ -118,14 +111,14 @@ class AISeats:
                 self._thinking.add(match_id)
                 try:
                     actions = await asyncio.gather(
-                        *(self.run(choose, *args) for _, _, args in decisions),
+                        *(self.pool.run(DECISION_SECONDS, choose, *args) for _, args in decisions),
                         return_exceptions=True,
                     )
                 finally:
                     self._thinking.discard(match_id)
                 moves = [
-                    (seat, token, self._checked(match, seat, action))
-                    for (seat, token, _), action in zip(decisions, actions, strict=True)
+                    (seat.seat, seat.token, self._checked(match, seat, action))
+                    for (seat, _), action in zip(decisions, actions, strict=True)
                 ]
                 await self._commit(match_id, moves)
         except Exception:
@@ -134,13 +127,26 @@ class AISeats:
             self._tasks.pop(match_id, None)
 
     @staticmethod
-    def _checked(match: Match, seat: int, action: Action | BaseException) -> Action:
-        """The AI's move, or the engine's default move where the AI failed."""
+    def _checked(match: Match, seat: Seat, action: Action | BaseException) -> Action:
+        """The AI's move; where it ran away, the normal AI's or the default move; where it
+        failed, the engine's default move."""
+        if isinstance(action, Overrun):
+            fallback = "the normal AI's" if seat.ai == SEARCH_LEVEL else "the default"
+            log.warning(
+                "match %s: the AI's decision for seat %s ran past %g s: %s move instead",
+                match.id,
+                seat.seat,
+                DECISION_SECONDS,
+                fallback,
+            )
+            if seat.ai == SEARCH_LEVEL:
+                return normal_move(match, seat)
+            return get_engine(match.game).default_action(match.state, seat.seat)
         if isinstance(action, BaseException):
             if isinstance(action, asyncio.CancelledError):
                 raise action
-            log.error("match %s: the AI failed for seat %s: %r", match.id, seat, action)
-            return get_engine(match.game).default_action(match.state, seat)
+            log.error("match %s: the AI failed for seat %s: %r", match.id, seat.seat, action)
+            return get_engine(match.game).default_action(match.state, seat.seat)
         return tuple(action)
 
     async def _commit(self, match_id: int, moves: list[tuple[int, int, Action]]) -> None:

@@ -27,6 +27,7 @@ from bot.database_check import check_storage
 from bot.handlers import commands, lobby, membership, play, records  # noqa: F401
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
+from bot.hints import Hints
 from bot.host import HOST_KEY, BotContext, Host, get_host
 from bot.i18n import LANGUAGES, translator
 from bot.languages import Languages
@@ -100,7 +101,10 @@ def build_host(settings: Settings, application: Application) -> Host:
     publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
     ai_seats = AISeats(storage, lock, publisher, timers, settings.ai_workers)
     timers.ai_turns = ai_seats  # every change the timers see wakes the match's AI seats
-    return Host(settings, storage, messenger, languages, lock, publisher, timers, chats, ai_seats)
+    hints = Hints(settings.ai_workers)
+    return Host(
+        settings, storage, messenger, languages, lock, publisher, timers, chats, ai_seats, hints
+    )
 
 
 MOVE_KINDS = (callbacks.Kind.ACTION, callbacks.Kind.DRAFT)
@@ -183,6 +187,7 @@ async def _on_stop(application: Application) -> None:
     # (the next start computes them again, the same); let the messages go out before closing
     host = get_host(application)
     await host.ai_seats.stop()
+    await host.hints.close()
     await host.publisher.idle()
 
 

@@ -16,6 +16,7 @@ from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from bot.ai_seats import AISeats
 from bot.chat_lifecycle import ChatLifecycle
+from bot.hints import Hints
 from bot.languages import Languages
 from bot.locks import MatchLocks
 from bot.messenger import Messenger
@@ -38,6 +39,7 @@ class Host:
     timers: Timers
     chats: ChatLifecycle
     ai_seats: AISeats  # plays the AI seats off the event loop
+    hints: Hints  # practice hints, in a lane of their own
 
     @property
     def bot(self) -> Bot:

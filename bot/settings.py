@@ -82,7 +82,7 @@ class Settings(BaseSettings):
         ge=0,
         le=32,
         description="Worker processes that compute AI seats' moves (0: a thread of the bot's "
-        "own process).",
+        "own process); practice hints get one more, started at the first hint.",
     )
     log_level: str = Field("INFO")
 

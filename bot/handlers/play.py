@@ -25,7 +25,6 @@ from bot.handlers.buttons import (
 from bot.ui import get_ui
 from bot.ui.base import BadDraft
 from games import get_engine
-from games.ai import hint
 from games.core import Action, IllegalAction, decode_action
 
 # a move or a selection step: the presser's own current decision, on the group board or in
@@ -166,7 +165,10 @@ async def press_hint(press: MatchPress) -> None:
 
 async def _tell_hint(press: MatchPress, view: object, legal: list[Action], seed: int) -> None:
     match, seat, t = press.match, press.seat, press.t
-    tip = await press.host.ai_seats.run(hint, match.game, view, seat.seat, legal, seed)
+    tip = await press.host.hints.ask(press.user.id, match.game, view, seat.seat, legal, seed)
+    if isinstance(tip, str):  # one already computing for this player, or too many at once
+        await press.tell(tip)
+        return
     move = get_ui(match.game).move_label(t, view, tuple(tip.action), seat.seat)
     points = round(tip.expected_score)
     key = "hint.penalty" if tip.lower_is_better else "hint.points"

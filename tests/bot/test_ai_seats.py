@@ -5,11 +5,25 @@ with its hint."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
 import random
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
 
 import pytest
+from telegram import Update
 
-from bot.ai_moves import decision_args, normal_move
+import games.ai
+from bot.ai_moves import decision_args, decision_seed, normal_move
+from bot.ai_seats import AISeats
+from bot.callbacks import Callback
 from bot.host import get_host
 from bot.i18n import translator
 from bot.storage import Match
@@ -19,7 +33,8 @@ from games import get_engine
 from games.ai import choose, hint
 from games.core import encode_action
 from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN, OKSANA, running_bot
-from tests.bot.helpers import current_match, play_by_data, tick, use_clock
+from tests.bot.helpers import current_match, play_by_data, prompt, tick, use_clock
+from tests.bot.worker_faults import die_once, run_away
 
 EN = translator("en")
 NORMAL_BOT = "🤖 Normal Bot"
@@ -45,6 +60,17 @@ async def play_out(
     driver: Driver, humans: list[FakeUser], seed: int, chat: int = GROUP, moves: int = 3000
 ) -> Match:
     """The humans make random legal moves (the AI seats play by themselves) to the end."""
+    match = await play_some(driver, humans, seed, chat, moves)
+    if match.status != "playing":
+        return match
+    raise AssertionError("the match did not end")
+
+
+async def play_some(
+    driver: Driver, humans: list[FakeUser], seed: int, chat: int = GROUP, moves: int = 3
+) -> Match:
+    """The humans make up to ``moves`` random legal moves (the AI seats play by
+    themselves); the match as they leave it."""
     rng = random.Random(seed)
     users = {user.id: user for user in humans}
     for _ in range(moves):
@@ -57,7 +83,7 @@ async def play_out(
         seat = acting[0]
         action = rng.choice(engine.legal_actions(match.state, seat))
         await play_by_data(driver, match, users[match.seats[seat].user_id], action)
-    raise AssertionError("the match did not end")
+    return await current_match(driver, chat)
 
 
 async def ai_moves(driver: Driver, match: Match) -> list[tuple[int, str]]:
@@ -189,9 +215,260 @@ async def test_the_ai_seats_play_in_worker_processes(api, database, deal):
         final = await play_out(driver, [ALICE], seed=1)
         assert final.status == "finished"
         assert await ai_moves(driver, final)
-        executor = get_host(driver.app).ai_seats._executor
-        assert type(executor).__name__ == "ProcessPoolExecutor"
-    assert get_host(driver.app).ai_seats._executor is None  # shut down with the bot
+        assert multiprocessing.active_children()  # the pool's worker
+    assert not multiprocessing.active_children()  # shut down with the bot
+
+
+# -- a worker killed, a decision that runs away, a flood of hints -----------------------------
+
+
+def expect_ai_moves(
+    monkeypatch, level: str | None = None, defaults: dict[int, tuple[int, str]] | None = None
+) -> dict[int, tuple[int, str]]:
+    """What the AI would choose (at ``level``, or each seat's own) at every version it is
+    woken for, computed here in the test's own process: version → (seat, encoded move);
+    ``defaults`` gets the engine's default moves there."""
+    expected: dict[int, tuple[int, str]] = {}
+    defaults = {} if defaults is None else defaults
+    wake = AISeats.wake
+
+    def spy(self: AISeats, match: Match) -> None:
+        if match.status == "playing":
+            for number in get_engine(match.game).to_act(match.state):
+                seat = match.seats[number]
+                if seat.is_ai and (args := decision_args(match, seat, level or seat.ai)):
+                    expected[match.version] = (number, encode_action(choose(*args)))
+                    default = get_engine(match.game).default_action(match.state, number)
+                    defaults[match.version] = (number, encode_action(default))
+        wake(self, match)
+
+    monkeypatch.setattr(AISeats, "wake", spy)
+    return expected
+
+
+async def ai_moves_since(driver: Driver, match: Match) -> dict[int, tuple[int, str]]:
+    """The AI seats' moves from ``match``'s version on: version → (seat, encoded move)."""
+    moves = await get_host(driver.app).storage.moves(match.id)
+    return {
+        version: (seat, action)
+        for version, (_, seat, action) in enumerate(moves)
+        if version >= match.version and seat >= 0 and match.seats[seat].is_ai
+    }
+
+
+def expected_hint(match: Match, user: FakeUser) -> str:
+    """The popup a hint for ``user``'s current decision shows (in English)."""
+    engine, seat = get_engine(match.game), match.seat_of(user.id)
+    view = engine.view(match.state, seat.seat)
+    legal = engine.legal_actions(match.state, seat.seat)
+    tip = hint(match.game, view, seat.seat, legal, decision_seed(match, seat))
+    move = get_ui(match.game).move_label(EN, view, tip.action, seat.seat)
+    return EN.plural("hint.points", round(tip.expected_score), move=move)
+
+
+def kill_ai_workers() -> list[int]:
+    """SIGKILL every AI worker process, as the OOM killer would; wait until they are gone."""
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        os.kill(worker.pid, signal.SIGKILL)
+    multiprocessing.connection.wait([worker.sentinel for worker in workers], timeout=10)
+    return [worker.pid for worker in workers]
+
+
+async def start_practice(driver: Driver, user: FakeUser, game: str = "azul") -> Match:
+    await driver.send(user, user.id, f"/new {game}")
+    await driver.press_label(user, user.id, EN("lobby.start"))
+    return await current_match(driver, user.id)
+
+
+def replaced_pools(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        record.getMessage()
+        for record in caplog.records
+        if record.levelno == logging.WARNING and "replaced" in record.getMessage()
+    ]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # the pool's behaviour: one backend is enough
+async def test_a_killed_ai_worker_is_replaced_and_play_and_hints_go_on(
+    api, database, deal, monkeypatch, caplog
+):
+    deal(6)
+    expected = expect_ai_moves(monkeypatch)
+    caplog.set_level(logging.WARNING)
+    async with running_bot(api, database, ai_workers=1) as driver:
+        await start_practice(driver, ALICE)
+        match = await play_some(driver, [ALICE], seed=2, chat=ALICE.id, moves=3)
+        assert await driver.press_label(ALICE, ALICE.id, EN("hint.button")) == expected_hint(
+            match, ALICE
+        )
+        assert kill_ai_workers()
+        answer = await driver.press_label(ALICE, ALICE.id, EN("hint.button"))
+        assert answer == expected_hint(match, ALICE)  # not "Something went wrong"
+        final = await play_out(driver, [ALICE], seed=5, chat=ALICE.id)
+        played = await ai_moves_since(driver, match)
+    assert final.status == "finished"
+    assert len(played) > 10
+    assert played == {version: expected[version] for version in played}  # none a default move
+    assert replaced_pools(caplog)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_worker_that_dies_mid_decision_costs_one_retry(
+    api, database, deal, monkeypatch, tmp_path
+):
+    deal(6)
+    expected = expect_ai_moves(monkeypatch)
+    died = tmp_path / "died"
+    monkeypatch.setattr("bot.ai_seats.choose", functools.partial(die_once, str(died)))
+    async with running_bot(api, database, ai_workers=1) as driver:
+        match = await start_practice(driver, ALICE)
+        await play_some(driver, [ALICE], seed=2, chat=ALICE.id, moves=4)
+        played = await ai_moves_since(driver, match)
+    assert died.exists()  # the first decision's worker was killed
+    assert len(played) >= 3
+    assert played == {version: expected[version] for version in played}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_runaway_decision_gives_way_to_the_normal_ai_and_its_worker_is_killed(
+    api, database, deal, monkeypatch, tmp_path, caplog
+):
+    deal(6)
+    defaults: dict[int, tuple[int, str]] = {}
+    expected = expect_ai_moves(monkeypatch, "normal", defaults)  # what replaces the hard search
+    runaway = tmp_path / "runaway"
+    monkeypatch.setattr("bot.ai_seats.DECISION_SECONDS", 0.5, raising=False)
+    monkeypatch.setattr("bot.ai_seats.choose", functools.partial(run_away, str(runaway)))
+    caplog.set_level(logging.WARNING)
+    async with running_bot(api, database, ai_workers=1) as driver:
+        driver.group(GROUP, "Game Night")
+        await driver.send(ALICE, GROUP, "/new azul")
+        await driver.press_label(ALICE, GROUP, EN("lobby.join"))
+        await driver.press_label(ALICE, GROUP, "➕🤖 Hard")
+        await driver.press_label(ALICE, GROUP, EN("lobby.start"))
+        match = await current_match(driver)
+        started = time.perf_counter()
+        await play_some(driver, [ALICE], seed=2, moves=1)  # then the bot's decision runs away
+        waited = time.perf_counter() - started
+        played = await ai_moves_since(driver, match)
+    assert len(played) == 1
+    ((version, move),) = played.items()
+    assert move == expected[version] != defaults[version]
+    assert waited < 10  # the bound, not the runaway's 20 s
+    assert int(runaway.read_text()) not in {
+        worker.pid for worker in multiprocessing.active_children()
+    }
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(f"match {match.id}" in text and "seat 1" in text for text in warnings)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_stop_does_not_wait_for_a_runaway_decision(
+    api, database, deal, monkeypatch, tmp_path
+):
+    deal(6)
+    runaway = tmp_path / "runaway"
+    monkeypatch.setattr("bot.worker_pool.CLOSE_SECONDS", 0.5, raising=False)
+    monkeypatch.setattr("bot.ai_seats.choose", functools.partial(run_away, str(runaway)))
+    async with running_bot(api, database, ai_workers=1) as driver:
+        match = await start_practice(driver, ALICE)
+        action = get_engine("azul").legal_actions(match.state, 0)[0]
+        data = Callback("a", match.id, match.seats[0].token, encode_action(action)).encode()
+        press = driver.press_update(ALICE, ALICE.id, prompt(driver, ALICE).message_id, data)
+        await driver.app.process_update(Update.de_json(press, driver.app.bot))  # no settling
+        for _ in range(200):  # until the bot's decision has begun in its worker
+            if runaway.exists():
+                break
+            await asyncio.sleep(0.05)
+        assert runaway.exists()
+        started = time.perf_counter()
+    assert time.perf_counter() - started < 5  # not the runaway's 20 s
+    assert not multiprocessing.active_children()
+
+
+@dataclass
+class SlowHints:
+    """Hints that take ``seconds`` each (computed in a thread: ``ai_workers=0``)."""
+
+    seconds: float
+    calls: list[int] = field(default_factory=list)
+    started: threading.Event = field(default_factory=threading.Event)
+
+
+@pytest.fixture
+def slow_hints(monkeypatch) -> SlowHints:
+    slow = SlowHints(seconds=0.25)
+    expected_final_score = games.ai.expected_final_score
+
+    def slowly(*args):
+        slow.calls.append(1)
+        slow.started.set()
+        time.sleep(slow.seconds)
+        return expected_final_score(*args)
+
+    monkeypatch.setattr("games.ai.expected_final_score", slowly)
+    return slow
+
+
+def press_hint_soon(driver: Driver, user: FakeUser) -> tuple[str, asyncio.Task]:
+    """Press "Hint" in ``user``'s practice without waiting: the query's id and its task."""
+    message, button = driver.find_button(user.id, EN("hint.button"))
+    update = driver.press_update(user, user.id, message.message_id, button["callback_data"])
+    task = asyncio.create_task(driver.app.process_update(Update.de_json(update, driver.app.bot)))
+    return update["callback_query"]["id"], task
+
+
+def answer_to(api, query_id: str) -> str:
+    (answer,) = [a for a in api.answers if str(a["callback_query_id"]) == query_id]
+    return answer.get("text")
+
+
+async def timed_move(driver: Driver, user: FakeUser) -> float:
+    """Seconds from ``user``'s move in the group's match until the bot has answered it."""
+    match = await current_match(driver)
+    seat = match.seat_of(user.id)
+    action = get_engine(match.game).legal_actions(match.state, seat.seat)[0]
+    started = time.perf_counter()
+    await play_by_data(driver, match, user, action)
+    seconds = time.perf_counter() - started
+    assert (await current_match(driver)).version == match.version + 2  # the bot moved too
+    return seconds
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_hint_flood_leaves_another_matchs_bot_move_on_time(driver, api, deal, slow_hints):
+    deal(3)
+    players = [FakeUser(400 + number, f"Player {number}") for number in range(12)]
+    for player in players:
+        await start_practice(driver, player)
+    await open_with_bots(driver, "azul", [ALICE], bots=1)
+    normal = await timed_move(driver, ALICE)
+    presses = [press_hint_soon(driver, player) for player in players for _ in range(2)]
+    assert await asyncio.to_thread(slow_hints.started.wait, 10)
+    flooded = await timed_move(driver, ALICE)
+    await asyncio.gather(*(task for _, task in presses))
+    assert flooded < normal + 1.0
+    answers = [answer_to(api, query_id) for query_id, _ in presses]
+    hints = [text for text in answers if text.startswith("💡 The normal bot would play")]
+    refusals = [text for text in answers if text in (EN("hint.thinking"), EN("hint.busy"))]
+    assert hints and len(hints) + len(refusals) == len(answers)
+    assert len(slow_hints.calls) == len(hints)  # a refused press computes nothing
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_repeated_hint_press_is_told_still_thinking_and_computes_nothing(
+    driver, api, deal, slow_hints
+):
+    deal(8)
+    match = await start_practice(driver, ALICE)
+    presses = [press_hint_soon(driver, ALICE) for _ in range(3)]
+    await asyncio.gather(*(task for _, task in presses))
+    assert len(slow_hints.calls) == 1  # only the first press computed a hint
+    answers = [answer_to(api, query_id) for query_id, _ in presses]
+    thinking = EN("hint.thinking")
+    assert thinking == "💡 Still thinking…"
+    assert sorted(answers) == sorted([expected_hint(match, ALICE), thinking, thinking])
 
 
 # -- absent players ------------------------------------------------------------------------------
