@@ -8,7 +8,7 @@ module builds or imports its way back up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Bot
@@ -21,6 +21,7 @@ from bot.languages import Languages
 from bot.locks import MatchLocks
 from bot.messenger import Messenger
 from bot.publisher import Publisher
+from bot.sent_recently import SentRecently
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.timers import Timers
@@ -40,6 +41,8 @@ class Host:
     chats: ChatLifecycle
     ai_seats: AISeats  # plays the AI seats off the event loop
     hints: Hints  # practice hints, in a lane of their own
+    # /history's matches sent to someone's private chat lately: (user id, match id)
+    history_sent: SentRecently = field(default_factory=SentRecently)
 
     @property
     def bot(self) -> Bot:

@@ -171,6 +171,14 @@ class Messenger:
             return False
         return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
+    async def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is in the group now; a check that fails answers no."""
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
     async def _call(self, chat_id: int, make_call: Callable[[], Awaitable[T]]) -> T:
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:

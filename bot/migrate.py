@@ -2,8 +2,9 @@
 
 Copies everything in the SQLite database (``--from``, default ``$DATABASE_PATH`` or
 ``data/bot.sqlite3``) — chats, users, matches, seats, moves, the public logs, notices, match
-records and ratings — into the PostgreSQL database at ``--to``, in one transaction, then
-checks that every table holds as many rows as the source. The source is only read: a
+records, ratings and the marks /forget leaves on running matches — into the PostgreSQL
+database at ``--to``, in one transaction, then checks that every table holds as many rows as
+the source. The source is only read: a
 snapshot of it is brought up to the current schema in a temporary folder and copied from
 there.
 
@@ -42,6 +43,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "moves": ("match_id", "version"),
     "events": ("match_id", "seq"),
     "notices": ("id",),
+    "forgotten_players": ("match_id", "user_id"),
     "match_records": ("match_id",),
     "match_players": ("match_id", "seat"),
     "ratings": ("scope", "game", "user_id"),
@@ -170,9 +172,11 @@ async def copy_table(
         )
     names = ", ".join(columns)
     updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+    # a table of keys alone (forgotten_players) has nothing to update
+    action = f"DO UPDATE SET {updates}" if updates else "DO NOTHING"
     await connection.execute(
         f"INSERT INTO {table} ({names}) SELECT {names} FROM {staging} "
-        f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}"
+        f"ON CONFLICT ({', '.join(key)}) {action}"
     )
 
 

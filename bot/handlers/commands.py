@@ -24,6 +24,7 @@ from bot.handlers.common import (
     thread_of,
 )
 from bot.handlers.lobby import join_by_link
+from bot.handlers.records import HISTORY_LINK, history_by_link
 from bot.host import BotContext, Host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from bot.messenger import ChatMoved, MessageGone, Unreachable, message_parts
@@ -36,8 +37,9 @@ ECHOED_COMMAND = 64  # characters of an unknown command quoted in the answer
 
 
 async def start_command(update: Update, context: BotContext) -> None:
-    """Private /start: the deep links ``j<id>`` (join a lobby) and ``m<id>`` (show my cards),
-    or a welcome. Any /start proves the bot may now write to this user."""
+    """Private /start: the deep links ``j<id>`` (join a lobby), ``m<id>`` (show my cards) and
+    ``h<id>`` (a match of /history), or a welcome. Any /start proves the bot may now write
+    to this user."""
     host = context.host
     user = update.effective_user
     message = update.effective_message
@@ -50,10 +52,12 @@ async def start_command(update: Update, context: BotContext) -> None:
     await host.storage.remember_username(user.id, user.username)  # for /stats @username
     t = await host.languages.user_t(user)
     payload = context.args[0] if context.args else ""
-    if payload[:1] in ("j", "m") and MATCH_ID.fullmatch(payload[1:]):
+    if payload[:1] in ("j", "m", HISTORY_LINK) and MATCH_ID.fullmatch(payload[1:]):
         match_id = int(payload[1:])
         if payload[0] == "j":
             await join_by_link(update, context, match_id)
+        elif payload[0] == HISTORY_LINK:
+            await history_by_link(update, context, match_id)
         else:
             await resend_prompt(update, context, match_id)
         return

@@ -29,11 +29,14 @@ def is_private(chat: Chat | None) -> bool:
     return chat is not None and chat.type == ChatType.PRIVATE
 
 
-async def popup(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
-    """Answer a button press (every press must be answered, or the button keeps spinning).
-    A press older than Telegram's answer window cannot be answered; that is no error."""
+async def popup(
+    query: CallbackQuery, text: str | None = None, alert: bool = False, url: str | None = None
+) -> None:
+    """Answer a button press (every press must be answered, or the button keeps spinning);
+    ``url``: a t.me link to the bot's private chat, which the user's app opens. A press
+    older than Telegram's answer window cannot be answered; that is no error."""
     try:
-        await query.answer(text, show_alert=alert)
+        await query.answer(text, show_alert=alert, url=url)
     except BadRequest as error:
         if "too old" not in error.message.lower() and "invalid" not in error.message.lower():
             raise

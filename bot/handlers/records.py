@@ -22,8 +22,8 @@ from bot.handlers.common import display_name, is_group, is_private, on_menu, pop
 from bot.host import BotContext, Host
 from bot.i18n import Translator
 from bot.match_log import readable_log, replay_json
-from bot.messenger import MessageGone
-from bot.storage import GameStats, PastMatch, Standing
+from bot.messenger import MessageGone, Unreachable
+from bot.storage import GameStats, Match, PastMatch, Standing
 from bot.ui import get_ui, playable_games
 from bot.ui.base import Names, medal
 from games import get_engine
@@ -242,8 +242,8 @@ def history_line(t: Translator, past: PastMatch) -> str:
 
 
 async def history_command(update: Update, context: BotContext) -> None:
-    """/history in a group: its last matches, each with a button for its final screen and
-    its move log."""
+    """/history in a group: its last matches in one message, each with a button that sends
+    its final screen and move log to the presser's private chat."""
     host = context.host
     message = update.effective_message
     chat = update.effective_chat
@@ -256,7 +256,7 @@ async def history_command(update: Update, context: BotContext) -> None:
     if not past:
         await message.reply_text(t("history.empty"))
         return
-    lines = [t("history.title"), *(history_line(t, p) for p in past)]
+    lines = [t("history.title"), *(history_line(t, p) for p in past), "", t("history.hint")]
     buttons = [
         InlineKeyboardButton(
             t("history.button", id=p.match_id, game=get_ui(p.game).title(t)),
@@ -271,19 +271,60 @@ async def history_command(update: Update, context: BotContext) -> None:
     await message.reply_html("\n".join(lines), reply_markup=InlineKeyboardMarkup(rows))
 
 
+HISTORY_LINK = "h"  # /start h<id>: a match of /history, sent to the private chat
+
+
 @button(Kind.HISTORY)
 async def history_button(update: Update, context: BotContext, data: Callback) -> None:
-    """A match of /history: its final screen again, its readable log and its replay."""
+    """A match of /history: its final screen, readable log and replay, sent to the presser's
+    private chat — never to the group, whose budget of messages belongs to its running
+    matches. Asking again within a few minutes sends nothing new."""
     host = context.host
     query = update.callback_query
     chat = update.effective_chat
-    t = await host.languages.chat_t(chat.id)
+    user = query.from_user
+    t = await host.languages.user_t(user)
     past = await host.storage.past_match(data.match_id)
     match = await host.storage.load(data.match_id) if past else None
     if past is None or match is None or past.chat_id != chat.id or not on_menu(query, Kind.HISTORY):
         await popup(query, t("error.bad_button"))
         return
-    await popup(query)
+    sent = (user.id, match.id)
+    if not host.history_sent.claim(sent, host.clock()):
+        await popup(query, t("history.already_sent", id=match.id))
+        return
+    try:
+        await host.messenger.send(user.id, history_screen(t, past, match))
+    except Unreachable:  # never started the bot, or blocked it: the link opens its chat
+        host.history_sent.release(sent)
+        link = host.messenger.deep_link(f"{HISTORY_LINK}{match.id}")
+        await popup(query, t("history.open_private", id=match.id), alert=True, url=link)
+        return
+    await popup(query, t("history.sent", id=match.id))
+    await _send_files(host, t, user.id, past, match)
+
+
+async def history_by_link(update: Update, context: BotContext, match_id: int) -> None:
+    """``/start h<id>`` in the private chat: the link of a /history button pressed before
+    the bot could write to the user. Sent to members of the match's group only (a link
+    can be typed by anyone)."""
+    host = context.host
+    user = update.effective_user
+    t = await host.languages.user_t(user)
+    past = await host.storage.past_match(match_id)
+    match = await host.storage.load(match_id) if past else None
+    if past is None or match is None or not await host.messenger.is_member(past.chat_id, user.id):
+        await update.effective_message.reply_text(t("start.bad_link"))
+        return
+    if not host.history_sent.claim((user.id, match.id), host.clock()):
+        await update.effective_message.reply_text(t("history.already_sent", id=match.id))
+        return
+    await host.messenger.send(user.id, history_screen(t, past, match))
+    await _send_files(host, t, user.id, past, match)
+
+
+def history_screen(t: Translator, past: PastMatch, match: Match) -> str:
+    """The match's final screen (or its last board and how it ended), under a title."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
     names = Names.of([seat.name for seat in match.seats])
@@ -293,19 +334,24 @@ async def history_button(update: Update, context: BotContext, data: Callback) ->
         screen = ui.final(t, public, engine.result(match.state), names)
     else:
         screen = ui.board(t, public, names).text + "\n\n" + outcome_text(t, past.outcome)
-    thread = match.thread_id
-    await host.messenger.send(chat.id, f"{title}\n\n{screen}", thread_id=thread)
+    return f"{title}\n\n{screen}"
+
+
+async def _send_files(
+    host: Host, t: Translator, user_id: int, past: PastMatch, match: Match
+) -> None:
+    """The readable move log and the JSON replay, to the user's private chat."""
     moves = await host.storage.moves(match.id)
-    plain_title = f"{ui.title(t)} #{match.id} · {day(past.ended_at)}"
+    plain_title = f"{get_ui(match.game).title(t)} #{match.id} · {day(past.ended_at)}"
     log = readable_log(t, match, moves, plain_title).encode()
-    await host.messenger.send_document(
-        chat.id, log, f"match-{match.id}.txt", t("history.log", id=match.id), thread_id=thread
-    )
     replay = replay_json(match, moves).encode()
-    await host.messenger.send_document(
-        chat.id, replay, f"match-{match.id}.json", t("history.replay", id=match.id),
-        thread_id=thread,
-    )  # fmt: skip
+    with contextlib.suppress(Unreachable):  # blocked in between: the screen said enough
+        await host.messenger.send_document(
+            user_id, log, f"match-{match.id}.txt", t("history.log", id=match.id)
+        )
+        await host.messenger.send_document(
+            user_id, replay, f"match-{match.id}.json", t("history.replay", id=match.id)
+        )
 
 
 # -- /forget ------------------------------------------------------------------------------

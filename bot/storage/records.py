@@ -13,6 +13,11 @@ absent player of such a seat is rated as having come last in the whole match (so
 away never dodges a loss, and the bot's play never lifts them). A match with fewer than two
 counted seats changes no counted player's rating.
 
+A player who used ``/forget`` while a match of theirs was running (their mark is in
+``forgotten_players``) is recorded in it without name or id when it ends, and gets no rating
+from it: their seat is still rated for the others, as a fresh player's. The mark goes with
+the record, in the same transaction.
+
 A match with an AI seat is practice and rates nobody (its AI seats are not counted either),
 and so is any match played in a private chat (practice against AI seats): both are recorded,
 never rated, so they never reach a leaderboard.
@@ -26,7 +31,7 @@ computation itself is :func:`new_ratings`, pure.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -44,7 +49,7 @@ MODEL = PlackettLuce()
 @dataclass(frozen=True)
 class PlayerRecord:
     seat: int
-    user_id: int
+    user_id: int | None  # None: a player who used /forget before the match ended
     name: str
     score: int | None  # None: the match did not finish
     rank: int | None
@@ -95,6 +100,15 @@ def build_record(match: Match, outcome: str, ended_at: float) -> MatchRecord:
     )
 
 
+def anonymised(record: MatchRecord, forgotten: set[int]) -> MatchRecord:
+    """The record without the names and ids of the ``forgotten`` players."""
+    players = [
+        replace(p, user_id=None, name=FORGOTTEN) if p.user_id in forgotten else p
+        for p in record.players
+    ]
+    return replace(record, players=players)
+
+
 def bot_played(moves: int, automatic: int) -> bool:
     """A seat the bot played: more than half of its moves were made for it."""
     return automatic * 2 > moves
@@ -129,22 +143,25 @@ def new_ratings(
     players: Sequence[PlayerRecord], counted: Sequence[bool], current: dict[int, Rating]
 ) -> dict[int, Rating]:
     """The players' new ratings in one scope after a finished match, by user id (only those
-    that change). ``counted[i]``: ``players[i]`` played the seat themselves; ``current``:
-    their ratings before the match (missing: a fresh rating)."""
-    ratings = [current.get(p.user_id) or fresh() for p in players]
+    that change; a forgotten player, whose id is None, is rated as a fresh one and gets
+    none). ``counted[i]``: ``players[i]`` played the seat themselves; ``current``: their
+    ratings before the match (missing: a fresh rating)."""
+    ratings = [(p.user_id is not None and current.get(p.user_id)) or fresh() for p in players]
     changed: dict[int, Rating] = {}
     humans = [i for i, c in enumerate(counted) if c]
     if len(humans) >= 2:
         rated = _rate([ratings[i] for i in humans], [players[i].rank for i in humans])
         for i, rating in zip(humans, rated, strict=True):
-            changed[players[i].user_id] = rating
+            if players[i].user_id is not None:
+                changed[players[i].user_id] = rating
     last = max(p.rank for p in players) + 1
     all_ranks = [p.rank if c else last for p, c in zip(players, counted, strict=True)]
     absent = [i for i, c in enumerate(counted) if not c]
     if absent:
         rated = _rate(ratings, all_ranks)
         for i in absent:
-            changed[players[i].user_id] = rated[i]
+            if players[i].user_id is not None:
+                changed[players[i].user_id] = rated[i]
     return changed
 
 
@@ -163,6 +180,8 @@ INSERT_PLAYER = (
     "INSERT INTO match_players (match_id, seat, user_id, name, chat_id, game, outcome, "
     "score, rank, counted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+# the players who used /forget while the match ran: read and cleared as it is recorded
+TAKE_FORGOTTEN = "DELETE FROM forgotten_players WHERE match_id = ? RETURNING user_id"
 MARK_RATED = "UPDATE match_records SET rated = TRUE WHERE match_id = ?"
 UPSERT_RATING = (
     "INSERT INTO ratings (scope, game, user_id, name, mu, sigma, ordinal, games) "
@@ -170,6 +189,16 @@ UPSERT_RATING = (
     "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
     "ordinal = excluded.ordinal, games = excluded.games"
 )
+
+
+def forget_seats_query(count: int) -> str:
+    """Their seats lose name and id too, as the seats of matches ended before /forget do."""
+    marks = ", ".join("?" * count)
+    return f"UPDATE seats SET user_id = 0, name = ? WHERE match_id = ? AND user_id IN ({marks})"
+
+
+def rated_users(record: MatchRecord) -> list[int]:
+    return [p.user_id for p in record.players if p.user_id is not None]
 
 
 def ratings_query(count: int) -> str:
@@ -243,12 +272,18 @@ def write_record(db, record: MatchRecord, dumps) -> bool:
     transaction; False if it was recorded before."""
     if db.execute(INSERT_RECORD, record_args(record, dumps)).fetchone() is None:
         return False
+    forgotten = {row[0] for row in db.execute(TAKE_FORGOTTEN, (record.match_id,))}
+    if forgotten:
+        record = anonymised(record, forgotten)
+        db.execute(forget_seats_query(len(forgotten)), (FORGOTTEN, record.match_id, *forgotten))
     counted = counted_seats(record, db.execute(SEAT_MOVES, (record.match_id,)).fetchall())
     db.executemany(INSERT_PLAYER, player_rows(record, counted))
     if rated(record):
-        users = [p.user_id for p in record.players]
+        users = rated_users(record)
         for scope in scopes(record):
-            current = db.execute(ratings_query(len(users)), (scope, record.game, *users))
+            current = (
+                db.execute(ratings_query(len(users)), (scope, record.game, *users)) if users else []
+            )
             db.executemany(UPSERT_RATING, rating_rows(record, scope, counted, current))
         db.execute(MARK_RATED, (record.match_id,))
     return True
@@ -260,15 +295,28 @@ async def write_record_async(connection, numbered, record: MatchRecord, dumps) -
     inserted = await connection.fetch(numbered(INSERT_RECORD), *record_args(record, dumps))
     if not inserted:
         return False, 1
+    trips = 4  # the record, the forgotten, the seats' moves, the players
+    forgotten = {
+        row[0] for row in await connection.fetch(numbered(TAKE_FORGOTTEN), record.match_id)
+    }
+    if forgotten:
+        record = anonymised(record, forgotten)
+        await connection.execute(
+            numbered(forget_seats_query(len(forgotten))), FORGOTTEN, record.match_id, *forgotten
+        )
+        trips += 1
     seat_moves = await connection.fetch(numbered(SEAT_MOVES), record.match_id)
     counted = counted_seats(record, seat_moves)
     await connection.executemany(numbered(INSERT_PLAYER), player_rows(record, counted))
-    trips = 3
     if rated(record):
-        users = [p.user_id for p in record.players]
+        users = rated_users(record)
         for scope in scopes(record):
-            current = await connection.fetch(
-                numbered(ratings_query(len(users))), scope, record.game, *users
+            current = (
+                await connection.fetch(
+                    numbered(ratings_query(len(users))), scope, record.game, *users
+                )
+                if users
+                else []
             )
             rows = rating_rows(record, scope, counted, current)
             await connection.executemany(numbered(UPSERT_RATING), rows)

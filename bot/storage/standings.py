@@ -185,8 +185,24 @@ class Standings:
 
     async def forget(self, user_id: int) -> None:
         """``/forget``: the user's ratings and stats go; the matches they played stay, with
-        their name replaced and their id removed."""
+        their name replaced and their id removed. The matches they are playing now play on,
+        marked so that they record them the same way when they end
+        (:mod:`bot.storage.records`); matches they start later record them as usual."""
         async with self._transaction() as tx:
+            # First the running matches, by an update that changes nothing but takes their
+            # rows' locks: a match ending at this moment is then either recorded before
+            # (and its record is made anonymous below) or after (and reads the mark).
+            running = await tx.rows(
+                "UPDATE matches SET version = version WHERE status = 'playing' AND id IN "
+                "(SELECT match_id FROM seats WHERE user_id = ?) RETURNING id",
+                (user_id,),
+            )
+            for row in running:
+                await tx.run(
+                    "INSERT INTO forgotten_players (match_id, user_id) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    (row[0], user_id),
+                )
             await tx.run("DELETE FROM ratings WHERE user_id = ?", (user_id,))
             await tx.run(
                 "UPDATE match_players SET user_id = NULL, name = ? WHERE user_id = ?",

@@ -25,7 +25,7 @@ from tests.bot.conftest import GROUP
 from tests.bot.databases import Database, Look, PostgresServer
 from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
 from tests.bot.test_handover import TAKING_OVER, WAITING, logged, queue_presses
-from tests.bot.test_process import REFUSALS, answered, read_match
+from tests.bot.test_process import REFUSALS, answered
 
 pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 

@@ -24,7 +24,7 @@ from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
 
 TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
-          "match_players", "ratings", "usernames")  # fmt: skip
+          "match_players", "ratings", "usernames", "forgotten_players")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:
@@ -42,7 +42,13 @@ def as_released_before(path: Path) -> None:
             state["log"] = [json.loads(event) for (event,) in events]
             db.execute("UPDATE matches SET state = ? WHERE id = ?", (json.dumps(state), match_id))
         db.execute("DROP TABLE events")
-        for table in ("match_players", "match_records", "ratings", "usernames"):
+        for table in (
+            "match_players",
+            "match_records",
+            "ratings",
+            "usernames",
+            "forgotten_players",
+        ):
             db.execute(f"DROP TABLE {table}")
         db.execute("ALTER TABLE chats DROP COLUMN leaderboard")
         db.execute(f"PRAGMA user_version = {BEFORE_EVENTS}")

@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import time
 
 import pytest
 from openskill.models import PlackettLuce
+from telegram import Update
 
 from bot.host import get_host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
 from bot.match_log import plain_text, readable_log, replay
+from bot.publisher import names_of
+from bot.rate_limit import TelegramLimits
 from bot.storage.records import FORGOTTEN
-from bot.testing.fake_telegram import FakeUser
+from bot.testing.fake_telegram import FakeUser, plain
 from bot.ui import get_ui
 from games import get_engine
-from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, IVAN, OTHER_GROUP
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    GROUP,
+    IVAN,
+    MALLORY,
+    OTHER_GROUP,
+    running_bot,
+)
 from tests.bot.helpers import choose_language, command_menus, current_match, tick, use_clock
-from tests.bot.play5211 import choose, play_to_the_end, start_game
+from tests.bot.play5211 import board, choose, play_to_the_end, start_game
 from tests.bot.test_ai_seats import open_with_bots, play_out
+from tests.bot.test_rate_limit import press_now
 from tests.bot.test_records import play_match
 
 PLAYERS = [ALICE, BOB, CAROL]
@@ -133,9 +149,10 @@ async def test_history_lists_matches_and_shows_a_final_screen_log_and_replay(dri
     await driver.send(ALICE, GROUP, "/history")
     listing = last_text(driver, GROUP)
     assert f"#{match.id} · 5211 ·" in listing and "🏆" in listing
-    await driver.press_label(BOB, GROUP, f"#{match.id}")
-    sent = [m for m in api.visible(GROUP)][-3:]
-    screen, log, replay_file = sent
+    in_group = len(api.visible(GROUP))
+    assert "Sent to our private chat" in await driver.press_label(BOB, GROUP, f"#{match.id}")
+    assert len(api.visible(GROUP)) == in_group  # nothing more in the group
+    screen, log, replay_file = api.visible(BOB.id)[-3:]
     assert f"5211 #{match.id}" in screen.text
     assert log.filename == f"match-{match.id}.txt" and replay_file.filename.endswith(".json")
     text = log.document.decode()
@@ -229,16 +246,19 @@ async def test_the_record_commands_are_in_the_menu_in_every_language(driver, api
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
-async def test_history_and_the_move_log_in_the_groups_language(driver, api, lang):
-    """Played in English; read after the group switched language: read in the new one."""
+async def test_history_and_the_move_log_in_the_readers_language(driver, api, lang):
+    """Played in English; the list in the group's language, the match sent to Bob's private
+    chat in his."""
     t = translator(lang)
     match = await finished_5211(driver)
     api.admins[GROUP].add(ALICE.id)
     await choose_language(driver, ALICE, GROUP, LANGUAGE_NAMES[lang])
+    await choose_language(driver, BOB, BOB.id, LANGUAGE_NAMES[lang])
     await driver.send(BOB, GROUP, "/history")
     assert last_text(driver, GROUP).startswith(plain_text(t("history.title")))
-    await driver.press_label(BOB, GROUP, f"#{match.id}")
-    screen, log, replay_file = api.visible(GROUP)[-3:]
+    popup_text = await driver.press_label(BOB, GROUP, f"#{match.id}")
+    assert popup_text == t("history.sent", id=match.id)
+    screen, log, replay_file = api.visible(BOB.id)[-3:]
     title = get_ui("5211").title(t)
     assert screen.text.startswith(f"📜 {title} #{match.id}")
     assert log.text == plain_text(t("history.log", id=match.id))
@@ -318,7 +338,7 @@ async def test_after_forget_the_history_screen_and_log_show_no_name(driver, api)
     await driver.press_label(ALICE, ALICE.id, "Delete them")
     await driver.send(BOB, GROUP, "/history")
     await driver.press_label(BOB, GROUP, f"#{match.id}")
-    screen, log, replay_file = api.visible(GROUP)[-3:]
+    screen, log, replay_file = api.visible(BOB.id)[-3:]
     assert "Alice" not in screen.text and FORGOTTEN in screen.text
     text = log.document.decode()
     assert "Alice" not in text and f"{FORGOTTEN}, Bob, Carol" in text
@@ -369,3 +389,133 @@ async def test_the_best_in_who_is_the_donkey_is_the_fewest_penalty_points(driver
     text = last_text(driver, GROUP)
     average = f"{sum(penalties) / 3:.1f}"
     assert f"average penalty {average}, best {min(penalties)}" in text
+
+
+async def traces_of(storage, user_id: int, name: str) -> dict[str, int]:
+    """Rows that still name the user or hold their id, table by table (the users table,
+    which the bot needs to write to them at all, aside)."""
+    found = {}
+    for table, columns in (
+        ("match_players", ("user_id", "name")),
+        ("ratings", ("user_id", "name")),
+        ("seats", ("user_id", "name")),
+        ("forgotten_players", ("user_id",)),
+    ):
+        where = " OR ".join(f"{column} = ?" for column in columns)
+        values = [user_id if column == "user_id" else name for column in columns]
+        rows = await storage._rows(f"SELECT COUNT(*) FROM {table} WHERE {where}", values)
+        found[table] = rows[0][0]
+    return found
+
+
+async def test_forget_during_a_match_leaves_no_trace_when_it_ends(driver, api):
+    """Alice forgets herself mid-match: she plays on with her prompts as before, but the
+    match is recorded and rated without her name or id; a match she starts afterwards
+    records her as usual."""
+    storage = get_host(driver.app).storage
+    await start_game(driver, GROUP, ALICE, PLAYERS)
+    await choose(driver, ALICE)
+    await driver.send(ALICE, ALICE.id, "/forget")
+    await driver.press_label(ALICE, ALICE.id, "Delete them")
+    assert "deleted" in last_text(driver, ALICE.id)
+    await play_to_the_end(driver, PLAYERS)  # Alice still gets her prompts and plays
+    match = await current_match(driver)
+    assert match.status == "finished"
+    past = await storage.past_match(match.id)
+    assert [p.name for p in past.players] == [FORGOTTEN, "Bob", "Carol"]
+    assert await traces_of(storage, ALICE.id, "Alice") == {
+        "match_players": 0,
+        "ratings": 0,
+        "seats": 0,
+        "forgotten_players": 0,
+    }
+    assert await storage.player_stats(ALICE.id) == []
+    for scope in (None, GROUP):
+        assert {s.user_id for s in await storage.leaderboard("5211", scope)} == {BOB.id, CAROL.id}
+    await driver.send(BOB, GROUP, "/top")
+    assert "Alice" not in last_text(driver, GROUP) and "Bob" in last_text(driver, GROUP)
+    await driver.send(BOB, GROUP, "/history")
+    assert "Alice" not in last_text(driver, GROUP) and FORGOTTEN in last_text(driver, GROUP)
+    await driver.send(ALICE, GROUP, "/stats")
+    assert "No finished games yet." in last_text(driver, GROUP)
+    # a new match after forgetting is recorded as any other
+    await finished_5211(driver)
+    await driver.send(ALICE, GROUP, "/stats")
+    assert "5211: 1 game" in last_text(driver, GROUP)
+    assert ALICE.id in {s.user_id for s in await storage.leaderboard("5211", GROUP)}
+
+
+async def test_history_goes_to_the_private_chat_once_and_a_stranger_is_sent_there(driver, api):
+    """A press sends the match to the presser's private chat, once in a few minutes; Dave,
+    who never opened the bot's chat, is sent there by the press and gets it on Start."""
+    match = await finished_5211(driver)
+    await driver.send(BOB, GROUP, "/history")
+    in_group = len(api.visible(GROUP))
+    for _ in range(3):
+        await driver.press_label(CAROL, GROUP, f"#{match.id}")
+    sent = [m for m in api.visible(CAROL.id) if m.text.startswith("📜") or m.filename]
+    assert len(sent) == 3  # the screen and the two files, once
+    assert (
+        api.answers[-1]["text"] == f"#{match.id} is already in our private chat: have a look there."
+    )
+    await driver.press_label(DAVE, GROUP, f"#{match.id}")
+    answer = api.answers[-1]
+    assert "Open our private chat and tap Start" in answer["text"]
+    assert answer["url"] == f"https://t.me/{api.username}?start=h{match.id}"
+    assert api.visible(DAVE.id) == []
+    await driver.follow(DAVE, answer["url"])  # Dave's app opens the chat; he taps Start
+    screen, log, replay_file = api.visible(DAVE.id)[-3:]
+    assert replay_file.filename == f"match-{match.id}.json"
+    assert screen.text.startswith(f"📜 5211 #{match.id}") and log.filename.endswith(".txt")
+    assert len(api.visible(GROUP)) == in_group  # nothing of it in the group
+    clock = use_clock(driver)  # a few minutes later Carol may have it again
+    clock.now += 301
+    await driver.press_label(CAROL, GROUP, f"#{match.id}")
+    assert len([m for m in api.visible(CAROL.id) if m.text.startswith("📜")]) == 2
+
+
+async def test_history_presses_never_hold_back_a_running_match_in_the_group(api, database):
+    """With Telegram's pacing on, 20 presses on /history's buttons (by a stranger and by
+    players) post nothing in the group, and a move made meanwhile is drawn at once."""
+    limits = TelegramLimits(window=2.0, margin=0.05)
+    async with running_bot(api, database, limits, rate_limit=True) as driver:
+        driver.group(GROUP, "Game Night")
+        host = get_host(driver.app)
+        for player in (*PLAYERS, MALLORY):
+            await driver.send(player, player.id, "/start")
+        await play_match(host.storage, players=3, seed=4, chat=GROUP)
+        await driver.send(MALLORY, GROUP, "/history")
+        listing = api.last(GROUP)
+        data = listing.buttons()[0]["callback_data"]
+        await start_game(driver, GROUP, ALICE, PLAYERS)
+        await asyncio.sleep(2.1)  # a fresh minute for the group
+        match = await current_match(driver)
+        before = len(api.visible(GROUP))
+        group_calls = len([c for c in api.timeline if c[2] == GROUP])
+        presses = [
+            driver.press_update(user, GROUP, listing.message_id, data)
+            for user in [MALLORY, DAVE, ALICE, BOB, CAROL] * 4
+        ]
+        started = time.monotonic()
+        await asyncio.gather(
+            *(driver.app.process_update(Update.de_json(p, driver.app.bot)) for p in presses),
+            press_now(driver, ALICE, match, 0),
+            press_now(driver, BOB, match, 1),
+            press_now(driver, CAROL, match, 2),
+        )
+        await driver.settle()
+        drawn_after = time.monotonic() - started
+        played = await current_match(driver)
+        t = translator("en")
+        expected = get_ui("5211").board(
+            t, get_engine("5211").view(played.state, None), names_of(played)
+        )
+        assert played.version > match.version
+        assert plain(expected.text) in board(driver, GROUP).text  # the move is on the board
+    assert drawn_after < 1.0  # not behind the budget of a minute (2 s here)
+    history_in_group = len(api.visible(GROUP)) - before
+    assert history_in_group <= 3  # the move's news and board at most, no history
+    calls = [c for c in api.timeline if c[2] == GROUP][group_calls:]
+    assert not any(method == "sendDocument" for _, method, _ in calls)
+    for user in (MALLORY, ALICE, BOB, CAROL):
+        assert len([m for m in api.visible(user.id) if m.filename]) == 2  # sent once

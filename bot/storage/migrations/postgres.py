@@ -140,4 +140,12 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE chats ADD COLUMN leaderboard BOOLEAN NOT NULL DEFAULT TRUE;
     """,
+    # 3: the players who used /forget while a match of theirs was running (as SQLite's 9)
+    """
+    CREATE TABLE forgotten_players (
+        match_id BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id BIGINT NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    """,
 ]

@@ -165,4 +165,13 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE chats ADD COLUMN leaderboard INTEGER NOT NULL DEFAULT 1;
     """,
+    # 9: the players who used /forget while a match of theirs was running: that match
+    # records them without name or id when it ends (and drops their mark)
+    """
+    CREATE TABLE forgotten_players (
+        match_id INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    """,
 ]
