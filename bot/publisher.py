@@ -38,7 +38,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -58,7 +58,7 @@ from bot.messenger import (
     Messenger,
     Unreachable,
 )
-from bot.storage import Match, Notice, Seat, Storage
+from bot.storage import Match, Notice, Seat, Storage, StorageUnavailable
 from bot.ui import get_ui
 from bot.ui.base import Button, GameUI, Names
 from games import get_engine
@@ -78,6 +78,11 @@ Rows = list[list[dict[str, str]]]
 # Groups wait on their own minute's budget as well, so more of them are drawn at once.
 DRAWING_SLOTS = {"group": 256, "user": 64}
 MAX_CAPTION = 1024  # Telegram's limit for a photo's caption, in characters of plain text
+# A message sent while the database briefly refuses writes (a lock being retaken, a short
+# outage) is recorded once it answers again, or its buttons would be left live and
+# forgotten: tried again for this long
+RECORD_RETRY_SECONDS = 10.0
+RECORD_RETRY_EVERY = 0.5
 CAPTION_NAME = 32  # characters of a player's name under a picture: four long names fit
 
 
@@ -324,6 +329,18 @@ class Publisher:
                 except Exception:
                     log.exception("could not draw match %s in %s", match_id, key)
 
+    @staticmethod
+    async def _record_shown(save: Callable[[], Awaitable[None]]) -> None:
+        """Record what a chat now shows, waiting out a database that briefly refuses."""
+        deadline = time.monotonic() + RECORD_RETRY_SECONDS
+        while True:
+            try:
+                return await save()
+            except StorageUnavailable:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(RECORD_RETRY_EVERY)
+
     def _watcher(self) -> ChatWatcher:
         if self._chats is None:
             raise RuntimeError("Publisher.watch_chats was never called")
@@ -336,7 +353,7 @@ class Publisher:
         match.lobby_message_id = await self.messenger.edit_or_send(
             match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
         )
-        await self.storage.save_display(match)
+        await self._record_shown(lambda: self.storage.save_display(match))
 
     async def close_lobby(self, match: Match, text: str) -> None:
         """Replace a lobby that closed without a game (cancelled, expired) with a line of
@@ -386,7 +403,7 @@ class Publisher:
         if scene.over and match.published < match.version:
             await self._post_result(scene)
         match.published = match.version
-        await self.storage.save_display(match)
+        await self._record_shown(lambda: self.storage.save_display(match))
 
     async def _group_scene(self, match: Match) -> GroupScene:
         engine = get_engine(match.game)
@@ -608,7 +625,7 @@ class Publisher:
         except Unreachable:
             await self._player_unreachable(match, seat, tell_group=fresh)
         seat.prompt_token = seat.token
-        await self.storage.save_seat_display(match.id, seat)
+        await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
 
     async def _prompt(self, match: Match, seat: Seat) -> Prompt:
         """The seat's secrets and choices under the match's title; on autopilot, a way

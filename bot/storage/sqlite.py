@@ -41,6 +41,9 @@ from bot.storage.migrations.sqlite import MIGRATIONS
 from bot.storage.records import MatchRecord, write_record
 
 Work = Callable[[sqlite3.Connection], Any]
+# SQLite's errors that say the disk, not the call, is at fault: a full disk, a file made
+# read-only, an I/O error, a database locked past the busy timeout
+OUTAGE_CODES = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_BUSY", "SQLITE_CANTOPEN")
 
 log = logging.getLogger("bot.storage")
 
@@ -233,7 +236,7 @@ class SQLiteStorage(Storage):
                     if ok:
                         future.set_result(value)
                     else:
-                        future.set_exception(value)
+                        future.set_exception(self._outage(value))
         finally:
             self._drainer = None
 
@@ -250,6 +253,8 @@ class SQLiteStorage(Storage):
                 try:
                     outcomes.append((True, work(db)))
                 except Exception as error:
+                    if not db.in_transaction:  # SQLite rolled it all back (a full disk, an
+                        raise  # I/O error): nothing of the batch holds, every work fails
                     db.execute("ROLLBACK TO work")
                     outcomes.append((False, error))
                 db.execute("RELEASE work")
@@ -259,6 +264,16 @@ class SQLiteStorage(Storage):
                 db.execute("ROLLBACK")
             raise
         return outcomes
+
+    def _outage(self, error: BaseException) -> BaseException:
+        """A disk that is full, read-only or failing, as :class:`StorageUnavailable` (the
+        player is told to try again shortly); any other error as it is."""
+        name = getattr(error, "sqlite_errorname", None) or ""
+        if isinstance(error, sqlite3.Error) and name.startswith(OUTAGE_CODES):
+            unavailable = StorageUnavailable(f"{self.describe()}: {error} ({name})")
+            unavailable.__cause__ = error
+            return unavailable
+        return error
 
     def _fence(self) -> None:
         """Write only while the lock file is ours (a stat: microseconds)."""

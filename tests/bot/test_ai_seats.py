@@ -338,10 +338,13 @@ async def test_a_runaway_decision_gives_way_to_the_normal_ai_and_its_worker_is_k
     defaults: dict[int, tuple[int, str]] = {}
     expected = expect_ai_moves(monkeypatch, "normal", defaults)  # what replaces the hard search
     runaway = tmp_path / "runaway"
-    monkeypatch.setattr("bot.ai_seats.DECISION_SECONDS", 0.5, raising=False)
+    monkeypatch.setattr("bot.ai_seats.DECISION_SECONDS", 2.0, raising=False)
     monkeypatch.setattr("bot.ai_seats.choose", functools.partial(run_away, str(runaway)))
     caplog.set_level(logging.WARNING)
     async with running_bot(api, database, ai_workers=1) as driver:
+        # the worker is up before the decision: a pool marks a call running when it queues
+        # it for a worker, and a worker still starting (a loaded machine) is no runaway
+        await get_host(driver.app).ai_seats.pool.run(60, os.getpid)
         driver.group(GROUP, "Game Night")
         await driver.send(ALICE, GROUP, "/new azul")
         await driver.press_label(ALICE, GROUP, EN("lobby.join"))

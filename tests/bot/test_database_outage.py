@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 
 import pytest
 
@@ -17,7 +16,7 @@ from tests.bot.databases import Look
 from tests.bot.process import BotProcess, until
 from tests.bot.test_handover import queue_presses
 from tests.bot.test_instance_lock_watch import PLAYERS, play_a_round, start_5211
-from tests.bot.test_process import REFUSALS, answered
+from tests.bot.test_process import REFUSALS, answered, assert_each_answered_move_committed_once
 
 pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
@@ -61,12 +60,5 @@ async def test_presses_during_a_hung_database_are_answered_and_nothing_is_lost(
         stopped_in = await bot.terminate()
     assert stopped_in < STOP_WITHIN
 
-    once = Counter(answer["callback_query_id"] for answer in server.api.answers)
-    assert all(once[query] == 1 for query, _, _ in pressed)
-    played = [(seat, action) for query, seat, action in pressed
-              if answered(server.api, query) not in REFUSALS]  # fmt: skip
-    moves = look.rows(
-        "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
-    )
-    assert Counter(moves) == Counter(played)  # every answered move is in, and only those
+    assert_each_answered_move_committed_once(server.api, look, pressed)
     look.close()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 
 import pytest
 
@@ -17,7 +16,11 @@ from games.core import decode_action, encode_action
 from tests.bot.conftest import GROUP
 from tests.bot.databases import Look
 from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
-from tests.bot.test_process import REFUSALS, answered, read_match
+from tests.bot.test_process import (
+    answered,
+    assert_each_answered_move_committed_once,
+    read_match,
+)
 
 WAITING = "another bot instance is running"
 TAKING_OVER = "taking over"
@@ -95,14 +98,7 @@ async def test_a_second_instance_waits_then_takes_over_when_the_first_stops(serv
         await play_a_round()
     await second.terminate()
 
-    once = Counter(answer["callback_query_id"] for answer in server.api.answers)
-    assert all(once[query] == 1 for query, _, _ in pressed)  # no update handled twice
-    played = [(seat, action) for query, seat, action in pressed
-              if answered(server.api, query) not in REFUSALS]  # fmt: skip
-    moves = look.rows(
-        "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
-    )
-    assert Counter(moves) == Counter(played)  # every answered move, once
+    moves = assert_each_answered_move_committed_once(server.api, look, pressed)
     state, _, _, status = read_match(look)
     engine = get_engine("5211")
     replayed = engine.new_game(len(players), state["options"], state["seed"])

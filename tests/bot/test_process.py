@@ -9,6 +9,7 @@ import json
 import os
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 import pytest
@@ -82,6 +83,23 @@ def answered(api: FakeTelegram, query_id: str) -> str | None:
         if answer.get("callback_query_id") == query_id:
             return str(answer.get("text", ""))
     return None
+
+
+def assert_each_answered_move_committed_once(
+    api: FakeTelegram, look: Look, pressed: list[tuple[str, int, str]]
+) -> list[tuple[int, str]]:
+    """``pressed``: (query id, seat, action) of each move pressed in match 1. Each press was
+    answered once, and the moves in the database (returned, in order) are exactly those
+    answered as played."""
+    once = Counter(answer["callback_query_id"] for answer in api.answers)
+    assert all(once[query] == 1 for query, _, _ in pressed)  # no update handled twice
+    played = [(seat, action) for query, seat, action in pressed
+              if answered(api, query) not in REFUSALS]  # fmt: skip
+    moves = look.rows(
+        "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
+    )
+    assert Counter(moves) == Counter(played)  # every answered move, once
+    return moves
 
 
 @dataclass

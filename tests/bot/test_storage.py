@@ -12,7 +12,15 @@ import sqlite3
 import pytest
 
 from bot.host import get_host
-from bot.storage import InstanceRunning, Seat, StaleMatch, Storage, storage_for
+from bot.i18n import translator
+from bot.storage import (
+    InstanceRunning,
+    Seat,
+    StaleMatch,
+    Storage,
+    StorageUnavailable,
+    storage_for,
+)
 from bot.storage.migrations import postgres as postgres_migrations
 from bot.storage.migrations import sqlite as sqlite_migrations
 from bot.storage.sqlite import SQLiteStorage, lock_path
@@ -20,7 +28,7 @@ from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, running_bot
 from tests.bot.databases import BEFORE_EVENTS, Database, Look
 from tests.bot.helpers import current_match
-from tests.bot.play5211 import choose, has_choice, start_game
+from tests.bot.play5211 import card_buttons, choose, has_choice, prompt, start_game
 
 
 def storage_of(database: Database) -> Storage:
@@ -288,3 +296,51 @@ async def test_random_saves_and_reads_agree_with_a_model(storage):
         assert await storage.moves(match.id) == expected_moves[match.id]
         assert await storage.events(match.id) == loaded.state["log"]
         assert loaded.version == len(expected_moves[match.id])
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_full_disk_fails_a_write_as_storage_unavailable_and_undoes_its_batch(storage):
+    """No room left: the file may not grow (its page limit stands in for the disk) and the
+    free space in its pages is filled, down to rows of a few bytes; every write that needs
+    room is refused as the storage not answering (the player is told to try again), and the
+    writes committed with it in one batch are undone with it, never half kept."""
+    pages = (await storage._rows("PRAGMA page_count"))[0][0]
+    await storage._run("CREATE TABLE filler (junk BLOB)")
+    await storage._rows(f"PRAGMA max_page_count = {pages + 1}")
+    for size in (4000, 400, 40, 4):
+        with pytest.raises(StorageUnavailable, match="full"):
+            for _ in range(100_000):
+                await storage._run("INSERT INTO filler VALUES (randomblob(?))", (size,))
+    rows = (await storage._rows("SELECT COUNT(*) FROM filler"))[0][0]
+    together = await asyncio.gather(
+        storage._run("INSERT INTO filler VALUES (randomblob(1))"),
+        storage._run("INSERT INTO filler VALUES (randomblob(4000))"),
+        return_exceptions=True,
+    )
+    assert all(isinstance(outcome, StorageUnavailable) for outcome in together)
+    assert (await storage._rows("SELECT COUNT(*) FROM filler"))[0][0] == rows
+    await storage._rows("PRAGMA max_page_count = 1000000")  # room again
+    assert await storage._run("INSERT INTO filler VALUES (randomblob(4000))") == 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_read_only_database_refuses_a_move_with_a_clear_answer_and_play_goes_on(
+    api, database
+):
+    """The database turns read-only mid-game (a remounted volume): the press is told the
+    storage is not answering and no move was made; once it is writable the same choice is
+    made."""
+    async with running_bot(api, database) as driver:
+        driver.group(GROUP, "Game Night")
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+        storage = get_host(driver.app).storage
+        version = (await current_match(driver)).version
+        await storage._rows("PRAGMA query_only = ON")
+        storage_down = translator("en")("error.storage")
+        hand = prompt(driver, ALICE)
+        first_card = card_buttons(hand)[0]["callback_data"]
+        assert await driver.press(ALICE, ALICE.id, hand.message_id, first_card) == storage_down
+        assert (await current_match(driver)).version == version
+        await storage._rows("PRAGMA query_only = OFF")
+        assert await choose(driver, ALICE) != storage_down
+        assert (await current_match(driver)).version == version + 1
