@@ -628,15 +628,20 @@ class Publisher:
         await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
 
     async def _prompt(self, match: Match, seat: Seat) -> Prompt:
-        """The seat's secrets and choices under the match's title; on autopilot, a way
-        back."""
+        """The seat's secrets and choices under the match's title; a decision opens with
+        what the others did since the seat's turn; on autopilot, a way back."""
         engine = get_engine(match.game)
         t = await self.languages.user_t_by_id(seat.user_id)
         view = engine.view(match.state, seat.seat)
         legal = engine.legal_actions(match.state, seat.seat)
-        screen = get_ui(match.game).prompt(t, view, seat.seat, legal, seat.draft, names_of(match))
+        ui, names = get_ui(match.game), names_of(match)
+        screen = ui.prompt(t, view, seat.seat, legal, seat.draft, names)
         title = html.escape(match.title or "—")
-        text = t("play.prompt_header", title=title) + "\n" + screen.text
+        text = t("play.prompt_header", title=title) + "\n"
+        since = ui.since_your_turn(t, view, seat.seat, names) if legal else ""
+        if since:
+            text += since + "\n\n"
+        text += screen.text
         rows = keyboard(match, screen.rows, seat.seat)
         if match.practice and legal and match.status == "playing":
             hint = Callback(Kind.HINT, match.id, seat.token).encode()

@@ -6,14 +6,15 @@ every player a header (score, floor line with its penalty) and five rows that re
 real board: the pattern line right-aligned (▪️ where the line has no space, ▫️ for an empty
 space), a bar, then the wall row (a placed tile as its coloured square; on the coloured
 wall an empty space as a circle of the colour printed there, so the wall's pattern shows
-where each tile will land; on the grey wall an empty space as ▫️). The last draft of the
-round closes the board. Announcements: one message per wall tiling (per player: tiles
-placed with their points, tiles that had to go to the floor, the floor penalty, the new
-score), with the end trigger appended when the game ends there; the final summary lists
-every player's bonuses (rows, columns, colours).
+where each tile will land; on the grey wall an empty space as ▫️). The takes since the
+previous turn of the player to take close the board (``bot.ui.recent``). Announcements:
+one message per wall tiling (per player: tiles placed with their points, tiles that had to
+go to the floor, the floor penalty, the new score), with the end trigger appended when the
+game ends there; the final summary lists every player's bonuses (rows, columns, colours).
 
-Private prompt: the same rows for the player's own board, the floor as its seven spaces,
-the factories and the centre, and the choices:
+Private prompt (a decision opens with the others' takes since the player's turn: see
+``GameUI.since_your_turn``): the same rows for the player's own board, the floor as its
+seven spaces, the factories and the centre, and the choices:
 
 * drafting, in short keyboards even with nine factories: tap a colour (one row), then where
   to take it from ("F3 🟦×2", "Centre 🟥×3 🎯"; skipped when only one place has that
@@ -237,14 +238,16 @@ class AzulUI(GameUI[AzulView]):
             text += " " + t.plural("azul.move.overflow", over)
         return text
 
-    def _last_move(self, t: Translator, view: AzulView, names: Names) -> str | None:
-        for event in reversed(view["log"]):
-            if event["type"] == "draft":
-                move = self._move_text(t, view, event)
-                return t("azul.board.last", name=names[event["seat"]], move=move)
-            if event["type"] == "round_start":
-                return None
-        return None
+    move_events = frozenset({"draft"})  # the grey wall's columns: told in the tiling message
+
+    def move_text(self, t: Translator, view: AzulView, event: dict) -> str:
+        return self._move_text(t, view, event)
+
+    def _latest(self, t: Translator, view: AzulView, names: Names) -> str:
+        """The takes since the previous turn of the player to take (while drafting)."""
+        if view["phase"] != "draft":
+            return ""
+        return self.latest_moves(t, view, view["turn"], names)
 
     # -- group -----------------------------------------------------------------------------
     def board(self, t: Translator, view: AzulView, names: Names) -> Screen:
@@ -261,21 +264,20 @@ class AzulUI(GameUI[AzulView]):
             lines.append("")
             lines.append(self._player_header(t, view, names, seat))
             lines += board_rows(view, seat)
-        if view["phase"] == "draft":
-            last = self._last_move(t, view, names)
-            if last:
-                lines += ["", last]
+        latest = self._latest(t, view, names)
+        if latest:
+            lines += ["", latest]
         return Screen("\n".join(lines))
 
     def caption(self, t: Translator, view: AzulView, names: Names) -> str:
         """Under the picture: the round and whose turn, each seat's number as drawn with
-        its name and score, and the last move."""
+        its name and score, and the latest moves."""
         lines = [super().caption(t, view, names), ""]
         for seat in range(view["num_players"]):
             lines.append(f"{seat_badge(seat)} {self._player_header(t, view, names, seat)}")
-        last = self._last_move(t, view, names) if view["phase"] == "draft" else None
-        if last:
-            lines += ["", last]
+        latest = self._latest(t, view, names)
+        if latest:
+            lines += ["", latest]
         return "\n".join(lines)
 
     def private_button_label(self, t: Translator) -> str:

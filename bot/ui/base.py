@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from bot.i18n import Translator
+from bot.ui.recent import block, move_lines, moves_since_turn
 from games.core import Action, Engine, Result, ViewT
 
 
@@ -138,6 +139,30 @@ class GameUI(abc.ABC, Generic[ViewT]):
     def summary(self, t: Translator) -> str:
         """The rules in 3–5 lines: how to win and what a turn is (``/rules`` shows it first)."""
         return t(f"{self.game_id}.summary")
+
+    # -- what happened since a seat's turn -------------------------------------------------
+    #: the public log's events that are a seat's own moves (each names its ``seat``); none:
+    #: the game has nobody moving between a seat's decisions (5211's secret choices)
+    move_events: frozenset[str] = frozenset()
+
+    def move_text(self, t: Translator, view: ViewT, event: dict) -> str | None:
+        """One move event in a few words, without the mover's name ("F3 🟦×2 → line 3");
+        None: not worth telling."""
+        return None
+
+    def since_your_turn(self, t: Translator, view: ViewT, seat: int, names: Names) -> str:
+        """What the other players did since ``seat``'s previous turn, for the top of its
+        prompt: "Since your turn:" and a line per turn ("" when nobody moved)."""
+        events = moves_since_turn(view["log"], seat, self.move_events, others_only=True)
+        lines = move_lines(t, events, names.names, lambda event: self.move_text(t, view, event))
+        return block(t("recent.since_your_turn"), lines)
+
+    def latest_moves(self, t: Translator, view: ViewT, seat: int, names: Names) -> str:
+        """For the group board: every move since the previous turn of ``seat``, the player
+        to act — a move made a second before (a bot's) stays in view until they move."""
+        events = moves_since_turn(view["log"], seat, self.move_events, others_only=False)
+        lines = move_lines(t, events, names.names, lambda event: self.move_text(t, view, event))
+        return block(t("recent.latest_moves"), lines)
 
     def move_label(self, t: Translator, view: ViewT, action: Action, seat: int) -> str:
         """A short description of ``seat``'s move, for the popup answer to the press."""

@@ -1,7 +1,8 @@
 """Azul Mini: Summer Pavilion screens.
 
 Group board: the round and its wild colour, the phase and whose move it is, the factories
-and the centre (phase 1), the supply, the last move, and for every player one line with the
+and the centre (phase 1), the supply, the moves since the previous turn of the player to
+act (``bot.ui.recent``), and for every player one line with the
 score, the tiles at hand and on the corners, then two lines with their seven stars (a filled
 space shows its printed number in a circle, an empty one a dot). One announcement per round
 (first-player tile, every placement with its points and bonus tiles, every pass with its
@@ -72,6 +73,7 @@ VARIANT1_CENTRE_ICON = "🌟"
 VARIANT1_STAR_ICON = "⭐"
 FIRST_TILE = "🎯"
 STRUCTURE_EMOJI = ("🏛", "🗿", "🪟")  # pillar, statue, window
+BONUS_MARK = "🎁"  # bonus tiles from the supply
 TURN_MARK = "👉 "
 EMPTY_SPACE = "·"
 
@@ -277,42 +279,38 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         stars = [star_cells_public(view, board, star) for star in range(7)]
         return [" · ".join(parts), "    " + " ".join(stars[:4]), "    " + " ".join(stars[4:])]
 
-    def _last_move(self, t: Translator, view: SummerPavilionView, names: Names) -> str | None:
-        """The latest take, placement, bonus tile or pass of this round."""
-        for event in reversed(view["log"]):
-            kind = event["type"]
-            if kind in ("round", "final"):
-                return None
-            if kind not in ("take", "place", "bonus", "pass"):
-                continue
-            name = names[event["seat"]]
-            if kind == "take":
-                tiles = f"{square(event['colour'])}×{event['count']}"
-                if event["wild"]:
-                    tiles += f" + {square(view['wild'])}"
-                text = t(
-                    "summer_pavilion.last.take",
-                    name=name,
-                    tiles=tiles,
-                    source=self._source_name(t, event["source"]),
+    move_events = frozenset({"take", "place", "bonus", "pass"})
+
+    def move_text(self, t: Translator, view: SummerPavilionView, event: dict) -> str:
+        """ "took 🟥×2 + 🟨 from factory 3", "🟥→🟥④ +3", "🎁🟦", or the pass and its cost."""
+        kind = event["type"]
+        if kind == "take":
+            tiles = f"{square(event['colour'])}×{event['count']}"
+            if event["wild"]:
+                tiles += f" + {square(view['wild'])}"
+            text = t(
+                "summer_pavilion.move.take",
+                tiles=tiles,
+                source=self._source_name(t, event["source"]),
+            )
+            if "first_player_tile" in event:
+                text += " " + t(
+                    "summer_pavilion.move.first",
+                    first=FIRST_TILE,
+                    points=event["first_player_tile"],
                 )
-                if "first_player_tile" in event:
-                    text += " " + t(
-                        "summer_pavilion.last.first",
-                        first=FIRST_TILE,
-                        points=event["first_player_tile"],
-                    )
-                return text
-            if kind == "place":
-                return t(
-                    "summer_pavilion.last.place",
-                    name=name,
-                    move=self._placement_text(view, event),
-                )
-            if kind == "bonus":
-                return t("summer_pavilion.last.bonus", name=name, tile=square(event["colour"]))
-            return t("summer_pavilion.last.pass", name=name, detail=self._pass_text(t, event))
-        return None
+            return text
+        if kind == "place":
+            return self._placement_text(view, event)
+        if kind == "bonus":
+            return BONUS_MARK + square(event["colour"])
+        return self._pass_text(t, event)
+
+    def _latest(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
+        """The moves since the previous turn of the player to act (while the game runs)."""
+        if view["phase"] == "over" or view["current"] is None:
+            return ""
+        return self.latest_moves(t, view, view["current"], names)
 
     def _placement_text(self, view: SummerPavilionView, event: dict) -> str:
         """ "🟥→🟥④ +3", with the structures completed: "🪟🎁"."""
@@ -351,21 +349,21 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         lines.append("")
         for seat in range(n):
             lines += self._player_lines(t, view, names, seat)
-        last = None if view["phase"] == "over" else self._last_move(t, view, names)
-        if last:
-            lines += ["", last]
+        latest = self._latest(t, view, names)
+        if latest:
+            lines += ["", latest]
         return Screen("\n".join(lines))
 
     def caption(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
         """Under the picture: the round and whose turn, each seat's number as drawn with
-        its name, score and tiles, and the last move."""
+        its name, score and tiles, and the latest moves."""
         lines = [super().caption(t, view, names), ""]
         for seat in range(view["num_players"]):
             header = self._player_lines(t, view, names, seat)[0]
             lines.append(f"{seat_badge(seat)} {header}")
-        last = None if view["phase"] == "over" else self._last_move(t, view, names)
-        if last:
-            lines += ["", last]
+        latest = self._latest(t, view, names)
+        if latest:
+            lines += ["", latest]
         return "\n".join(lines)
 
     def private_button_label(self, t: Translator) -> str:
@@ -414,10 +412,10 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                 moves[event["seat"]].append(self._placement_text(view, event))
             elif kind == "bonus":
                 seat_moves = moves[event["seat"]]
-                if seat_moves and "🎁" in seat_moves[-1]:
+                if seat_moves and BONUS_MARK in seat_moves[-1]:
                     seat_moves[-1] += square(event["colour"])
                 elif seat_moves:
-                    seat_moves[-1] += "🎁" + square(event["colour"])
+                    seat_moves[-1] += BONUS_MARK + square(event["colour"])
             elif kind == "pass":
                 moves[event["seat"]].append(self._pass_text(t, event))
         lines.append("")

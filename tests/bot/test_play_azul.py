@@ -250,7 +250,8 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     assert after.version == match.version + 1
     assert after.state["line_counts"][seat * SIZE + 1] == space
     text = board(driver).text
-    assert f"Last move: {user.first_name} — F{source + 1} {EMOJI[colour]}×{count} → line 2" in text
+    taken = f"{user.first_name}: F{source + 1} {EMOJI[colour]}×{count} → line 2{extra}"
+    assert f"↪️ Latest moves:\n{taken}" in text
     assert f"👉 {other.first_name} takes tiles." in text
     assert has_choice(driver, other) and not has_choice(driver, user)
 
@@ -447,7 +448,7 @@ async def test_a_restart_in_the_middle_of_a_round_keeps_the_selected_tiles(api, 
         assert popup.startswith("Taken: ")
         after = await current_match(driver)
         assert after.version == match.version + 1
-        assert f"Last move: {user.first_name} — " in board(driver).text
+        assert f"↪️ Latest moves:\n{user.first_name}: " in board(driver).text
         await play_until(driver, PLAYERS, lambda s: s["round"] == 2, seed=2)
     async with running_bot(api, database) as driver:
         assert [m.text.splitlines()[0] for m in tiling_messages(driver)] == [

@@ -181,7 +181,7 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
     assert after.version == match.version + 1
     assert sum(after.state["hands"][seat]) >= 1
     text = board(driver).text
-    assert f"Last move: {user.first_name} took " in text and "from factory 1." in text
+    assert f"↪️ Latest moves:\n{user.first_name}: took " in text and "from factory 1" in text
     assert f"👉 {PLAYERS[1 - seat].first_name} takes tiles." in text
     assert "at hand " in text
     # the other player now has the choice; the mover's prompt waits
@@ -265,7 +265,8 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     assert popup.startswith(f"🌈 Centre star, space {space}: placed {COLOUR_LIST[colour]}, paid ")
     after = await current_match(driver)
     assert after.state["boards"][seat][space - 1] == colour
-    assert f"Last move: {user.first_name} {COLOUR_LIST[colour]}→🌈" in board(driver).text
+    latest = board(driver).text.split("↪️ Latest moves:\n")[1]
+    assert f"{user.first_name}: " in latest and f"{COLOUR_LIST[colour]}→🌈" in latest
 
 
 async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api, seeded):
@@ -327,7 +328,7 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     assert not any(match.state["hands"][seat])
     assert match.state["phase"] == "placing"  # the other player goes on placing
     passed = f"✋ pass, kept {COLOUR_LIST[colour]}, −{loss}"
-    assert f"Last move: {user.first_name} — {passed}" in board(driver).text
+    assert f"{user.first_name}: {passed}" in board(driver).text.split("↪️ Latest moves:\n")[1]
     assert f"{user.first_name} — " in board(driver).text and "✋ passed" in board(driver).text
 
 
