@@ -144,6 +144,8 @@ class GameUI(abc.ABC, Generic[ViewT]):
     #: the public log's events that are a seat's own moves (each names its ``seat``); none:
     #: the game has nobody moving between a seat's decisions (5211's secret choices)
     move_events: frozenset[str] = frozenset()
+    #: events after which earlier moves no longer count (a new deal): told elsewhere
+    story_breaks: frozenset[str] = frozenset()
 
     def move_text(self, t: Translator, view: ViewT, event: dict) -> str | None:
         """One move event in a few words, without the mover's name ("F3 🟦×2 → line 3");
@@ -153,14 +155,18 @@ class GameUI(abc.ABC, Generic[ViewT]):
     def since_your_turn(self, t: Translator, view: ViewT, seat: int, names: Names) -> str:
         """What the other players did since ``seat``'s previous turn, for the top of its
         prompt: "Since your turn:" and a line per turn ("" when nobody moved)."""
-        events = moves_since_turn(view["log"], seat, self.move_events, others_only=True)
+        events = moves_since_turn(
+            view["log"], seat, self.move_events, others_only=True, breaks=self.story_breaks
+        )
         lines = move_lines(t, events, names.names, lambda event: self.move_text(t, view, event))
         return block(t("recent.since_your_turn"), lines)
 
     def latest_moves(self, t: Translator, view: ViewT, seat: int, names: Names) -> str:
         """For the group board: every move since the previous turn of ``seat``, the player
         to act — a move made a second before (a bot's) stays in view until they move."""
-        events = moves_since_turn(view["log"], seat, self.move_events, others_only=False)
+        events = moves_since_turn(
+            view["log"], seat, self.move_events, others_only=False, breaks=self.story_breaks
+        )
         lines = move_lines(t, events, names.names, lambda event: self.move_text(t, view, event))
         return block(t("recent.latest_moves"), lines)
 

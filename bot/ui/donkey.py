@@ -203,6 +203,20 @@ class DonkeyUI(GameUI[DonkeyView]):
             return t("donkey.board.donkey_on_table")
         return t("donkey.board.donkey_holder", name=names[holder])
 
+    move_events = frozenset(MOVE_EVENTS)
+    story_breaks = frozenset({"hand_started"})  # a new deal: the old hand's plays are over
+
+    def move_text(self, t: Translator, view: DonkeyView, event: dict) -> str:
+        """ "7♠ 7♥", "pass", or the donkey led."""
+        kind = event["type"]
+        if kind == "play":
+            return cards_text(event["cards"])
+        if kind == "donkey_card":
+            return card_text(event["card"])
+        if kind == "donkey_led":
+            return DONKEY_ICON
+        return t("donkey.board.passed")
+
     # -- group -----------------------------------------------------------------------------
     def board(self, t: Translator, view: DonkeyView, names: Names) -> Screen:
         n = view["num_players"]

@@ -8,7 +8,9 @@ is not in the public log until the rules reveal it.
 A game names the log events that are a seat's moves (each carries its ``seat``). A seat's
 moves in a row (a placement, then its bonus tiles) are one turn, so the moves "since its
 turn" are those after its previous turn, and they stay the same while it finishes the
-current one.
+current one. A game may also name events that close the story (a new deal of cards, a new
+circle of bids whose cushions differ): the moves before them are told elsewhere and left
+out.
 """
 
 from __future__ import annotations
@@ -20,13 +22,19 @@ from bot.i18n import Translator
 MAX_LINES = 4  # lines of moves on a phone screen; older ones are summed up in the first
 
 
-def turn_start(log: Sequence[dict], seat: int, moves: Collection[str]) -> int:
+def turn_start(
+    log: Sequence[dict], seat: int, moves: Collection[str], breaks: Collection[str] = ()
+) -> int:
     """The index in ``log`` just after ``seat``'s previous turn: its latest move that
-    another seat's move followed (0: it has not had a turn yet)."""
+    another seat's move followed; or just after the latest event of a kind in ``breaks``
+    when that is later (0: neither happened yet)."""
     others_moved = False
     for index in range(len(log) - 1, -1, -1):
         event = log[index]
-        if event["type"] not in moves:
+        kind = event["type"]
+        if kind in breaks:
+            return index + 1
+        if kind not in moves:
             continue
         if event["seat"] != seat:
             others_moved = True
@@ -36,12 +44,17 @@ def turn_start(log: Sequence[dict], seat: int, moves: Collection[str]) -> int:
 
 
 def moves_since_turn(
-    log: Sequence[dict], seat: int, moves: Collection[str], *, others_only: bool
+    log: Sequence[dict],
+    seat: int,
+    moves: Collection[str],
+    *,
+    others_only: bool,
+    breaks: Collection[str] = (),
 ) -> list[dict]:
-    """The move events since ``seat``'s previous turn, oldest first: all of them (what the
-    group missed before ``seat``, to act, moves), or only the other seats' (what ``seat``
-    missed)."""
-    start = turn_start(log, seat, moves)
+    """The move events since ``seat``'s previous turn (see :func:`turn_start`), oldest
+    first: all of them (what the group missed before ``seat``, to act, moves), or only the
+    other seats' (what ``seat`` missed)."""
+    start = turn_start(log, seat, moves, breaks)
     return [
         event
         for event in log[start:]

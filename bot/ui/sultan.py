@@ -150,6 +150,18 @@ class UISultan(GameUI[SultanView]):
                 lines.append(t("sultan.board.last_bid", name=name, number=number, gem=gem))
         return lines
 
+    # a circle's cushions are its own: its bids, revealed and announced at its end, are
+    # not told again in the next one (their cushion numbers would name other gems)
+    move_events = frozenset({"gem_returned", "bid"})
+    story_breaks = frozenset({"gems_drawn"})
+
+    def move_text(self, t: Translator, view: SultanView, event: dict) -> str:
+        """ "🔴 ruby back to the bag", "a bid on cushion 2 (🟢 emerald)": never the card."""
+        if event["type"] == "gem_returned":
+            return t("sultan.move.return", gem=gem_name(t, event["gem"]))
+        gem = gem_name(t, view["cushions"][event["cushion"]])
+        return t("sultan.move.bid", number=event["cushion"] + 1, gem=gem)
+
     # -- group -----------------------------------------------------------------------------
     def board(self, t: Translator, view: SultanView, names: Names) -> Screen:
         n = view["num_players"]
