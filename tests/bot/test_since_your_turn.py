@@ -6,6 +6,7 @@ it, stays in view), and secret choices (Sultan's bid cards, 5211's cards) never 
 from __future__ import annotations
 
 from bot.i18n import translator
+from bot.ui.donkey import cards_text
 from games import get_engine
 from games.azul.engine import FLOOR_LINE
 from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN
@@ -238,3 +239,27 @@ async def test_5211_tells_no_story_of_the_secret_cards(driver, api):
         text = prompt(driver, user).text
         assert "Since your turn" not in text and "Alice:" not in text, text
     assert "Latest moves" not in latest(driver, GROUP, "5211").text
+
+
+# -- Who's the Donkey? -----------------------------------------------------------------------
+async def test_the_donkey_prompt_names_the_plays_and_passes_since_my_turn(driver, api, deal):
+    deal(1)  # Alice leads, then Bob, then Carol
+    players = [ALICE, BOB, CAROL]
+    for player in players:
+        await driver.send(player, player.id, "/start")
+    await driver.send(ALICE, GROUP, "/new donkey")
+    for player in players:
+        await driver.press_label(player, GROUP, translator("en")("lobby.join"))
+    await driver.press_label(ALICE, GROUP, translator("en")("lobby.start"))
+    engine = get_engine("donkey")
+    for user in (ALICE, BOB):  # Alice leads her lowest card, Bob passes (his first choice)
+        match = await current_match(driver)
+        seat = match.seat_of(user.id).seat
+        assert sorted(engine.to_act(match.state)) == [seat]
+        await play_by_data(driver, match, user, engine.legal_actions(match.state, seat)[0])
+    match = await current_match(driver)
+    assert sorted(engine.to_act(match.state)) == [2]
+    lead, answer = [e for e in match.state["log"] if e["type"] in ("play", "pass")]
+    assert answer["type"] == "pass"
+    text = prompt(driver, CAROL).text
+    assert since_block(text) == [f"Alice: {cards_text(lead['cards'])}", "Bob: pass"], text
