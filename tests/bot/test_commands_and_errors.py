@@ -26,6 +26,43 @@ async def test_help_lists_the_commands_and_games(driver, api):
     assert "5211 — /rules 5211" in text
 
 
+@pytest.mark.parametrize("user", [ALICE, IVAN, OKSANA, GIULIA], ids=lambda user: user.language_code)
+@pytest.mark.parametrize("command", ["/start", "/help"])
+async def test_start_and_help_in_private_offer_practice_and_a_group(driver, api, user, command):
+    """Private /start and /help tell that /new right there starts a practice game, and offer
+    it as a button next to Telegram's link for adding the bot to a group; the practice
+    button brings the game menu, whose choice opens a practice lobby."""
+    t = translator(negotiate(user.language_code))
+    await driver.send(user, user.id, command)
+    shown = api.last(user.id)
+    assert "/new" in shown.text and "💡" in shown.text
+    practice, group = shown.buttons()
+    assert practice["text"] == t("start.practice") and "callback_data" in practice
+    assert group == {
+        "text": t("start.add_to_group"),
+        "url": f"https://t.me/{api.username}?startgroup=new",
+    }
+    assert await driver.press_label(user, user.id, t("start.practice")) is None
+    menu = api.last(user.id)
+    assert menu.text == t("lobby.practice_choose") and len(menu.buttons()) == len(playable_games())
+    await driver.press_label(user, user.id, get_ui("azul").title(t))
+    assert api.last(user.id).message_id == menu.message_id  # the menu became the lobby
+    assert "🤖" in menu.text and t("lobby.start") in str(menu.buttons())
+    # pressed again while that practice lobby is open: said so, nothing new
+    answer = await driver.press_label(user, user.id, t("start.practice"), shown.message_id)
+    assert answer == t("lobby.already_running") and api.last(user.id) is menu
+
+
+async def test_help_in_a_group_has_no_practice_buttons(driver, api):
+    await driver.send(ALICE, GROUP, "/help")
+    assert api.last(GROUP).buttons() == []
+    await driver.send(ALICE, GROUP, "/start")
+    assert api.last(GROUP).buttons() == []
+    forged = "pr:0:0:"  # the practice button's data, pressed on a message in the group
+    message = api.last(GROUP).message_id
+    assert await driver.press(ALICE, GROUP, message, forged) == "This button is not valid."
+
+
 async def test_rules_by_name_and_by_button(driver, api):
     await driver.send(ALICE, ALICE.id, "/rules 5211")
     summary = api.last(ALICE.id)
@@ -209,11 +246,10 @@ async def test_no_keeps_a_lobby_open(driver, api):
     await driver.send(ALICE, GROUP, "/cancel")
     question = api.last(GROUP)
     assert [b["text"] for b in question.buttons()] == ["Yes, stop it", "No, keep it open"]
-    assert await driver.press_label(ALICE, GROUP, "No, keep it open") == (
-        "▶️ The lobby stays open."
-    )
+    assert await driver.press_label(ALICE, GROUP, "No, keep it open") == "▶️ The lobby stays open."
     assert question.text == "▶️ The lobby stays open." and question.buttons() == []
-    keep = f"cx:{(await current_match(driver)).id}:0:keep"  # forged on the lobby itself: it stays a lobby
+    # "No" forged on the lobby itself: it stays a lobby
+    keep = f"cx:{(await current_match(driver)).id}:0:keep"
     assert await driver.press(ALICE, GROUP, lobby.message_id, keep) == "This button is not valid."
     assert (await current_match(driver)).status == "lobby" and lobby.buttons()
     await driver.press_label(BOB, GROUP, "Join")
