@@ -39,6 +39,7 @@ class Kind(StrEnum):
     TOP = "tp"  # /top: payload = game id
     HISTORY = "hs"  # /history: match = the ended match
     FORGET = "fg"  # /forget's confirmation: payload = yes or no
+    PRACTICE = "pr"  # under /start and /help in private: the game menu of a practice match
 
 
 MAX_BYTES = 64

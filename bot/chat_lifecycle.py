@@ -3,19 +3,15 @@ supergroup (a new chat id), or the bot is removed from it."""
 
 from __future__ import annotations
 
-import html
 import logging
 from dataclasses import dataclass
 
-from telegram.error import TelegramError
-
 from bot.languages import Languages
 from bot.locks import MatchLocks
-from bot.messenger import Messenger, Unreachable
-from bot.publisher import Publisher
-from bot.storage import ACTIVE, Match, Storage
+from bot.messenger import Messenger
+from bot.publisher import Ending, Publisher
+from bot.storage import ACTIVE, Storage
 from bot.timers import Timers
-from bot.ui import get_ui
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +22,7 @@ class ChatLifecycle:
     messenger: Messenger
     languages: Languages
     lock: MatchLocks
-    publisher: Publisher  # draws the moved matches in their new chat
+    publisher: Publisher  # draws the moved matches in their new chat, the ended ones' prompts
     timers: Timers  # stops the timers of the matches that end
 
     async def move_chat(self, old: int, new: int) -> None:
@@ -53,22 +49,5 @@ class ChatLifecycle:
                 await self.storage.save(match, ended="abandoned")
                 self.timers.arm(match)  # a stopped match has no timer
             log.info("match %s ended: the bot is no longer in chat %s", match_id, chat_id)
-            if was_playing:
-                await self._tell_players(match)
-
-    async def _tell_players(self, match: Match) -> None:
-        for seat in match.humans:
-            t = await self.languages.user_t_by_id(seat.user_id)
-            text = t(
-                "removed.private",
-                title=html.escape(match.title or "—"),
-                game=html.escape(get_ui(match.game).title(t)),
-            )
-            try:
-                if seat.prompt_message_id is not None:
-                    await self.messenger.drop_keyboard(seat.user_id, seat.prompt_message_id)
-                await self.messenger.send(seat.user_id, text)
-            except (Unreachable, TelegramError) as error:
-                log.info(
-                    "could not tell %s that match %s ended (%s)", seat.user_id, match.id, error
-                )
+            if was_playing:  # each prompt says so, as a new message: nobody else will
+                self.publisher.end_prompts(match, Ending("removed.private", notify=True))

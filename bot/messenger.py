@@ -163,6 +163,10 @@ class Messenger:
         """A link that opens the private chat with the bot and sends ``/start <payload>``."""
         return f"https://t.me/{self.bot.username}?start={payload}"
 
+    def group_link(self) -> str:
+        """A link that lets the user pick a group and add the bot to it."""
+        return f"https://t.me/{self.bot.username}?startgroup=new"
+
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user administers the group; a check that fails answers no."""
         try:

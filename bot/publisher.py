@@ -234,6 +234,17 @@ def bundle(news: list[News]) -> list[News]:
     return messages
 
 
+@dataclass(frozen=True)
+class Ending:
+    """How a match ended that did not finish, for its players' prompts: a message key
+    (given the match's ``title`` and ``game``, and ``params``), and whether the line comes
+    as a new message, which notifies (where nobody in the group said so)."""
+
+    key: str
+    params: dict[str, str] = field(default_factory=dict)
+    notify: bool = False
+
+
 @dataclass
 class Prompt:
     """A seat's private message: the screen, and whether it offers a decision."""
@@ -266,6 +277,7 @@ class Publisher:
         self._tasks: dict[ChatKey, asyncio.Task] = {}
         self._resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
         self._repost: set[int] = set()  # matches whose board goes to the bottom of the group
+        self._endings: dict[tuple[int, int], Ending] = {}  # (match, user): the prompt's last line
         self._slots = {
             audience: asyncio.Semaphore(slots) for audience, slots in DRAWING_SLOTS.items()
         }
@@ -300,6 +312,14 @@ class Publisher:
         self._repost.add(match.id)
         self.request(match, [("group", match.chat_id)])
 
+    def end_prompts(self, match: Match, ending: Ending) -> None:
+        """A match stopped or abandoned: each player's prompt becomes the line saying so,
+        without buttons — drawn in turn with the chat's other drawings, so no drawing of the
+        running match lands after it."""
+        for seat in match.humans:
+            self._endings[(match.id, seat.user_id)] = ending
+        self.request(match, [("user", seat.user_id) for seat in match.humans])
+
     async def idle(self) -> None:
         """Wait until every chat is drawn (tests, shutdown)."""
         while self._tasks:
@@ -307,6 +327,11 @@ class Publisher:
 
     async def _run(self, key: ChatKey) -> None:
         try:
+            # a practice match's board and prompt share the chat: the prompt comes below
+            # the board drawn with it, its buttons in sight
+            board = self._tasks.get(("group", key[1])) if key[0] == "user" else None
+            if board is not None:
+                await asyncio.wait([board])
             async with self._slots[key[0]]:
                 await self._flush(key)
         finally:
@@ -563,7 +588,7 @@ class Publisher:
             text += "\n\n" + t("clock.board", left=format_duration(t, left))
         rows = keyboard(match, board.rows, None)
         rows += self._clock_buttons(match, t)
-        if not scene.over:
+        if not scene.over and not match.practice:  # practice: the prompt is in this chat
             label = scene.ui.private_button_label(t)
             link = self.messenger.deep_link(f"m{match.id}")
             rows.append([link_button(label, link)])
@@ -610,6 +635,9 @@ class Publisher:
     async def _draw_private(self, match_id: int, user_id: int) -> None:
         match = await self.storage.load(match_id)
         seat = match.seat_of(user_id) if match else None
+        if seat is not None and match.status == "cancelled":
+            await self._draw_ending(match, seat)
+            return
         if seat is None or match.state is None or match.status not in ("playing", "finished"):
             return
         prompt = await self._prompt(match, seat)
@@ -626,6 +654,41 @@ class Publisher:
             await self._player_unreachable(match, seat, tell_group=fresh)
         seat.prompt_token = seat.token
         await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
+
+    async def _draw_ending(self, match: Match, seat: Seat) -> None:
+        """The prompt of a match that ended unfinished becomes the line saying how (a photo
+        keeps its picture); as a new message where it notifies, the old prompt retired."""
+        ending = self._endings.pop((match.id, seat.user_id), None)
+        if ending is None:
+            return
+        t = await self.languages.user_t_by_id(seat.user_id)
+        title, game = html.escape(match.title or "—"), html.escape(get_ui(match.game).title(t))
+        text = t(ending.key, title=title, game=game, **ending.params)
+        try:
+            if ending.notify or not await self._edit_ending(seat, text):
+                old = seat.prompt_message_id
+                seat.prompt_message_id = await self.messenger.send(
+                    seat.user_id, text, notify=ending.notify
+                )
+                if old is not None:
+                    await self.messenger.retire(seat.user_id, old, text)
+        except Unreachable:  # blocked the bot meanwhile: nothing to say it with
+            return
+        seat.prompt_text = fingerprint(text, [])
+        await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
+
+    async def _edit_ending(self, seat: Seat, text: str) -> bool:
+        """The prompt edited into ``text`` without buttons; False where there is none."""
+        if seat.prompt_message_id is None:
+            return False
+        try:
+            try:
+                await self.messenger.edit(seat.user_id, seat.prompt_message_id, text)
+            except MessageKindDiffers:  # a photo: its caption
+                await self.messenger.edit_caption(seat.user_id, seat.prompt_message_id, text)
+        except MessageGone:
+            return False
+        return True
 
     async def _prompt(self, match: Match, seat: Seat) -> Prompt:
         """The seat's secrets and choices under the match's title; a decision opens with

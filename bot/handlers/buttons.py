@@ -9,6 +9,8 @@ and nothing changes. The handler runs under the lock with a :class:`MatchPress`.
 
 from __future__ import annotations
 
+import contextlib
+import html
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import wraps
@@ -20,6 +22,7 @@ from bot.callbacks import BadCallback, Callback, Kind, parse
 from bot.handlers.common import managers_only, may_manage, on_menu, popup
 from bot.host import BotContext, Host
 from bot.i18n import Translator
+from bot.messenger import MessageGone
 from bot.storage import Match, Seat
 from bot.ui import playable_games
 
@@ -149,6 +152,25 @@ async def manager(press: MatchPress) -> str | None:
     if await may_manage(press.host, press.match, press.user.id):
         return None
     return managers_only(press.match)
+
+
+KEEP = "keep"  # the payload of "No" under /cancel's question ("Yes" has none)
+
+
+async def yes_or_keep(press: MatchPress) -> str | None:
+    """A button of /cancel's question: "Yes" (no payload) or "No" (``KEEP``)."""
+    return None if press.data.payload in ("", KEEP) else "error.bad_button"
+
+
+async def keep_going(press: MatchPress, key: str) -> None:
+    """ "No" under /cancel's question: nothing changes, and the question becomes the line
+    ``key`` without buttons."""
+    await press.tell(key)
+    message = press.query.message
+    with contextlib.suppress(MessageGone):  # pressed twice: the first press tidied it
+        await press.host.messenger.edit(
+            message.chat.id, message.message_id, html.escape(press.t(key))
+        )
 
 
 async def names_a_seat(press: MatchPress) -> str | None:

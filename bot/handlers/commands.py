@@ -12,7 +12,17 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 from telegram.error import TelegramError
 
 from bot.callbacks import Callback, Kind
-from bot.handlers.buttons import MatchPress, button, in_status, manager, match_button, pressed_in
+from bot.handlers.buttons import (
+    KEEP,
+    MatchPress,
+    button,
+    in_status,
+    keep_going,
+    manager,
+    match_button,
+    pressed_in,
+    yes_or_keep,
+)
 from bot.handlers.common import (
     display_name,
     is_group,
@@ -23,11 +33,12 @@ from bot.handlers.common import (
     popup,
     thread_of,
 )
-from bot.handlers.lobby import join_by_link
+from bot.handlers.lobby import join_by_link, welcome_buttons
 from bot.handlers.records import HISTORY_LINK, history_by_link
 from bot.host import BotContext, Host
 from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from bot.messenger import ChatMoved, MessageGone, Unreachable, message_parts
+from bot.publisher import Ending
 from bot.ui import get_ui, playable_games
 
 log = logging.getLogger(__name__)
@@ -64,7 +75,10 @@ async def start_command(update: Update, context: BotContext) -> None:
     if payload:
         await message.reply_text(t("start.bad_link"))
         return
-    await message.reply_html(t("start.welcome", name=html.escape(user.first_name)))
+    await message.reply_html(
+        t("start.welcome", name=html.escape(user.first_name)),
+        reply_markup=welcome_buttons(host, t),
+    )
     for match_id in await host.storage.active_matches_of(user.id):
         await resend_prompt(update, context, match_id, quiet=True)
 
@@ -97,7 +111,13 @@ async def help_command(update: Update, context: BotContext) -> None:
         lines.append(f"• <b>{html.escape(get_ui(game).title(t))}</b> — <code>/rules {game}</code>")
     lines.append("")
     lines.append(t("help.records"))
-    await update.effective_message.reply_html("\n".join(lines))
+    if is_group(chat):
+        await update.effective_message.reply_html("\n".join(lines))
+        return
+    lines += ["", t("help.practice")]
+    await update.effective_message.reply_html(
+        "\n".join(lines), reply_markup=welcome_buttons(host, t)
+    )
 
 
 async def rules_command(update: Update, context: BotContext) -> None:
@@ -304,13 +324,18 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     if not await may_manage(host, match, update.effective_user.id):
         await message.reply_text(t(managers_only(match)))
         return
-    kind = Kind.CANCEL_LOBBY if match.status == "lobby" else Kind.ABORT
+    lobby = match.status == "lobby"
+    kind = Kind.CANCEL_LOBBY if lobby else Kind.ABORT
+    keep = t("cancel.keep_lobby") if lobby else t("cancel.keep")
     markup = InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
                     t("cancel.confirm"), callback_data=Callback(kind, match.id).encode()
-                )
+                ),
+                InlineKeyboardButton(
+                    keep, callback_data=Callback(kind, match.id, 0, KEEP).encode()
+                ),
             ]
         ]
     )
@@ -321,27 +346,28 @@ async def cancel_command(update: Update, context: BotContext) -> None:
     Kind.ABORT,
     language="group",
     missing="play.match_over",
-    checks=(in_status("playing", "play.match_over"), pressed_in("group"), manager),
+    checks=(in_status("playing", "play.match_over"), pressed_in("group"), manager, yes_or_keep),
     menu_only=True,  # the confirmation under /cancel, nothing else
 )
 async def abort_button(press: MatchPress) -> None:
     host, match, t = press.host, press.match, press.t
+    if press.data.payload == KEEP:
+        await keep_going(press, "cancel.kept")
+        return
     match.status = "cancelled"
     await host.storage.save(match)
     host.timers.arm(match)  # a stopped match has no timer
     await press.tell("cancel.done")
-    text = t("cancel.stopped", name=html.escape(display_name(press.user)))
-    await replace_menu(host, press.query, text)
-    # a stopped match leaves no live buttons (where the bot can still reach them)
-    screens = [(match.chat_id, match.board_message_id)] + [
-        (seat.user_id, seat.prompt_message_id) for seat in match.seats
-    ]
-    for chat_id, message_id in screens:
-        if message_id is not None:
-            try:
-                await host.messenger.drop_keyboard(chat_id, message_id)
-            except (Unreachable, ChatMoved, TelegramError):
-                log.info("could not clear the buttons of message %s", message_id)
+    name = html.escape(display_name(press.user))
+    await replace_menu(host, press.query, t("cancel.stopped", name=name))
+    # each player's prompt says so (the group has just heard it), the board keeps no buttons
+    key = "ended.practice_stopped" if match.practice else "ended.stopped"
+    host.publisher.end_prompts(match, Ending(key, {"name": name}))
+    if match.board_message_id is not None:
+        try:
+            await host.messenger.drop_keyboard(match.chat_id, match.board_message_id)
+        except (Unreachable, ChatMoved, TelegramError):
+            log.info("could not clear the buttons of message %s", match.board_message_id)
 
 
 async def board_command(update: Update, context: BotContext) -> None:

@@ -11,14 +11,17 @@ from bot import flow
 from bot.ai_moves import LOBBY_LEVELS, NORMAL, ai_name, next_ai_user_id
 from bot.callbacks import Callback, Kind
 from bot.handlers.buttons import (
+    KEEP,
     MatchPress,
     button,
     in_status,
+    keep_going,
     manager,
     match_button,
     playable,
     pressed_in,
     seated,
+    yes_or_keep,
 )
 from bot.handlers.common import display_name, is_group, is_private, on_menu, popup, thread_of
 from bot.host import BotContext, Host
@@ -57,16 +60,53 @@ async def new_command(update: Update, context: BotContext) -> None:
             return
         await create_lobby(host, chat.id, thread, lobby_title(chat, t), wanted, user)
         return
+    choose = "lobby.practice_choose" if is_private(chat) else "lobby.choose_game"
+    await message.reply_text(t(choose), reply_markup=game_menu(t))
+
+
+def game_menu(t: Translator) -> InlineKeyboardMarkup:
+    """A button per game: the lobby of the one chosen opens in place of the menu."""
     rows = [
         [
             InlineKeyboardButton(
                 get_ui(game).title(t), callback_data=Callback(Kind.NEW_GAME, 0, 0, game).encode()
             )
         ]
-        for game in games
+        for game in playable_games()
     ]
-    choose = "lobby.practice_choose" if is_private(chat) else "lobby.choose_game"
-    await message.reply_text(t(choose), reply_markup=InlineKeyboardMarkup(rows))
+    return InlineKeyboardMarkup(rows)
+
+
+def welcome_buttons(host: Host, t: Translator) -> InlineKeyboardMarkup:
+    """Under /start and /help in private: practice here against bots, or add the bot to a
+    group."""
+    practice = Callback(Kind.PRACTICE).encode()
+    return InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(t("start.practice"), callback_data=practice)],
+            [InlineKeyboardButton(t("start.add_to_group"), url=host.messenger.group_link())],
+        ]
+    )
+
+
+@button(Kind.PRACTICE)
+async def practice_button(update: Update, context: BotContext, data: Callback) -> None:
+    """ "Practice against bots" under /start or /help: the game menu below, as ``/new``
+    would send it here."""
+    host = context.host
+    query = update.callback_query
+    chat = update.effective_chat
+    user = query.from_user
+    t = await host.languages.user_t(user)
+    if not is_private(chat) or not on_menu(query, Kind.PRACTICE):
+        await popup(query, t("error.bad_button"))
+        return
+    t = await host.languages.chat_t(chat.id, user)
+    if await host.storage.active_match_id(chat.id, 0) is not None:
+        await popup(query, t("lobby.already_running"), alert=True)
+        return
+    await popup(query)
+    await host.messenger.send(chat.id, html.escape(t("lobby.practice_choose")), game_menu(t))
 
 
 def lobby_title(chat: Chat, t: Translator) -> str:
@@ -294,10 +334,20 @@ async def start(press: MatchPress) -> None:
 
 
 @match_button(
-    Kind.CANCEL_LOBBY, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager)
+    Kind.CANCEL_LOBBY,
+    language="group",
+    missing="lobby.closed",
+    checks=(*OPEN_LOBBY, manager, yes_or_keep),
 )
 async def cancel(press: MatchPress) -> None:
+    """The lobby's Cancel button, or "Yes" and "No" under /cancel's question."""
     match = press.match
+    if press.data.payload == KEEP:
+        if not on_menu(press.query, Kind.CANCEL_LOBBY):  # only the question turns into a line
+            await press.tell("error.bad_button")
+            return
+        await keep_going(press, "cancel.kept_lobby")
+        return
     match.status = "cancelled"
     await press.host.storage.save(match)
     await press.tell("lobby.cancelled")

@@ -243,20 +243,27 @@ def history_line(t: Translator, past: PastMatch) -> str:
 
 async def history_command(update: Update, context: BotContext) -> None:
     """/history in a group: its last matches in one message, each with a button that sends
-    its final screen and move log to the presser's private chat."""
+    its final screen and move log to the presser's private chat; in the private chat, the
+    user's own practice matches, whose buttons send them right there."""
     host = context.host
     message = update.effective_message
     chat = update.effective_chat
     await _remember(host, update.effective_user)
     t = await _reader(host, update)
-    if not is_group(chat):
-        await message.reply_text(t("history.groups_only"))
+    if not (is_group(chat) or is_private(chat)):
+        await message.reply_text(t("lobby.groups_only"))
         return
+    practice = is_private(chat)  # a practice match's chat is its player's private chat
     past = await host.storage.history(chat.id)
     if not past:
-        await message.reply_text(t("history.empty"))
+        await message.reply_text(t("history.empty_practice") if practice else t("history.empty"))
         return
-    lines = [t("history.title"), *(history_line(t, p) for p in past), "", t("history.hint")]
+    title, hint = (
+        (t("history.title_practice"), t("history.hint_practice"))
+        if practice
+        else (t("history.title"), t("history.hint"))
+    )
+    lines = [title, *(history_line(t, p) for p in past), "", hint]
     buttons = [
         InlineKeyboardButton(
             t("history.button", id=p.match_id, game=get_ui(p.game).title(t)),
@@ -300,7 +307,10 @@ async def history_button(update: Update, context: BotContext, data: Callback) ->
         link = host.messenger.deep_link(f"{HISTORY_LINK}{match.id}")
         await popup(query, t("history.open_private", id=match.id), alert=True, url=link)
         return
-    await popup(query, t("history.sent", id=match.id))
+    here = chat.id == user.id  # /history of practice matches, in the private chat
+    await popup(
+        query, t("history.sent_here", id=match.id) if here else t("history.sent", id=match.id)
+    )
     await _send_files(host, t, user.id, past, match)
 
 

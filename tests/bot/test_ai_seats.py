@@ -546,6 +546,49 @@ async def test_practice_in_the_private_chat(driver, api, deal):
     assert api.last(ALICE.id).text == EN("cancel.nothing")
 
 
+async def test_a_practice_prompt_comes_below_its_board_which_links_nowhere(
+    driver, api, deal, monkeypatch
+):
+    """In practice the board and the prompt share the private chat: the prompt comes below
+    the board from the first turn (its buttons in sight) — even when the board's picture
+    takes longer to draw than the prompt's — and the board has no link to the chat the
+    player is already in."""
+    deal(6)
+    pictures = get_host(driver.app).publisher.pictures
+    draw_board = pictures.group
+
+    async def slowly(*args, **kwargs):
+        picture = await draw_board(*args, **kwargs)
+        await asyncio.sleep(0.3)
+        return picture
+
+    monkeypatch.setattr(pictures, "group", slowly)
+    match = await start_practice(driver, ALICE)
+    engine = get_engine("azul")
+    for _ in range(2):  # the first turn, and the next after Alice's move and the bots'
+        board = api.messages[ALICE.id][match.board_message_id]
+        prompt_id = match.seat_of(ALICE.id).prompt_message_id
+        assert not [b for b in board.buttons() if "url" in b]
+        assert prompt_id > board.message_id and api.last(ALICE.id).message_id == prompt_id
+        seat = match.seat_of(ALICE.id).seat
+        assert engine.legal_actions(match.state, seat)  # her turn
+        await play_by_data(driver, match, ALICE, engine.default_action(match.state, seat))
+        match = await current_match(driver, ALICE.id)
+
+
+async def test_a_stopped_practice_game_says_so_in_its_prompt(driver, api, deal):
+    deal(6)
+    match = await start_practice(driver, ALICE)
+    await driver.send(ALICE, ALICE.id, "/cancel")
+    question = api.last(ALICE.id)
+    assert [b["text"] for b in question.buttons()] == ["Yes, stop it", "No, keep playing"]
+    await driver.press_label(ALICE, ALICE.id, "Yes, stop it")
+    assert question.text == "⏹ The game was stopped by Alice."
+    shown = api.messages[ALICE.id][match.seat_of(ALICE.id).prompt_message_id]
+    assert shown.text == "⏹ The practice game of Azul was stopped."
+    assert not [m for m in api.visible(ALICE.id) if m.buttons()]
+
+
 async def test_nobody_joins_a_practice_match_by_its_link(driver, api):
     await driver.send(ALICE, ALICE.id, "/new azul")
     match = await current_match(driver, ALICE.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from functools import partial
 
@@ -11,8 +12,11 @@ from bot.i18n import LANGUAGES, negotiate, translator
 from bot.messenger import MAX_TEXT, message_parts
 from bot.testing.fake_telegram import Fault, plain
 from bot.ui import get_ui, playable_games
-from tests.bot.conftest import ALICE, BOB, GIULIA, GROUP, IVAN, MALLORY, OKSANA
+from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN, MALLORY, OKSANA
+from tests.bot.helpers import current_match
 from tests.bot.play5211 import board, card_buttons, choose, has_choice, prompt, start_game
+from tests.bot.play_azul import play_move as azul_move
+from tests.bot.play_azul import start_match as start_azul
 
 
 async def test_help_lists_the_commands_and_games(driver, api):
@@ -20,6 +24,43 @@ async def test_help_lists_the_commands_and_games(driver, api):
     text = api.last(ALICE.id).text
     assert "/new" in text and "/rules" in text and "/language" in text
     assert "5211 — /rules 5211" in text
+
+
+@pytest.mark.parametrize("user", [ALICE, IVAN, OKSANA, GIULIA], ids=lambda user: user.language_code)
+@pytest.mark.parametrize("command", ["/start", "/help"])
+async def test_start_and_help_in_private_offer_practice_and_a_group(driver, api, user, command):
+    """Private /start and /help tell that /new right there starts a practice game, and offer
+    it as a button next to Telegram's link for adding the bot to a group; the practice
+    button brings the game menu, whose choice opens a practice lobby."""
+    t = translator(negotiate(user.language_code))
+    await driver.send(user, user.id, command)
+    shown = api.last(user.id)
+    assert "/new" in shown.text and "💡" in shown.text
+    practice, group = shown.buttons()
+    assert practice["text"] == t("start.practice") and "callback_data" in practice
+    assert group == {
+        "text": t("start.add_to_group"),
+        "url": f"https://t.me/{api.username}?startgroup=new",
+    }
+    assert await driver.press_label(user, user.id, t("start.practice")) is None
+    menu = api.last(user.id)
+    assert menu.text == t("lobby.practice_choose") and len(menu.buttons()) == len(playable_games())
+    await driver.press_label(user, user.id, get_ui("azul").title(t))
+    assert api.last(user.id).message_id == menu.message_id  # the menu became the lobby
+    assert "🤖" in menu.text and t("lobby.start") in str(menu.buttons())
+    # pressed again while that practice lobby is open: said so, nothing new
+    answer = await driver.press_label(user, user.id, t("start.practice"), shown.message_id)
+    assert answer == t("lobby.already_running") and api.last(user.id) is menu
+
+
+async def test_help_in_a_group_has_no_practice_buttons(driver, api):
+    await driver.send(ALICE, GROUP, "/help")
+    assert api.last(GROUP).buttons() == []
+    await driver.send(ALICE, GROUP, "/start")
+    assert api.last(GROUP).buttons() == []
+    forged = "pr:0:0:"  # the practice button's data, pressed on a message in the group
+    message = api.last(GROUP).message_id
+    assert await driver.press(ALICE, GROUP, message, forged) == "This button is not valid."
 
 
 async def test_rules_by_name_and_by_button(driver, api):
@@ -154,6 +195,65 @@ async def test_cancel_stops_a_running_game_after_confirmation(driver, api):
     assert await driver.press(BOB, BOB.id, old_prompt.message_id, data) == "This game is over."
     await driver.send(ALICE, GROUP, "/cancel")
     assert api.last(GROUP).text == "There is no game here."
+
+
+async def test_a_stopped_game_leaves_every_prompt_saying_so(driver, api):
+    """Alice stops an Azul game while Carol is to move: Carol's prompt (a picture of her
+    board with "Your turn" and the time to move under it) and the others' waiting prompts
+    all say who stopped which game, and no button or clock is left in any private chat."""
+    players = [ALICE, BOB, CAROL]
+    await start_azul(driver, ALICE, players)
+    rng = random.Random(3)
+    while not has_choice(driver, CAROL):  # Alice and Bob move first
+        await azul_move(driver, players, rng, by_buttons=True)
+    carol = prompt(driver, CAROL)
+    assert carol.is_photo and "⏱" in carol.text and carol.buttons()
+    await driver.send(ALICE, GROUP, "/cancel")
+    await driver.press_label(ALICE, GROUP, "Yes, stop it")
+    assert api.last(GROUP).text == "⏹ The game was stopped by Alice."
+    match = await current_match(driver)
+    for player in (ALICE, BOB, CAROL):
+        shown = api.messages[player.id][match.seat_of(player.id).prompt_message_id]
+        assert shown.text == "⏹ The game in Game Night was stopped by Alice."
+        assert not [m for m in api.visible(player.id) if m.buttons() or "⏱" in m.text]
+    assert api.messages[CAROL.id][carol.message_id].is_photo  # her board stays in sight
+
+
+async def test_no_keep_playing_leaves_the_game_and_tidies_the_question(driver, api):
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    before = await current_match(driver)
+    await driver.send(ALICE, GROUP, "/cancel")
+    question = api.last(GROUP)
+    assert [b["text"] for b in question.buttons()] == ["Yes, stop it", "No, keep playing"]
+    # only who may stop the game may answer the question
+    refused = await driver.press_label(BOB, GROUP, "No, keep playing")
+    assert refused == "Only the player who opened the game or an admin can do that."
+    assert len(question.buttons()) == 2
+    assert await driver.press_label(ALICE, GROUP, "No, keep playing") == "▶️ The game goes on."
+    assert question.text == "▶️ The game goes on." and question.buttons() == []
+    after = await current_match(driver)
+    assert after.status == "playing" and after.version == before.version
+    yes = f"ab:{before.id}:0:"  # the old "Yes", forged on the tidied question
+    assert await driver.press(ALICE, GROUP, question.message_id, yes) == "This button is not valid."
+    assert (await current_match(driver)).status == "playing" and has_choice(driver, BOB)
+    await choose(driver, ALICE)
+    assert "✅ Alice" in board(driver, GROUP).text
+
+
+async def test_no_keeps_a_lobby_open(driver, api):
+    await driver.send(ALICE, GROUP, "/new 5211")
+    lobby = api.last(GROUP)
+    await driver.send(ALICE, GROUP, "/cancel")
+    question = api.last(GROUP)
+    assert [b["text"] for b in question.buttons()] == ["Yes, stop it", "No, keep it open"]
+    assert await driver.press_label(ALICE, GROUP, "No, keep it open") == "▶️ The lobby stays open."
+    assert question.text == "▶️ The lobby stays open." and question.buttons() == []
+    # "No" forged on the lobby itself: it stays a lobby
+    keep = f"cx:{(await current_match(driver)).id}:0:keep"
+    assert await driver.press(ALICE, GROUP, lobby.message_id, keep) == "This button is not valid."
+    assert (await current_match(driver)).status == "lobby" and lobby.buttons()
+    await driver.press_label(BOB, GROUP, "Join")
+    assert "Bob" in lobby.text
 
 
 async def test_429_is_retried_after_the_time_telegram_asks(driver, api):

@@ -114,11 +114,15 @@ async def test_removing_the_bot_ends_its_games_there_and_tells_the_players_priva
     await driver.feed(driver.membership_update(CAROL, GROUP, "member", "kicked"))
     storage = get_host(driver.app).storage
     assert (await storage.load(1)).status == "cancelled"
+    # each player's prompt gives way to one new message (it notifies) saying which game
+    # ended and why; nothing to press and no turn is left in the private chats
     for player in (ALICE, BOB):
-        assert api.last(player.id).text == (
-            "I was removed from Game Night, so our game of 5211 there has ended."
+        told = api.last(player.id)
+        assert told.text == (
+            "⏹ I was removed from Game Night, so our game of 5211 there has ended."
         )
-    assert api.messages[BOB.id][old_prompt.message_id].buttons() == []
+        assert not [m for m in api.visible(player.id) if m.buttons() or "📍" in m.text]
+    assert api.messages[BOB.id][old_prompt.message_id].deleted
     assert await driver.press(BOB, BOB.id, old_prompt.message_id, data) == "This game is over."
     assert not get_host(driver.app).job_queue.get_jobs_by_name("timer-1")
     assert not errors.records
@@ -131,7 +135,7 @@ async def test_a_group_that_refuses_the_bot_ends_the_game_once_without_errors(dr
     assert (await choose(driver, ALICE)).startswith("Played")  # committed and answered
     storage = get_host(driver.app).storage
     assert (await storage.load(1)).status == "cancelled"
-    assert api.last(BOB.id).text.startswith("I was removed from Game Night")
+    assert api.last(BOB.id).text.startswith("⏹ I was removed from Game Night")
     sent = len(api.calls)
     await driver.send(ALICE, ALICE.id, "/start")  # nothing left to draw for that group
     assert not [call for call in api.calls[sent:] if call[1].get("chat_id") == GROUP]

@@ -164,15 +164,46 @@ async def test_history_lists_matches_and_shows_a_final_screen_log_and_replay(dri
     assert replay(document) == match.state
 
 
-async def test_history_tells_a_stopped_match_and_needs_a_group(driver, api):
+async def test_history_tells_a_stopped_match(driver, api):
     await start_game(driver, GROUP, ALICE, PLAYERS)
     api.admins[GROUP].add(ALICE.id)
     await driver.send(ALICE, GROUP, "/cancel")
     await driver.press_label(ALICE, GROUP, "Yes, stop it")
     await driver.send(ALICE, GROUP, "/history")
     assert "stopped" in last_text(driver, GROUP)
+
+
+async def test_history_in_private_lists_ones_own_practice_games_and_sends_them_there(
+    driver, api, deal
+):
+    """/history in the private chat: the user's practice matches (not the group's, nor
+    anyone else's practice), each button sending the match's screen and files right there."""
     await driver.send(ALICE, ALICE.id, "/history")
-    assert "send it in the group" in last_text(driver, ALICE.id)
+    assert last_text(driver, ALICE.id) == (
+        "None of your practice games has ended yet. /new starts one against bots."
+    )
+    await finished_5211(driver)  # a group's match: not a practice one
+    deal(6)
+    await open_with_bots(driver, "azul", [ALICE], bots=0, chat=ALICE.id)
+    practice = await play_out(driver, [ALICE], seed=2, chat=ALICE.id)
+    await open_with_bots(driver, "azul", [ALICE], bots=0, chat=ALICE.id)
+    await driver.send(ALICE, ALICE.id, "/cancel")
+    await driver.press_label(ALICE, ALICE.id, "Yes, stop it")
+    stopped = await current_match(driver, ALICE.id)
+    await driver.send(ALICE, ALICE.id, "/history")
+    listing = last_text(driver, ALICE.id)
+    assert listing.startswith("📜 Your practice games")
+    assert f"#{stopped.id} · Azul ·" in listing and f"#{practice.id} · Azul ·" in listing
+    assert "5211" not in listing and "— stopped" in listing and "🤖 Normal Bot" in listing
+    assert "Tap a game: its final screen and move log come right here." in listing
+    answer = await driver.press_label(ALICE, ALICE.id, f"#{practice.id}")
+    assert answer == f"#{practice.id}: its final screen and move log are below."
+    screen, log, replay_file = api.visible(ALICE.id)[-3:]
+    assert screen.text.startswith(f"📜 Azul #{practice.id}") and "🏆" in screen.text
+    assert log.filename == f"match-{practice.id}.txt"
+    assert replay_file.filename == f"match-{practice.id}.json"
+    await driver.send(BOB, BOB.id, "/history")  # Alice's practice is hers alone
+    assert last_text(driver, BOB.id).startswith("None of your practice games")
 
 
 async def test_forget_deletes_stats_and_ratings_after_a_confirmation(driver):
