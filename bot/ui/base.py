@@ -37,6 +37,9 @@ class Button:
 class Screen:
     text: str  # Telegram HTML
     rows: list[list[Button]] = field(default_factory=list)
+    # a prompt's text without the boards, for a caption under a picture that shows them
+    # (the tile games); None: the text is the caption
+    caption: str | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,12 @@ class DraftStep:
 
     draft: Any
     action: Action | None = None
+
+
+def without_boards(lines: list[str], start: int, end: int) -> str:
+    """A prompt's caption under the picture, which shows the boards and the supply: its
+    lines but the text board (from ``start`` to ``end``)."""
+    return "\n".join(lines[:start] + lines[end:])
 
 
 def seat_badge(seat: int) -> str:
