@@ -18,7 +18,7 @@ from PIL import Image
 
 from bot.pictures import drawing as d
 from bot.pictures.drawing import RGB, Box, Pen, Point
-from games.azul.engine import COLOURS, FLOOR_SPACES, MARKER, SIZE, wall_colour
+from games.azul.engine import COLOURS, MARKER, SIZE, wall_colour
 from games.core import View
 
 TILE_RGB: tuple[RGB, ...] = (
@@ -56,8 +56,8 @@ def faint(colour: int) -> RGB:
 # -- geometry -----------------------------------------------------------------------------------
 class BoardGeometry:
     """Where everything of one player's board is, in picture pixels. A full board has its
-    penalties and (grey wall) column numbers printed and the score in its header; a compact
-    one only the tiles, the name and the score, beside its floor."""
+    penalties (on the floor's spaces) and the grey wall's column numbers printed; a compact
+    one only its tiles, its name and its score."""
 
     def __init__(self, x: int, y: int, scale: float, grey: bool) -> None:
         u = scale
@@ -67,14 +67,14 @@ class BoardGeometry:
         self.gap = round(4 * u)
         self.pitch = self.cell + self.gap
         self.pad = 6 if self.compact else 14
-        header = 46 if self.compact else 52
+        header = 44 if self.compact else 52
         strip = 34 if grey and not self.compact else 0  # the grey wall's column numbers
         span = SIZE * self.pitch - self.gap
         self.width = 2 * self.pad + 2 * span + round(26 * u)
         self.top = y + self.pad + header + strip
         self.lines_right = x + self.pad + span
         self.wall_left = x + self.width - self.pad - span
-        self.floor_top = self.top + span + round(16 * u)
+        self.floor_top = self.top + span + (8 if self.compact else 16)
         self.badge = 36 if self.compact else 40
         self.badge_xy = (x + self.pad, y + self.pad + (header - self.badge) // 2 - 2)
         self.arrow = 22 if self.compact else 26
@@ -82,27 +82,17 @@ class BoardGeometry:
             self.badge_xy[0] + self.badge + 4,
             self.badge_xy[1] + (self.badge - self.arrow) // 2,
         )
-        self.score_size = (66, 38) if self.compact else (80, 40)
+        self.score_size = (58, 36) if self.compact else (80, 40)
         name_left = self.arrow_xy[0] + self.arrow + 6
         self.name_xy: Point = (name_left, self.badge_xy[1] + self.badge / 2)
         # a name beside the badge where no arrow is drawn (the player is not to act)
         self.name_xy_idle: Point = (self.badge_xy[0] + self.badge + 10, self.name_xy[1])
-        if self.compact:  # the score beside the floor line
-            floor_right = x + self.pad + FLOOR_SPACES * self.pitch
-            self.score_xy = (
-                x + self.width - self.pad - self.score_size[0],
-                self.floor_top + (self.cell - self.score_size[1]) // 2,
-            )
-            self.name_width = x + self.width - self.pad - name_left
-            self.height = max(self.floor_top + self.cell, self.score_xy[1] + 38) + self.pad - y
-            assert floor_right < self.score_xy[0]
-        else:
-            self.score_xy = (
-                x + self.width - self.pad - self.score_size[0],
-                self.badge_xy[1] + (self.badge - self.score_size[1]) // 2,
-            )
-            self.name_width = self.score_xy[0] - 8 - name_left
-            self.height = self.floor_top + self.cell + 36 + self.pad - y
+        self.score_xy = (
+            x + self.width - self.pad - self.score_size[0],
+            self.badge_xy[1] + (self.badge - self.score_size[1]) // 2,
+        )
+        self.name_width = self.score_xy[0] - 8 - name_left
+        self.height = self.floor_top + self.cell + self.pad - y
         self.box: Box = (x, y, x + self.width, y + self.height)
         self.column_label_y = self.top - strip / 2 - 2
 
@@ -123,8 +113,9 @@ class BoardGeometry:
         return (left, self.floor_top, left + self.cell, self.floor_top + self.cell)
 
     def penalty_xy(self, index: int) -> Point:
-        left, _, right, bottom = self.floor_slot(index)
-        return ((left + right) / 2, bottom + 18)
+        """Where a floor space's penalty is printed: on the space, as on the board."""
+        left, top, right, bottom = self.floor_slot(index)
+        return ((left + right) / 2, (top + bottom) / 2)
 
 
 class SupplyGeometry:

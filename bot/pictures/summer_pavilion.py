@@ -429,7 +429,7 @@ def _paint_board(
             pen.polygon(board.space_polygon(star, space), fill=fill, outline=rim, width=0.03 * s)
             if not board.compact:  # the same on every board: printed on the reader's
                 number = str(numbers[star][space - 1])
-                size = max(LABEL_SIZE, 0.5 * s)
+                size = max(LABEL_SIZE, 0.62 * s)
                 pen.text(board.space_point(star, space, 0.56), number, size, ink)
         numbered = numbered_stars and not board.compact
         _paint_hub(pen, board.star_centre(star), s, star, colour, numbered)

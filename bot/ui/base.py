@@ -51,9 +51,11 @@ class DraftStep:
 
 
 def without_boards(lines: list[str], start: int, end: int) -> str:
-    """A prompt's caption under the picture, which shows the boards and the supply: its
-    lines but the text board (from ``start`` to ``end``)."""
-    return "\n".join(lines[:start] + lines[end:])
+    """A prompt's caption under the picture, which shows the boards, the supply and the
+    game: its lines but the title (the first), the text board (from ``start`` to ``end``)
+    and the blank line after it — a few lines, so that the picture, the caption and the
+    buttons fit one phone screen."""
+    return "\n".join(lines[1:start] + lines[end + 1 :])
 
 
 def seat_badge(seat: int) -> str:
