@@ -1,13 +1,15 @@
 """Azul pictures, drawn from the engine's view (``games/azul/engine.py``).
 
 The group picture is the table: the factories (numbered as in the buttons) and the centre
-with the first-player marker while it lies there, then every player's board as printed —
-the pattern lines right-aligned on the left, the wall on the right (its colour pattern
-shown faintly on every empty space; the grey wall plain, its columns numbered), the floor
-line with its penalties underneath, the seat number and the score on top. The players to
-act are framed in gold. The private picture shows the same supply and the player's own
-board, larger. No words: player names go in the caption, so one picture serves every
-language.
+with the first-player marker while it lies there, each pile with its count, then every
+player's board as printed — the pattern lines right-aligned on the left, the wall on the
+right (its colour pattern shown faintly on every empty space; the grey wall plain, its
+columns numbered), the floor line with its penalties printed on its spaces, the seat
+number, the player's name and the score on top. The players to act are framed in gold.
+The private picture (the prompt's) shows the same supply, the reader's board in full on
+the left and the others' compact on its right — their tiles, names and scores; the
+penalties and column numbers, the same on every board, are printed on the reader's. No
+words but names, so one picture serves every language.
 """
 
 from __future__ import annotations

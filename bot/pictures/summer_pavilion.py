@@ -13,8 +13,11 @@ round on its corners, as at the table.
 
 The group picture: the factories, the centre (with the first-player tile while it lies
 there), the supply board's ten tiles and the round track with the wild colour, then every
-player's board; the player to act is framed in gold. The private picture: the same supply
-and the player's own board, larger.
+player's board with the seat's number, name and score; the player to act is framed in
+gold. The private picture (the prompt's): the factories, the reader's board in full on the
+left; on its right the centre, the supply board and the round track, and under them the
+others' boards, compact — their tiles, hands, names and scores, without the printed
+numbers, which every board shares and the reader's shows.
 """
 
 from __future__ import annotations
