@@ -23,9 +23,10 @@ A drawing is a few named steps, each free to change without touching the others:
   player cannot be reached.
 
 A tile game's board is a photo with a short caption where the group wants pictures, and
-the player about to decide gets their own board as a photo with the prompt as its caption
-(``bot.board_pictures`` draws them); a picture that fails to draw or send gives way to
-the text screen, and a message of the other kind (photo or text) is replaced.
+the player about to decide gets every board as a photo with the prompt as its caption,
+less the text board the picture shows (``bot.board_pictures`` draws them); a picture that
+fails to draw or send gives way to the text screen, and a message of the other kind
+(photo or text) is replaced.
 """
 
 from __future__ import annotations
