@@ -658,8 +658,10 @@ class Publisher:
             text += "\n\n" + self._clock_line(t, match, seat)
         closed = t("play.prompt_closed", title=title)
         prompt = Prompt(text, rows, decides=bool(legal), closed=closed)
-        if screen.caption is not None:  # the same text, the boards left to the picture
-            prompt.caption = text.replace(screen.text, screen.caption, 1)
+        if screen.caption is not None:  # the same text, the boards left to the picture,
+            # without blank lines: a few lines, to fit one phone screen with the picture
+            caption = text.replace(screen.text, screen.caption, 1)
+            prompt.caption = "\n".join(line for line in caption.split("\n") if line.strip())
         return prompt
 
     def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:
