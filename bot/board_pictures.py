@@ -24,6 +24,12 @@ log = logging.getLogger(__name__)
 CACHED_PICTURES = 256  # about 60 KB each: some 15 MB at most
 
 
+def names_of(match: Match) -> tuple[str, ...]:
+    """The names the pictures draw on the boards (a match keeps its players' names, so the
+    cache key needs none)."""
+    return tuple(seat.name for seat in match.seats)
+
+
 class BoardPictures:
     def __init__(self, storage: Storage, capacity: int = CACHED_PICTURES) -> None:
         self.storage = storage
@@ -43,17 +49,18 @@ class BoardPictures:
         return await self._draw(
             match.game,
             (match.id, match.version, "group"),
-            lambda: pictures.render_group(match.game, public),
+            lambda: pictures.render_group(match.game, public, names=names_of(match)),
         )
 
     async def private(self, match: Match, view: View, seat: int) -> bytes | None:
-        """``seat``'s own board and the supply, or None: text instead."""
+        """The supply, ``seat``'s own board in full and every other board compact, or
+        None: text instead."""
         if not await self.wanted(match):
             return None
         return await self._draw(
             match.game,
             (match.id, match.version, seat),
-            lambda: pictures.render_private(match.game, view, seat),
+            lambda: pictures.render_private(match.game, view, seat, names=names_of(match)),
         )
 
     async def _draw(self, game: str, key: Hashable, draw: Callable[[], bytes]) -> bytes | None:

@@ -23,9 +23,10 @@ A drawing is a few named steps, each free to change without touching the others:
   player cannot be reached.
 
 A tile game's board is a photo with a short caption where the group wants pictures, and
-the player about to decide gets their own board as a photo with the prompt as its caption
-(``bot.board_pictures`` draws them); a picture that fails to draw or send gives way to
-the text screen, and a message of the other kind (photo or text) is replaced.
+the player about to decide gets every board as a photo with the prompt as its caption,
+less the text board the picture shows (``bot.board_pictures`` draws them); a picture that
+fails to draw or send gives way to the text screen, and a message of the other kind
+(photo or text) is replaced.
 """
 
 from __future__ import annotations
@@ -253,11 +254,19 @@ class Prompt:
     rows: Rows
     decides: bool  # the seat has legal moves
     closed: str  # the one line an older prompt shrinks to where it cannot be deleted
-    picture: bytes | None = None  # a photo with the text as its caption
+    picture: bytes | None = None  # a photo with the caption (or the text) under it
+    caption: str | None = None  # the text without the boards the picture shows
+
+    @property
+    def shown(self) -> str:
+        """What the message says: the caption under the picture, else the whole text."""
+        if self.picture is not None and self.caption is not None:
+            return self.caption
+        return self.text
 
     @property
     def print(self) -> str:
-        return fingerprint(self.text, self.rows, self.picture)
+        return fingerprint(self.shown, self.rows, self.picture)
 
 
 class Publisher:
@@ -715,7 +724,13 @@ class Publisher:
             rows.append([press_button(t("timer.back_button"), back)])
         elif legal and seat.deadline is not None and match.status == "playing":
             text += "\n\n" + self._clock_line(t, match, seat)
-        return Prompt(text, rows, decides=bool(legal), closed=t("play.prompt_closed", title=title))
+        closed = t("play.prompt_closed", title=title)
+        prompt = Prompt(text, rows, decides=bool(legal), closed=closed)
+        if screen.caption is not None:  # the same text, the boards left to the picture,
+            # without blank lines: a few lines, to fit one phone screen with the picture
+            caption = text.replace(screen.text, screen.caption, 1)
+            prompt.caption = "\n".join(line for line in caption.split("\n") if line.strip())
+        return prompt
 
     def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:
         """The time the player has left for this decision: after the half-time reminder
@@ -728,11 +743,12 @@ class Publisher:
         return t("clock.prompt", left=left)
 
     async def _illustrate(self, match: Match, seat: Seat, prompt: Prompt) -> None:
-        """The player about to decide in a tile game sees their own board and the supply
-        as a picture, the prompt as its caption. A prompt too long for a caption (only
-        with names and a group title near Telegram's longest) stays text: it shows the
-        same board in emoji, so nothing is lost."""
-        if not prompt.decides or plain_length(prompt.text) > MAX_CAPTION:
+        """The player about to decide in a tile game sees every board and the supply as a
+        picture (their own board in full), the prompt without its text board as its
+        caption. A prompt too long for a caption (only with names and a group title near
+        Telegram's longest) stays text: it shows the same board in emoji, so nothing is
+        lost."""
+        if not prompt.decides or plain_length(prompt.caption or prompt.text) > MAX_CAPTION:
             return
         view = get_engine(match.game).view(match.state, seat.seat)
         prompt.picture = await self.pictures.private(match, view, seat.seat)
@@ -779,7 +795,7 @@ class Publisher:
         if prompt.picture is not None:
             try:
                 return await self.messenger.send_photo(
-                    user_id, prompt.picture, prompt.text, markup, notify=notify
+                    user_id, prompt.picture, prompt.shown, markup, notify=notify
                 )
             except BadRequest:
                 log.exception("the prompt's picture for %s was refused; sending text", user_id)
@@ -802,10 +818,10 @@ class Publisher:
             if prompt.picture is None:
                 await self.messenger.edit(user_id, message_id, prompt.text, markup)
             elif picture_of(shown) == picture_digest(prompt.picture):
-                await self.messenger.edit_caption(user_id, message_id, prompt.text, markup)
+                await self.messenger.edit_caption(user_id, message_id, prompt.shown, markup)
             else:
                 await self.messenger.edit_photo(
-                    user_id, message_id, prompt.picture, prompt.text, markup
+                    user_id, message_id, prompt.picture, prompt.shown, markup
                 )
             return message_id
         except MessageKindDiffers:  # not a new decision: the new message is silent

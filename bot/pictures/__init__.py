@@ -5,23 +5,27 @@ The API is small and pure, so drawing can run off the event loop (``asyncio.to_t
 
 * :func:`render_group` — the table as the group sees it: every board, the supply, the
   players to act framed in gold;
-* :func:`render_private` — what the player about to decide needs: the supply and their own
-  board, larger;
+* :func:`render_private` — what the player about to decide needs: the supply, their own
+  board with everything printed on it, and every other board compact beside it, so the
+  whole table shows with the prompt on one phone screen;
 * :class:`PictureCache` — recently drawn pictures by a key such as ``(match_id, version,
   audience)``; it renders in a worker thread on a miss.
 
-Pictures hold no words — seats are numbers, everything else is tiles, symbols and digits —
-so one picture serves every language (the caption carries the names and the words) and a
-cache key needs no language. Input is a view as the engine produces it (plain lists and
-ints, read only); output is PNG bytes, the same bytes for the same view. Drawing never
-touches the network or the machine's fonts: Pillow's bundled font draws the digits.
+Pictures hold no words but the players' names — seats are numbers and names, everything
+else is tiles, symbols and digits — so one picture serves every language (the caption
+carries the words) and a cache key needs no language. Every text is drawn at least
+:data:`~bot.pictures.drawing.MIN_TEXT_SIZE` pixels, readable where a phone shows the picture
+400 pixels wide. Input is a view as the engine produces it (plain lists and ints, read
+only) and the players' names; output is PNG bytes, the same bytes for the same view and
+names. Drawing never touches the network or the machine's fonts: the font ships in
+``fonts/``.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -65,33 +69,46 @@ def palette(game: str) -> Image.Image:
     specimens = []
     for view in module.specimen_views():
         everyone = module.acting(view)
-        specimens.append(module.group_picture(view, everyone))
-        specimens.append(module.private_picture(view, 0, everyone))
+        names = SPECIMEN_NAMES[: view["num_players"]]
+        specimens.append(module.group_picture(view, everyone, names))
+        specimens.append(module.private_picture(view, 0, everyone, names))
     return build_palette(module.key_colours(), specimens)
 
 
-def group_image(game: str, view: View, acting_seats: Iterable[int] | None = None) -> Image.Image:
+# names that teach the palette the shades of drawn text
+SPECIMEN_NAMES = ("Alice", "Борис", "Ґедзь Їжак", "Niccolò")
+
+Names = Sequence[str]  # the players' names by seat; a seat without one shows its number only
+
+
+def group_image(
+    game: str, view: View, acting_seats: Iterable[int] | None = None, names: Names = ()
+) -> Image.Image:
     """The group picture as an RGB image (before encoding)."""
     module = _module(game)
     seats = module.acting(view) if acting_seats is None else frozenset(acting_seats)
-    return module.group_picture(view, seats)
+    return module.group_picture(view, seats, tuple(names))
 
 
-def private_image(game: str, view: View, seat: int) -> Image.Image:
+def private_image(game: str, view: View, seat: int, names: Names = ()) -> Image.Image:
     """The private picture of ``seat`` as an RGB image (before encoding)."""
     module = _module(game)
-    return module.private_picture(view, seat, module.acting(view))
+    return module.private_picture(view, seat, module.acting(view), tuple(names))
 
 
-def render_group(game: str, view: View, acting_seats: Iterable[int] | None = None) -> bytes:
-    """The group's picture (PNG) of a public ``view``: the supply and every board.
-    ``acting_seats`` are framed in gold; by default the seats the view says are to act."""
-    return to_png(group_image(game, view, acting_seats), palette(game))
+def render_group(
+    game: str, view: View, acting_seats: Iterable[int] | None = None, names: Names = ()
+) -> bytes:
+    """The group's picture (PNG) of a public ``view``: the supply and every board, each
+    with its seat's number and name. ``acting_seats`` are framed in gold; by default the
+    seats the view says are to act."""
+    return to_png(group_image(game, view, acting_seats, names), palette(game))
 
 
-def render_private(game: str, view: View, seat: int) -> bytes:
-    """``seat``'s private picture (PNG): the supply and that player's own board, larger."""
-    return to_png(private_image(game, view, seat), palette(game))
+def render_private(game: str, view: View, seat: int, names: Names = ()) -> bytes:
+    """``seat``'s private picture (PNG): the supply, that player's own board in full, and
+    every other player's board compact beside it."""
+    return to_png(private_image(game, view, seat, names), palette(game))
 
 
 def warm_up(games: Iterable[str] = tuple(PICTURE_MODULES)) -> None:
@@ -104,7 +121,8 @@ def warm_up(games: Iterable[str] = tuple(PICTURE_MODULES)) -> None:
 class PictureCache:
     """The last ``capacity`` pictures drawn, by key — e.g. ``(match_id, version, "group")``
     or ``(match_id, version, seat)``: a redraw of an unchanged match (a retry, a restart,
-    a resent prompt) costs nothing. No language in the key: pictures hold no words."""
+    a resent prompt) costs nothing. No language in the key: pictures hold no words but the
+    players' names, which a match keeps."""
 
     def __init__(self, capacity: int = 64) -> None:
         self.capacity = capacity

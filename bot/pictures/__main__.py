@@ -7,7 +7,8 @@ the private picture of every seat to act at every position, writes the group pic
 each player's private picture of the last position into DIR, and prints one JSON line:
 ``game``, ``players``, ``options``, ``positions``, ``files``, ``render_ms_p50`` /
 ``render_ms_p99`` (group picture, view to PNG bytes, wall clock) with ``cpu_ms_p50`` /
-``cpu_ms_p99`` (the same in process CPU time), ``private_ms_p50`` / ``private_ms_p99``,
+``cpu_ms_p99`` (the same in process CPU time), ``private_ms_p50`` / ``private_ms_p99``
+with ``private_cpu_ms_p50`` / ``private_cpu_ms_p99`` (the prompt's picture: every board),
 ``max_bytes`` / ``mean_bytes`` (every picture drawn), ``max_size`` (pixels) and
 ``warmup_ms`` (palette, backgrounds and sprites, drawn once per process and not counted in
 the figures above).
@@ -29,6 +30,9 @@ from PIL import Image
 from bot.pictures import PICTURE_MODULES, render_group, render_private, warm_up
 from games import get_engine
 from games.simulate import parse_option
+
+# the players' names drawn on the boards: Latin with accents, Cyrillic, and a long one
+NAMES = ("Alice", "Борис", "Niccolò dell'Àrca", "Ґанна Їжакевич-Євтушенко")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -56,23 +60,28 @@ def run(
     warm_up([game])
     first = engine.view(state, None)
     render_group(game, first)  # this layout's background and sprites
-    render_private(game, first, 0)
+    for seat in range(players):
+        render_private(game, first, seat)
     warmup_ms = (time.perf_counter() - started) * 1000
 
     group_ms: list[float] = []
     group_cpu: list[float] = []
     private_ms: list[float] = []
+    private_cpu: list[float] = []
     sizes: list[int] = []
     positions = 0
     while True:
         view = engine.view(state, None)
-        picture, wall, cpu = timed(render_group, game, view)
+        picture, wall, cpu = timed(render_group, game, view, None, NAMES[:players])
         group_ms.append(wall)
         group_cpu.append(cpu)
         sizes.append(len(picture))
         for seat in sorted(engine.to_act(state)):
-            picture, wall, _ = timed(render_private, game, engine.view(state, seat), seat)
+            picture, wall, cpu = timed(
+                render_private, game, engine.view(state, seat), seat, NAMES[:players]
+            )
             private_ms.append(wall)
+            private_cpu.append(cpu)
             sizes.append(len(picture))
         positions += 1
         if positions > moves or engine.is_over(state):
@@ -83,9 +92,10 @@ def run(
     out.mkdir(parents=True, exist_ok=True)
     files = []
     largest = (0, 0)
-    pictures = [("group", render_group(game, engine.view(state, None)))]
+    names = NAMES[:players]
+    pictures = [("group", render_group(game, engine.view(state, None), None, names))]
     pictures += [
-        (f"seat{seat + 1}", render_private(game, engine.view(state, seat), seat))
+        (f"seat{seat + 1}", render_private(game, engine.view(state, seat), seat, names))
         for seat in range(players)
     ]
     for name, picture in pictures:
@@ -107,6 +117,8 @@ def run(
         "cpu_ms_p99": round(percentile(group_cpu, 0.99), 2),
         "private_ms_p50": round(statistics.median(private_ms), 2) if private_ms else None,
         "private_ms_p99": round(percentile(private_ms, 0.99), 2) if private_ms else None,
+        "private_cpu_ms_p50": round(statistics.median(private_cpu), 2) if private_cpu else None,
+        "private_cpu_ms_p99": round(percentile(private_cpu, 0.99), 2) if private_cpu else None,
         "max_bytes": max(sizes),
         "mean_bytes": round(statistics.fmean(sizes)),
         "max_size": list(largest),

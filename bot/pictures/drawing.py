@@ -1,6 +1,6 @@
-"""Drawing helpers shared by the board pictures: colours, the bundled font, a pen that draws
-anti-aliased by supersampling, the colour-blind symbols, and the tiles and badges built
-from them.
+"""Drawing helpers shared by the board pictures: colours, the font shipped in ``fonts/``,
+the readable text size, a pen that draws anti-aliased by supersampling, the colour-blind
+symbols, and the tiles and badges built from them.
 
 Everything here is a pure function of plain values. Pillow draws shapes without
 anti-aliasing, so whatever is drawn once and reused — the background of a layout, every
@@ -12,8 +12,11 @@ numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -68,11 +71,126 @@ def ink_on(colour: RGB) -> RGB:
     return INK if is_light(colour) else WHITE
 
 
+# -- text: one font, and a size a phone can read ---------------------------------------------
+# DejaVu Sans Condensed Bold (Bitstream Vera licence, see fonts/LICENSE-DejaVu.txt): shipped
+# with the package, so a picture never depends on the machine's fonts; it covers Latin with
+# every accent, Greek and Cyrillic (Ukrainian ґ є і ї included). Condensed: more of a name
+# fits; bold: reads at small sizes.
+FONT_FILE = Path(__file__).parent / "fonts" / "DejaVuSansCondensed-Bold.ttf"
+
+# Every picture is this wide; a phone shows it about DISPLAY_WIDTH pixels wide (a chat's
+# width), so a picture pixel is DISPLAY_WIDTH / PICTURE_WIDTH of a pixel there.
+PICTURE_WIDTH = 1020
+DISPLAY_WIDTH = 400
+# The smallest text a picture may draw: the height of a capital or a digit, in pixels at
+# DISPLAY_WIDTH (Telegram's own smallest text, the time of a message, is about 8.5).
+MIN_TEXT_HEIGHT = 8
+
+
 @lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font (it ships inside the wheel), so a picture never depends on the
-    fonts installed on the machine. Only ASCII digits and signs are drawn with it."""
-    return ImageFont.load_default(size=size)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(FONT_FILE, size)
+
+
+@lru_cache(maxsize=64)
+def text_height(size: int) -> int:
+    """The height in pixels of a capital (and of a digit) drawn at font size ``size``."""
+    _, top, _, bottom = font(size).getbbox("H", anchor="ls")
+    return bottom - top
+
+
+def shown_height(size: float) -> float:
+    """How tall a capital of font size ``size`` looks on a phone, in pixels."""
+    return text_height(round(size)) * DISPLAY_WIDTH / PICTURE_WIDTH
+
+
+def _smallest_readable() -> int:
+    size = 6
+    while shown_height(size) < MIN_TEXT_HEIGHT:
+        size += 1
+    return size
+
+
+MIN_TEXT_SIZE = _smallest_readable()  # font size in picture pixels (28)
+
+
+class TextTooSmall(ValueError):
+    """A text below :data:`MIN_TEXT_SIZE`: a layout bug, caught by the tests."""
+
+
+_recording: list[list[tuple[str, int]]] = []
+
+
+@contextmanager
+def recording_texts() -> Iterator[list[tuple[str, int]]]:
+    """Collects ``(text, font size in picture pixels)`` of every text drawn meanwhile (for
+    the tests; sprites and backgrounds drawn before are cached: clear the caches first)."""
+    texts: list[tuple[str, int]] = []
+    _recording.append(texts)
+    try:
+        yield texts
+    finally:
+        _recording.remove(texts)
+
+
+def readable(label: str, size: float) -> int:
+    """The one check of every text drawn: ``size`` (picture pixels) at least
+    :data:`MIN_TEXT_SIZE`. Returns the size in whole pixels."""
+    pixels = round(size)
+    if pixels < MIN_TEXT_SIZE:
+        raise TextTooSmall(f"{label!r} at {size:.1f} px: at least {MIN_TEXT_SIZE} px")
+    for texts in _recording:
+        texts.append((label, pixels))
+    return pixels
+
+
+_MISSING = "\U0010fffd"  # a private-use character: the font draws its "missing" box for it
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """Whether the font draws ``char`` (rather than its box for a missing glyph)."""
+    if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+        return False
+    return _glyph(char) != _glyph(_MISSING)
+
+
+def _glyph(char: str) -> tuple[tuple[int, int], tuple[int, ...]]:
+    mask = font(MIN_TEXT_SIZE).getmask(char)
+    return mask.size, tuple(mask)
+
+
+def drawable(text: str) -> str:
+    """``text`` as the font can draw it: a character it lacks replaced by its plain form
+    where it has one (a rarer accent by the bare letter), else left out (emoji, other
+    scripts); spaces collapsed. Empty when nothing is left."""
+    kept = []
+    for char in unicodedata.normalize("NFC", text):
+        if char.isspace():
+            kept.append(" ")
+        elif has_glyph(char):
+            kept.append(char)
+        else:
+            kept += [c for c in unicodedata.normalize("NFKD", char) if has_glyph(c)]
+    return " ".join("".join(kept).split())
+
+
+def fit_text(text: str, size: int, width: float) -> str:
+    """``text`` cut with "…" to be at most ``width`` pixels wide at font size ``size``."""
+    typeface = font(size)
+    if typeface.getlength(text) <= width:
+        return text
+    while text and typeface.getlength(text.rstrip() + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…" if text else ""
+
+
+NO_NAME = "?"  # a name with nothing the font can draw (emoji only)
+
+
+def name_label(name: str, size: int, width: float) -> str:
+    """A player's name as a picture shows it: drawable, shortened to ``width``."""
+    return fit_text(drawable(name) or NO_NAME, size, width)
 
 
 class Pen:
@@ -142,18 +260,15 @@ class Pen:
         size: float,
         fill: RGB,
         anchor: str = "mm",
-        bold: bool = False,
     ) -> None:
         k = self.k
-        pixels = max(6, round(size * k))
+        pixels = readable(label, size) * k
         self.draw.text(
             (xy[0] * k, xy[1] * k),
             label,
             fill=fill,
             font=font(pixels),
             anchor=anchor,
-            stroke_width=max(1, round(pixels / 22)) if bold else 0,
-            stroke_fill=fill,
         )
 
     def symbol(self, name: str, centre: Point, r: float, fill: RGB) -> None:
@@ -225,6 +340,15 @@ def supersampled(
     return big.resize(size, Image.Resampling.BOX)
 
 
+def write_name(
+    canvas: Image.Image, xy: Point, name: str, size: int, width: float, fill: RGB
+) -> None:
+    """A player's name (see :func:`name_label`), its left end at ``xy`` and centred on it
+    vertically, straight onto the picture (Pillow smooths text itself)."""
+    label = name_label(name, size, width)
+    ImageDraw.Draw(canvas).text(xy, label, fill=fill, font=font(readable(label, size)), anchor="lm")
+
+
 def paste(canvas: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     canvas.paste(sprite, xy, sprite)
 
@@ -266,34 +390,47 @@ def square_tile(size: int, fill: RGB, symbol: str | None) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def marker_tile(size: int, fill: RGB, rim: RGB) -> Image.Image:
-    """The first-player marker: a tile showing a big "1"."""
+    """The first-player marker: a tile showing a big "1" (drawn as a shape, so it reads on
+    a small tile too)."""
 
     def paint(pen: Pen) -> None:
         pen.rounded((0, 0, size, size), size * 0.14, fill=fill, outline=rim, width=size * 0.08)
-        pen.text((size / 2, size / 2), "1", size * 0.72, INK, bold=True)
+        s = size
+        stem = [(s * 0.46, s * 0.2), (s * 0.58, s * 0.2), (s * 0.58, s * 0.72)]
+        stem += [(s * 0.46, s * 0.72), (s * 0.46, s * 0.34), (s * 0.34, s * 0.42)]
+        stem += [(s * 0.3, s * 0.33)]
+        pen.polygon(stem, fill=INK)
+        pen.rect((s * 0.33, s * 0.7, s * 0.71, s * 0.8), fill=INK)
 
     return supersampled((size, size), paint)
+
+
+BADGE_HEIGHT = round(MIN_TEXT_SIZE * 1.25)  # a count badge: the smallest text with a rim
 
 
 @lru_cache(maxsize=256)
-def count_badge(size: int, count: int) -> Image.Image:
-    """A small dark disc with a number: how many tiles a pile holds."""
+def count_badge(count: int) -> Image.Image:
+    """A dark pill with a number: how many tiles a pile holds."""
+    height = BADGE_HEIGHT
+    label = str(count)
+    width = max(height, math.ceil(font(MIN_TEXT_SIZE).getlength(label)) + height // 2)
 
     def paint(pen: Pen) -> None:
-        pen.circle((size / 2, size / 2), size / 2 - 0.5, fill=INK, outline=WHITE, width=size * 0.08)
-        pen.text((size / 2, size / 2), str(count), size * (0.62 if count < 10 else 0.52), WHITE)
+        rim = height * 0.08
+        pen.rounded((0, 0, width, height), height / 2, fill=INK, outline=WHITE, width=rim)
+        pen.text((width / 2, height / 2), label, MIN_TEXT_SIZE, WHITE)
 
-    return supersampled((size, size), paint)
+    return supersampled((width, height), paint)
 
 
 @lru_cache(maxsize=64)
 def seat_badge(size: int, seat: int, acting: bool) -> Image.Image:
-    """The seat's number (1-based; the caption names the players) in a disc, gold for a
-    player who is to act."""
+    """The seat's number (1-based, as the caption's ❶ ❷ ❸) in a disc, gold for a player who
+    is to act."""
 
     def paint(pen: Pen) -> None:
         pen.circle((size / 2, size / 2), size / 2, fill=HIGHLIGHT if acting else INK)
-        pen.text((size / 2, size / 2), str(seat + 1), size * 0.62, WHITE, bold=True)
+        pen.text((size / 2, size / 2), str(seat + 1), max(MIN_TEXT_SIZE, size * 0.62), WHITE)
 
     return supersampled((size, size), paint)
 
@@ -316,7 +453,8 @@ def score_plate(width: int, height: int, score: int) -> Image.Image:
         pen.rounded(
             (0, 0, width, height), height * 0.3, fill=WHITE, outline=HIGHLIGHT, width=height * 0.07
         )
-        pen.text((width / 2, height / 2 + height * 0.02), str(score), height * 0.66, INK, bold=True)
+        size = max(MIN_TEXT_SIZE, height * 0.7)
+        pen.text((width / 2, height / 2 + height * 0.02), str(score), size, INK)
 
     return supersampled((width, height), paint)
 

@@ -13,8 +13,11 @@ round on its corners, as at the table.
 
 The group picture: the factories, the centre (with the first-player tile while it lies
 there), the supply board's ten tiles and the round track with the wild colour, then every
-player's board; the player to act is framed in gold. The private picture: the same supply
-and the player's own board, larger.
+player's board with the seat's number, name and score; the player to act is framed in
+gold. The private picture (the prompt's): the factories, the reader's board in full on the
+left; on its right the centre, the supply board and the round track, and under them the
+others' boards, compact — their tiles, hands, names and scores, without the printed
+numbers, which every board shares and the reader's shows.
 """
 
 from __future__ import annotations
@@ -57,8 +60,13 @@ BOARD_HEIGHT = 9.0  # the board is 10 sides wide and this high: the stars reach 
 PILLAR, STATUE, WINDOW = range(3)
 
 MARGIN = 16
-GROUP_SIDE = 42  # a diamond's side in pixels, group picture
-PRIVATE_SIDE = 80  # private picture
+GROUP_SIDE = 48  # a diamond's side in pixels, group picture
+PRIVATE_SIDE = 44  # the reader's board in the private picture
+COMPACT_SIDE = 26  # the others' boards there, at most (smaller for three of them)
+COMPACT = 30  # a board drawn with a side below this is compact: no printed numbers
+NAME_SIZE = d.MIN_TEXT_SIZE
+LABEL_SIZE = d.MIN_TEXT_SIZE
+HUB_NUMBER = 0.7 * LABEL_SIZE  # the radius of a hub that shows its star's number
 
 
 def unit(degrees: float) -> Point:
@@ -82,39 +90,67 @@ def space_angle(star: int, space: int) -> float:
 
 # -- geometry -----------------------------------------------------------------------------------
 class BoardGeometry:
-    """One player's board: a header, the square board with the stars, the tiles in hand."""
+    """One player's board: a header, the square board with the stars, the tiles in hand.
+    A compact board (an opponent's, in the private picture) leaves out the printed numbers
+    — every board has the same, printed on the reader's — and lists its hand in rows."""
 
     def __init__(self, x: int, y: int, side: int) -> None:
         s = side
         self.x, self.y, self.side = x, y, side
+        self.compact = side < COMPACT
         self.width = 10 * s
-        self.header = round(1.25 * s)
-        self.hand_height = round(1.45 * s)
+        # a compact board has its score, first-player tile and pause sign on a second line
+        self.header = 88 if self.compact else max(round(1.25 * s), 54)
+        self.tile = max(round(0.82 * s), 16)
+        self.hand_pitch = (self.tile + d.BADGE_HEIGHT + 1, d.BADGE_HEIGHT + 6)  # a tile, its count
+        self.hand_columns = min(len(COLOURS), (self.width - 2) // self.hand_pitch[0])
+        hand_rows = -(-len(COLOURS) // self.hand_columns)
+        self.hand_height = hand_rows * self.hand_pitch[1] + 6
         board_height = round(BOARD_HEIGHT * s)
         self.height = self.header + board_height + self.hand_height
         self.box: Box = (x, y, x + self.width, y + self.height)
         self.board_box: Box = (x, y + self.header, x + self.width, y + self.header + board_height)
         self.centre: Point = (x + 5 * s, y + self.header + board_height // 2)
-        self.badge = round(0.8 * s)
-        self.badge_xy = (x + round(0.3 * s), y + (self.header - self.badge) // 2)
-        self.arrow = round(0.6 * s)
+        line = 46 if self.compact else self.header  # the first line of the header
+        self.badge = 34 if self.compact else max(round(0.8 * s), 38)
+        self.badge_xy = (x + 8, y + (line - self.badge) // 2)
+        self.arrow = round(self.badge * 0.66)
         self.arrow_xy = (
-            self.badge_xy[0] + self.badge + round(0.15 * s),
+            self.badge_xy[0] + self.badge + 4,
             self.badge_xy[1] + (self.badge - self.arrow) // 2,
         )
-        self.marker = round(0.7 * s)
-        self.marker_xy = (
-            self.arrow_xy[0] + self.arrow + round(0.2 * s),
-            y + (self.header - self.marker) // 2,
-        )
-        self.passed_xy = (self.marker_xy[0] + self.marker + round(0.25 * s), self.marker_xy[1])
-        self.score_size = (round(1.9 * s), round(0.84 * s))
-        self.score_xy = (
-            x + self.width - round(0.3 * s) - self.score_size[0],
-            y + (self.header - self.score_size[1]) // 2,
-        )
-        self.tile = round(0.82 * s)
-        self.hand_pitch = round(1.45 * s)
+        self.score_size = (64, 38) if self.compact else (max(round(1.9 * s), 84), 40)
+        self.marker = round(self.badge * 0.85)
+        if self.compact:
+            self.score_xy = (x + 8, y + line + (self.header - line - self.score_size[1]) // 2 - 2)
+            marker_left = self.score_xy[0] + self.score_size[0] + 8
+            marker_y = self.score_xy[1] + (self.score_size[1] - self.marker) // 2
+        else:
+            self.score_xy = (
+                x + self.width - 6 - self.score_size[0],
+                y + (self.header - self.score_size[1]) // 2,
+            )
+            marker_left = self.arrow_xy[0] + self.arrow + 6
+            marker_y = y + (self.header - self.marker) // 2
+        self.marker_xy = (marker_left, marker_y)
+        self.passed_xy = (self.marker_xy[0] + self.marker + 6, self.marker_xy[1])
+
+    def name_box(self, icons: tuple[bool, bool, bool]) -> tuple[Point, float]:
+        """Where the name goes after the badge and those ``icons`` drawn of the arrow, the
+        first-player tile and the pause sign: its left middle point, and the width it may
+        take (a compact board shows the last two on its second line)."""
+        arrow, marker, passed = icons
+        x = self.badge_xy[0] + self.badge
+        if arrow and not self.compact:
+            x = self.arrow_xy[0] + self.arrow
+        if not self.compact:
+            if marker:
+                x = self.marker_xy[0] + self.marker
+            if passed:
+                x = self.passed_xy[0] + self.marker
+        x += 8
+        right = self.x + self.width - 6 if self.compact else self.score_xy[0] - 6
+        return (x, self.badge_xy[1] + self.badge / 2), right - x
 
     def star_centre(self, star: int) -> Point:
         cx, cy = self.centre
@@ -169,42 +205,57 @@ class BoardGeometry:
         return (x, y, x + self.tile, y + self.tile)
 
     def hand_slot(self, index: int, count: int) -> Box:
-        """Pile ``index`` of ``count`` piles of tiles in hand, centred under the board."""
-        row_width = count * self.hand_pitch
-        left = self.x + (self.width - row_width) // 2 + (self.hand_pitch - self.tile) // 2
-        x = left + index * self.hand_pitch
-        y = self.board_box[3] + (self.hand_height - self.tile) // 2 - round(0.05 * self.side)
+        """Pile ``index`` of ``count`` piles of tiles in hand, centred under the board (in
+        rows on a compact board); its count to the right of the tile."""
+        columns = min(count, self.hand_columns)
+        row, column = divmod(index, self.hand_columns)
+        in_row = min(columns, count - row * self.hand_columns)
+        pitch_x, pitch_y = self.hand_pitch
+        left = self.x + (self.width - in_row * pitch_x) // 2
+        x = left + column * pitch_x
+        y = self.board_box[3] + row * pitch_y + (pitch_y - self.tile) // 2
         return (x, y, x + self.tile, y + self.tile)
 
 
 class SupplyGeometry:
-    """Factories in a row; under them the centre, the supply board and the round track."""
+    """Factories in a row, their numbers above them; the centre, the supply board and the
+    round track: in a row under the factories (``trays`` None), or placed by the layout."""
 
     DISC = 88
     PITCH = 94
     TILE = 30
-    ITEM = 44  # pitch of the piles in the centre and the slots of the supply board
-    GAP = 24
+    ITEM = 44  # pitch of the slots of the supply board and of the round track
+    CENTRE_ITEM = (TILE + d.BADGE_HEIGHT - 2, 44)  # a pile of the centre: a tile, its count
+    GAP = 20
+    NUMBER = 30  # the band of the factory numbers
+    CENTRE_SIZE = (3 * CENTRE_ITEM[0] + 16, 2 * CENTRE_ITEM[1] + 16)
+    SUPPLY_SIZE = (5 * ITEM + 16, 2 * ITEM + 16)
+    TRACK_SIZE = (6 * ITEM + 16, 2 * ITEM + 16)
 
-    def __init__(self, x: int, y: int, width: int, factories: int) -> None:
+    def __init__(
+        self, x: int, y: int, width: int, factories: int, trays: tuple[Point, ...] | None = None
+    ) -> None:
         left = x + (width - factories * self.PITCH) // 2
+        self.number_y = y + self.NUMBER / 2
         self.factory_centres: list[Point] = [
-            (left + i * self.PITCH + self.PITCH / 2, y + self.DISC / 2 + 2)
+            (left + i * self.PITCH + self.PITCH / 2, y + self.NUMBER + self.DISC / 2 + 2)
             for i in range(factories)
         ]
-        top = y + self.DISC + 16
-        centre_width = 4 * self.ITEM + 16
-        supply_width = 5 * self.ITEM + 16
-        track_width = 6 * self.ITEM + 16
-        height = 2 * self.ITEM + 16
-        total = centre_width + supply_width + track_width + 2 * self.GAP
-        x0 = x + (width - total) // 2
-        self.centre_box: Box = (x0, top, x0 + centre_width, top + height)
-        x1 = x0 + centre_width + self.GAP
-        self.supply_box: Box = (x1, top, x1 + supply_width, top + height)
-        x2 = x1 + supply_width + self.GAP
-        self.track_box: Box = (x2, top, x2 + track_width, top + height)
-        self.height = self.DISC + 16 + height
+        self.height = self.NUMBER + self.DISC + 4
+        if trays is None:
+            top = y + self.height + 12
+            sizes = (self.CENTRE_SIZE, self.SUPPLY_SIZE, self.TRACK_SIZE)
+            total = sum(w for w, _ in sizes) + 2 * self.GAP
+            x0 = x + (width - total) // 2
+            trays = ()
+            for w, _ in sizes:
+                trays += ((x0, top),)
+                x0 += w + self.GAP
+            self.height += 12 + self.CENTRE_SIZE[1]
+        (cx, cy), (sx, sy), (tx, ty) = trays
+        self.centre_box: Box = _box(cx, cy, self.CENTRE_SIZE)
+        self.supply_box: Box = _box(sx, sy, self.SUPPLY_SIZE)
+        self.track_box: Box = _box(tx, ty, self.TRACK_SIZE)
 
     def factory_slot(self, factory: int, index: int) -> Box:
         cx, cy = self.factory_centres[factory]
@@ -213,60 +264,95 @@ class SupplyGeometry:
         y = round(cy + (half if index >= 2 else -half) - self.TILE / 2)
         return (x, y, x + self.TILE, y + self.TILE)
 
-    def _grid_slot(self, box: Box, index: int, columns: int) -> Box:
-        x = box[0] + 8 + (index % columns) * self.ITEM + (self.ITEM - self.TILE) // 2
-        y = box[1] + 8 + (index // columns) * self.ITEM + (self.ITEM - self.TILE) // 2
+    def _grid_slot(self, box: Box, index: int, columns: int, item: tuple[int, int]) -> Box:
+        x = box[0] + 8 + (index % columns) * item[0] + (item[1] - self.TILE) // 2
+        y = box[1] + 8 + (index // columns) * item[1] + (item[1] - self.TILE) // 2
         return (x, y, x + self.TILE, y + self.TILE)
 
     def centre_slot(self, index: int) -> Box:
         """Pile ``index`` of the centre: the first-player tile first while it lies there."""
-        return self._grid_slot(self.centre_box, index, 4)
+        return self._grid_slot(self.centre_box, index, 3, self.CENTRE_ITEM)
 
     def supply_slot(self, index: int) -> Box:
         """One of the ten spaces of the supply board."""
-        return self._grid_slot(self.supply_box, index, 5)
+        return self._grid_slot(self.supply_box, index, 5, (self.ITEM, self.ITEM))
 
     def round_slot(self, round_index: int) -> Box:
         """Round ``round_index`` (0..5) of the round track: its wild colour."""
         left, top, _, _ = self.track_box
         x = left + 8 + round_index * self.ITEM + (self.ITEM - self.TILE) // 2
-        y = top + 14
+        y = top + 10
         return (x, y, x + self.TILE, y + self.TILE)
 
 
+def _box(x: float, y: float, size: tuple[int, int]) -> Box:
+    return (round(x), round(y), round(x) + size[0], round(y) + size[1])
+
+
 class Layout:
-    def __init__(self, num_players: int, seats: tuple[int, ...], side: int) -> None:
-        group_width = 10 * GROUP_SIDE
-        self.width = 2 * group_width + 3 * MARGIN
+    """The group picture: the supply, then every board, two to a row. The private one: the
+    factories, then the reader's board on the left; on its right the centre, the supply
+    board and the round track, and under them the others' boards, compact, in one row."""
+
+    def __init__(self, num_players: int, seats: tuple[int, ...], private: bool) -> None:
+        self.width = d.PICTURE_WIDTH
         factories = {2: 5, 3: 7, 4: 9}[num_players]
-        self.supply = SupplyGeometry(MARGIN, MARGIN, self.width - 2 * MARGIN, factories)
-        y = MARGIN + self.supply.height + MARGIN
+        inner = self.width - 2 * MARGIN
         self.boards: dict[int, BoardGeometry] = {}
-        height = BoardGeometry(0, 0, side).height
-        for index, seat in enumerate(seats):
-            row, column = divmod(index, 2)
-            if side != GROUP_SIDE or (index == len(seats) - 1 and column == 0):
-                x = (self.width - 10 * side) // 2  # the private board, an odd last board
-            else:
-                x = MARGIN + column * (group_width + MARGIN)
-            self.boards[seat] = BoardGeometry(x, y + row * (height + MARGIN), side)
-        rows = (len(seats) + 1) // 2
-        self.height = y + rows * (height + MARGIN)
+        if not private:
+            self.supply = SupplyGeometry(MARGIN, MARGIN, inner, factories)
+            y = MARGIN + self.supply.height + MARGIN
+            board = BoardGeometry(0, 0, GROUP_SIDE)
+            gap = inner - 2 * board.width
+            for index, seat in enumerate(seats):
+                row, column = divmod(index, 2)
+                x = MARGIN + column * (board.width + gap)
+                if index == len(seats) - 1 and column == 0:
+                    x = (self.width - board.width) // 2  # an odd last board
+                self.boards[seat] = BoardGeometry(x, y + row * (board.height + MARGIN), GROUP_SIDE)
+            bottom = y + ((len(seats) + 1) // 2) * (board.height + MARGIN)
+        else:
+            own, *others = seats
+            top = MARGIN + SupplyGeometry.NUMBER + SupplyGeometry.DISC + 4 + MARGIN
+            board = BoardGeometry(MARGIN, top, PRIVATE_SIDE)
+            self.boards[own] = board
+            x0 = MARGIN + board.width + MARGIN  # the right-hand column
+            right = self.width - MARGIN - x0
+            geometry = SupplyGeometry
+            c, s, t = geometry.CENTRE_SIZE, geometry.SUPPLY_SIZE, geometry.TRACK_SIZE
+            trays = ((x0, top), (x0 + right - s[0], top), (x0, top + c[1] + 10))
+            self.supply = SupplyGeometry(MARGIN, MARGIN, inner, factories, trays)
+            y = top + c[1] + 10 + t[1] + 10
+            gap = 8
+            side = min(COMPACT_SIDE, (right - gap * (len(others) - 1)) // (10 * len(others)))
+            width = 10 * side
+            x = x0 + (right - len(others) * width - (len(others) - 1) * gap) // 2
+            for index, seat in enumerate(others):
+                self.boards[seat] = BoardGeometry(x + index * (width + gap), y, side)
+            lowest = max(geometry.box[3] for geometry in self.boards.values())
+            bottom = lowest + MARGIN
+        self.height = bottom
         self.size = (self.width, self.height)
 
 
 @lru_cache(maxsize=32)
-def layout(num_players: int, seats: tuple[int, ...], side: int) -> Layout:
-    return Layout(num_players, seats, side)
+def layout(num_players: int, seats: tuple[int, ...], private: bool) -> Layout:
+    return Layout(num_players, seats, private)
 
 
 def group_layout(view: View) -> Layout:
     n = view["num_players"]
-    return layout(n, tuple(range(n)), GROUP_SIDE)
+    return layout(n, tuple(range(n)), False)
+
+
+def private_seats(view: View, seat: int) -> tuple[int, ...]:
+    """The reader first, then the others in turn order after them."""
+    n = view["num_players"]
+    return tuple((seat + k) % n for k in range(n))
 
 
 def private_layout(view: View, seat: int) -> Layout:
-    return layout(view["num_players"], (seat,), PRIVATE_SIDE)
+    return layout(view["num_players"], private_seats(view, seat), True)
 
 
 # -- the background: everything printed ---------------------------------------------------------
@@ -278,11 +364,11 @@ def empty_space_rgb(star_colour: int) -> RGB:
 def background(
     num_players: int,
     seats: tuple[int, ...],
-    side: int,
+    private: bool,
     star_colours: tuple[int, ...],
     numbers: tuple[tuple[int, ...], ...],
 ) -> Image.Image:
-    geometry = layout(num_players, seats, side)
+    geometry = layout(num_players, seats, private)
     numbered_stars = all(colour < 0 for colour in star_colours)  # Variant 1
 
     def paint(pen: Pen) -> None:
@@ -298,9 +384,7 @@ def _paint_supply(pen: Pen, supply: SupplyGeometry) -> None:
     for number, (cx, cy) in enumerate(supply.factory_centres, start=1):
         pen.circle((cx + 2, cy + 3), radius, fill=d.mix(d.PAGE, d.INK, 0.12))
         pen.circle((cx, cy), radius, fill=FACTORY_RGB, outline=FACTORY_RIM, width=2)
-        badge = (cx - radius * 0.78, cy - radius * 0.78)
-        pen.circle(badge, 12, fill=d.INK)
-        pen.text(badge, str(number), 16, d.WHITE, bold=True)
+        pen.text((cx, supply.number_y), str(number), LABEL_SIZE, d.INK)
     pen.rounded(supply.centre_box, 18, fill=TRAY_RGB, outline=FACTORY_RIM, width=2)
     pen.rounded(supply.supply_box, 10, fill=BOARD_RGB, outline=BOARD_RIM, width=2)
     for index in range(10):
@@ -309,7 +393,7 @@ def _paint_supply(pen: Pen, supply: SupplyGeometry) -> None:
     pen.rounded(supply.track_box, 10, fill=BOARD_RGB, outline=BOARD_RIM, width=2)
     for round_index in range(6):
         left, _, right, bottom = supply.round_slot(round_index)
-        pen.text(((left + right) / 2, bottom + 22), str(round_index + 1), 17, d.INK, bold=True)
+        pen.text(((left + right) / 2, bottom + 25), str(round_index + 1), LABEL_SIZE, d.INK)
 
 
 def _paint_board(
@@ -346,9 +430,12 @@ def _paint_board(
             pen.polygon(board.space_polygon(star, space, inset=1.0), fill=backing)
         for space in range(1, 7):
             pen.polygon(board.space_polygon(star, space), fill=fill, outline=rim, width=0.03 * s)
-            number = numbers[star][space - 1]
-            pen.text(board.space_point(star, space, 0.56), str(number), 0.5 * s, ink, bold=True)
-        _paint_hub(pen, board.star_centre(star), s, star, colour, numbered_stars)
+            if not board.compact:  # the same on every board: printed on the reader's
+                number = str(numbers[star][space - 1])
+                size = max(LABEL_SIZE, 0.62 * s)
+                pen.text(board.space_point(star, space, 0.56), number, size, ink)
+        numbered = numbered_stars and not board.compact
+        _paint_hub(pen, board.star_centre(star), s, star, colour, numbered)
     for kind, star, _ in STRUCTURES:
         _paint_medallion(pen, board.structure_centre(kind, star), MEDALLION * s, kind, done=False)
 
@@ -361,8 +448,9 @@ def _paint_hub(pen: Pen, centre: Point, s: float, star: int, colour: int, number
         pen.circle(centre, radius, fill=TILE_RGB[colour], outline=d.WHITE, width=0.04 * s)
         pen.symbol(SYMBOL[colour], centre, radius * 0.78, d.ink_on(TILE_RGB[colour]))
     elif numbered and star:
+        radius = max(radius, HUB_NUMBER)
         pen.circle(centre, radius, fill=d.INK, outline=d.WHITE, width=0.04 * s)
-        pen.text(centre, str(star), 0.36 * s, d.WHITE, bold=True)
+        pen.text(centre, str(star), LABEL_SIZE, d.WHITE)
     else:
         for index, rgb in enumerate(TILE_RGB):
             start = -90 + index * 60
@@ -446,7 +534,7 @@ def _medallion(side: int, kind: int) -> Image.Image:
 @lru_cache(maxsize=64)
 def _hub_cover(side: int, star: int, colour: int, numbered: bool) -> Image.Image:
     """A star's hub drawn again over the inner points of its tiles."""
-    size = math.ceil(0.62 * side)
+    size = math.ceil(max(0.62 * side, 2.3 * HUB_NUMBER if numbered and star else 0))
 
     def paint(pen: Pen) -> None:
         _paint_hub(pen, (size / 2, size / 2), side, star, colour, numbered)
@@ -457,7 +545,7 @@ def _hub_cover(side: int, star: int, colour: int, numbered: bool) -> Image.Image
 @lru_cache(maxsize=16)
 def _frame(width: int, height: int, side: int) -> Image.Image:
     def paint(pen: Pen) -> None:
-        d.frame(pen, (0, 0, width, height), 0.35 * side, 0.1 * side)
+        d.frame(pen, (0, 0, width, height), 0.35 * side, max(3.0, 0.1 * side))
 
     return d.supersampled((width, height), paint)
 
@@ -493,18 +581,26 @@ def _veil(size: int) -> Image.Image:
 
 
 # -- the position -------------------------------------------------------------------------------
-def render(view: View, seats: tuple[int, ...], side: int, acting: frozenset[int]) -> Image.Image:
+def render(
+    view: View,
+    seats: tuple[int, ...],
+    private: bool,
+    acting: frozenset[int],
+    names: tuple[str, ...] = (),
+) -> Image.Image:
     """The picture as an RGB image (see :func:`bot.pictures.render_group`)."""
     n = view["num_players"]
     star_colours = tuple(view["star_colours"])
     numbers = tuple(tuple(row) for row in view["numbers"])
-    # the background depends on how many boards there are, not on whose they are
-    canvas = background(n, tuple(range(len(seats))), side, star_colours, numbers).copy()
-    geometry = layout(n, seats, side)
+    # the background depends on how many boards there are and which is whose, not on whose
+    # they are
+    canvas = background(n, tuple(range(len(seats))), private, star_colours, numbers).copy()
+    geometry = layout(n, seats, private)
     _draw_supply(canvas, view, geometry.supply)
     numbered = all(colour < 0 for colour in star_colours)
     for seat, board in geometry.boards.items():
-        _draw_board(canvas, view, seat, board, seat in acting, star_colours, numbered)
+        name = names[seat] if seat < len(names) else ""
+        _draw_board(canvas, view, seat, board, seat in acting, star_colours, numbered, name)
     return canvas
 
 
@@ -520,12 +616,12 @@ def _draw_supply(canvas: Image.Image, view: View, supply: SupplyGeometry) -> Non
     if view["first_player_tile"] < 0 and view["phase"] == "taking":
         d.paste(canvas, _marker(size), supply.centre_slot(0)[:2])
         index = 1
-    badge = round(size * 0.62)
     for colour, count in enumerate(view["centre"]):
         if count:
-            x, y, right, _ = supply.centre_slot(index)
+            x, y, right, bottom = supply.centre_slot(index)
             d.paste(canvas, _square(size, colour), (x, y))
-            d.paste(canvas, d.count_badge(badge, count), (right - badge // 2 - 2, y - badge // 3))
+            badge = d.count_badge(count)
+            d.paste(canvas, badge, (right - 2, (y + bottom - badge.height) // 2))
             index += 1
     index = 0
     for colour, count in enumerate(view["supply"]):
@@ -552,18 +648,26 @@ def _draw_board(
     acting: bool,
     star_colours: tuple[int, ...],
     numbered: bool,
+    name: str,
 ) -> None:
     s = board.side
     player = view["players"][seat]
     if acting:
         left, top, right, bottom = board.box
         d.paste(canvas, _frame(right - left, bottom - top, s), (left, top))
-        d.paste(canvas, d.turn_arrow(board.arrow), board.arrow_xy)
+        if not board.compact:  # a compact board's frame and gold badge are enough
+            d.paste(canvas, d.turn_arrow(board.arrow), board.arrow_xy)
     d.paste(canvas, d.seat_badge(board.badge, seat, acting), board.badge_xy)
-    if view["first_player_tile"] == seat:
+    marker = view["first_player_tile"] == seat
+    if marker:
         d.paste(canvas, _marker(board.marker), board.marker_xy)
-    if player["passed"] and view["phase"] != "over":
+    passed = player["passed"] and view["phase"] != "over"
+    if passed:
         d.paste(canvas, _passed(board.marker), board.passed_xy)
+    icons = (acting, marker, passed)
+    if name:
+        xy, width = board.name_box(icons)
+        d.write_name(canvas, xy, name, NAME_SIZE, width, d.INK)
     width, height = board.score_size
     d.paste(canvas, d.score_plate(width, height, player["score"]), board.score_xy)
     cx, cy = round(board.centre[0]), round(board.centre[1])
@@ -576,7 +680,7 @@ def _draw_board(
                 d.paste(canvas, sprite, (cx + dx, cy + dy))
                 covered = True
         if covered:
-            hub = _hub_cover(s, star, star_colours[star], numbered)
+            hub = _hub_cover(s, star, star_colours[star], numbered and not board.compact)
             d.paste_centred(canvas, hub, board.star_centre(star))
     for kind, star, indices in STRUCTURES:
         if all(spaces[i // 6][i % 6] >= 0 for i in indices):
@@ -588,15 +692,15 @@ def _draw_board(
                 d.paste(canvas, _square(board.tile, colour), board.corner_slot(index)[:2])
             index += 1
     hand = [(colour, count) for colour, count in enumerate(player["hand"]) if count]
-    badge = round(board.tile * 0.6)
     for index, (colour, count) in enumerate(hand):
-        x, y, right, _ = board.hand_slot(index, len(hand))
+        x, y, right, bottom = board.hand_slot(index, len(hand))
         if colour == view["wild"]:
             ring = _wild_ring(board.tile)
             pad = (ring.width - board.tile) // 2
             d.paste(canvas, ring, (x - pad, y - pad))
         d.paste(canvas, _square(board.tile, colour), (x, y))
-        d.paste(canvas, d.count_badge(badge, count), (right - badge // 2, y - badge // 3))
+        badge = d.count_badge(count)
+        d.paste(canvas, badge, (right, (y + bottom - badge.height) // 2))
 
 
 # -- entry points (see bot.pictures) ------------------------------------------------------------
@@ -605,12 +709,16 @@ def acting(view: View) -> frozenset[int]:
     return frozenset() if current is None else frozenset((current,))
 
 
-def group_picture(view: View, seats_to_act: frozenset[int]) -> Image.Image:
-    return render(view, tuple(range(view["num_players"])), GROUP_SIDE, seats_to_act)
+def group_picture(
+    view: View, seats_to_act: frozenset[int], names: tuple[str, ...] = ()
+) -> Image.Image:
+    return render(view, tuple(range(view["num_players"])), False, seats_to_act, names)
 
 
-def private_picture(view: View, seat: int, seats_to_act: frozenset[int]) -> Image.Image:
-    return render(view, (seat,), PRIVATE_SIDE, seats_to_act)
+def private_picture(
+    view: View, seat: int, seats_to_act: frozenset[int], names: tuple[str, ...] = ()
+) -> Image.Image:
+    return render(view, private_seats(view, seat), True, seats_to_act, names)
 
 
 def key_colours() -> list[RGB]:

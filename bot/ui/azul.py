@@ -40,6 +40,7 @@ from bot.ui.base import (
     Screen,
     medal,
     seat_badge,
+    without_boards,
 )
 from games.azul.engine import (
     COLOUR_BONUS,
@@ -415,11 +416,13 @@ class AzulUI(GameUI[AzulView]):
             lines += self._own_lines(t, view, seat)
             return Screen("\n".join(lines))
         lines.append(self._round_line(t, view))
+        boards = len(lines)
         lines.append("")
         lines += self._own_lines(t, view, seat)
         if view["phase"] == "draft":
             lines.append("")
             lines += self._table_lines(t, view)
+        choice = len(lines)
         lines.append("")
         if not legal:
             if view["phase"] == "wall":
@@ -432,7 +435,7 @@ class AzulUI(GameUI[AzulView]):
             rows = self._draft_choices(t, view, seat, moves, draft, lines)
         else:
             rows = self._column_choices(t, view, seat, moves, lines)
-        return Screen("\n".join(lines), rows)
+        return Screen("\n".join(lines), rows, without_boards(lines, boards, choice))
 
     # drafting: a colour, then its source, then the line ----------------------------------
     @staticmethod

@@ -38,6 +38,9 @@ class Button:
 class Screen:
     text: str  # Telegram HTML
     rows: list[list[Button]] = field(default_factory=list)
+    # a prompt's text without the boards, for a caption under a picture that shows them
+    # (the tile games); None: the text is the caption
+    caption: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,14 @@ class DraftStep:
 
     draft: Any
     action: Action | None = None
+
+
+def without_boards(lines: list[str], start: int, end: int) -> str:
+    """A prompt's caption under the picture, which shows the boards, the supply and the
+    game: its lines but the title (the first), the text board (from ``start`` to ``end``)
+    and the blank line after it — a few lines, so that the picture, the caption and the
+    buttons fit one phone screen."""
+    return "\n".join(lines[1:start] + lines[end + 1 :])
 
 
 def seat_badge(seat: int) -> str:

@@ -41,6 +41,7 @@ from bot.ui.base import (
     Screen,
     medal,
     seat_badge,
+    without_boards,
 )
 from games.core import Action, Result
 from games.summer_pavilion.engine import (
@@ -503,8 +504,10 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             lines.append(
                 t("summer_pavilion.prompt.next_wild", wild=colour_name(t, view["next_wild"]))
             )
+        boards = len(lines)
         lines.append("")
         lines += self._own_lines(t, view, seat)
+        choice = len(lines)
         lines.append("")
         if not legal:
             if view["players"][seat]["passed"]:
@@ -523,7 +526,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             rows = self._bonus_choices(t, view, moves, lines)
         else:
             rows = self._keep_choices(t, view, seat, moves, lines)
-        return Screen("\n".join(lines), rows)
+        return Screen("\n".join(lines), rows, without_boards(lines, boards, choice))
 
     # phase 1: a source, then a colour ---------------------------------------------------
     @staticmethod

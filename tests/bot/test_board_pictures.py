@@ -7,12 +7,15 @@ stalls a match."""
 from __future__ import annotations
 
 import logging
+import math
 import random
+import re
 
 import pytest
 from telegram import Update
 
 from bot import pictures
+from bot.board_pictures import names_of
 from bot.callbacks import Callback
 from bot.host import get_host
 from bot.i18n import translator
@@ -25,7 +28,16 @@ from games import get_engine
 from games.core import encode_action
 from tests.bot import play_azul, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
-from tests.bot.helpers import Play, current_match, has_choice, play_by_data, prompt
+from tests.bot.helpers import (
+    Play,
+    buttons,
+    current_match,
+    has_choice,
+    payload,
+    play_by_data,
+    press,
+    prompt,
+)
 
 AZUL = get_engine("azul")
 PAVILION = get_engine("summer_pavilion")
@@ -73,7 +85,7 @@ def assert_board_picture_is_the_match(api: FakeTelegram, match, game: str) -> St
     engine = get_engine(game)
     board = photo_board(api)
     public = engine.view(match.state, None)
-    assert board.photo == pictures.render_group(game, public)
+    assert board.photo == pictures.render_group(game, public, names=names_of(match))
     t = translator("en")
     assert board.text.startswith(get_ui(game).title(t) + "\n")
     for seat, user in enumerate(PLAYERS):
@@ -98,11 +110,12 @@ async def test_a_tile_game_is_played_on_a_board_picture(driver, api, seeded, gam
     api.timeline.clear()
     board = assert_board_picture_is_the_match(api, match, game)
     assert board.buttons()  # the link to the private chat rides on the photo
-    # the player about to decide sees their own board and the supply, the prompt beneath
+    # the player about to decide sees every board and the supply, the prompt beneath
     (seat,) = acting_seats(engine, match.state)
     mine = prompt(driver, PLAYERS[seat])
     assert mine.is_photo and has_choice(driver, PLAYERS[seat])
-    assert mine.photo == pictures.render_private(game, engine.view(match.state, seat), seat)
+    view = engine.view(match.state, seat)
+    assert mine.photo == pictures.render_private(game, view, seat, names=names_of(match))
     other = prompt(driver, PLAYERS[1 - seat])
     assert not other.is_photo and not has_choice(driver, PLAYERS[1 - seat])
 
@@ -343,15 +356,16 @@ async def test_four_players_with_the_longest_names_keep_a_board_picture(api, dat
 
 async def test_a_prompt_too_long_for_a_caption_stays_text(api, database, seeded):
     """The prompt's header names the group; Telegram's titles are shorter, but names and a
-    title near their longest add up the same way."""
+    title near their longest add up the same way. The caption under a picture leaves the
+    board out, so only a prompt whose other lines are too long stays text."""
     async with running_bot(api, database) as driver:
-        driver.group(GROUP, "Game Night " + "🎲" * 400)
+        driver.group(GROUP, "Game Night " + "🎲" * 500)
         match = await play_azul.start_match(driver, ALICE, PLAYERS)
         assert photo_board(api)
         (seat,) = acting_seats(AZUL, match.state)
         mine = prompt(driver, PLAYERS[seat])
         assert not mine.is_photo and has_choice(driver, PLAYERS[seat])
-        assert plain_length(mine.text) > MAX_CAPTION and "🎲" * 400 in mine.text
+        assert plain_length(mine.text) > MAX_CAPTION and "🎲" * 500 in mine.text
 
 
 # -- the message budget --------------------------------------------------------------------------
@@ -381,5 +395,104 @@ async def test_fast_play_coalesces_picture_edits_within_the_group_budget(api, da
     media_edits = group_calls(api, "editMessageMedia") + group_calls(api, "sendPhoto")
     assert 0 < media_edits < moves  # coalesced: the latest picture, not every one
     board = photo_board(api)
-    assert board.photo == pictures.render_group("azul", AZUL.view(match.state, None))
+    public = AZUL.view(match.state, None)
+    assert board.photo == pictures.render_group("azul", public, names=names_of(match))
     assert match.published == match.version
+
+
+# -- the prompt: every board, one phone screen ----------------------------------------------------
+# A phone shows a photo across the chat, about 400 px wide, and about 720 px of a chat at once
+# (a 6.1" phone: 915 px less the status bar, the chat's title and its input line). A caption
+# line holds about 42 characters of Telegram's 16 px text, 21 px high; a button row is 46 px.
+PHONE_WIDTH = 400
+PHONE_SCREEN = 720
+CAPTION_CHARS = 42
+CAPTION_LINE = 21
+BUTTON_ROW = 46
+BUBBLE = 24  # the message's padding around the caption and between it and the buttons
+
+
+def on_a_phone(message: StoredMessage) -> float:
+    """How tall a photo prompt is on a phone: the picture scaled to the chat's width, the
+    caption's lines (long ones wrapped), the button rows."""
+    width, height = message.photo_size
+    caption = re.sub(r"<[^>]+>", "", message.text)
+    lines = sum(max(1, math.ceil(len(line) / CAPTION_CHARS)) for line in caption.split("\n"))
+    rows = len(message.markup["inline_keyboard"]) if message.markup else 0
+    return height * PHONE_WIDTH / width + lines * CAPTION_LINE + rows * BUTTON_ROW + BUBBLE
+
+
+@pytest.mark.parametrize("game", ["azul", "summer_pavilion"])
+async def test_every_step_of_a_take_shows_every_board_on_one_phone_screen(
+    driver, api, seeded, game
+):
+    """Four players: at each step of a take the prompt is one photo — the supply and every
+    player's board, the reader's in full, with every name — a caption of a few lines
+    without the emoji board, and the buttons, together within a phone's screen."""
+    players = [ALICE, BOB, CAROL, DAVE]
+    match = await start(driver, game, {}, players)
+    engine = get_engine(game)
+    (seat,) = acting_seats(engine, match.state)
+    user = players[seat]
+    view = engine.view(match.state, seat)
+    expected = pictures.render_private(game, view, seat, names=names_of(match))
+    module = pictures._module(game)
+    layout = module.private_layout(view, seat)
+    assert sorted(layout.boards) == [0, 1, 2, 3]  # every board in the picture
+    steps = 0
+    while True:
+        message = prompt(driver, user)
+        assert message.is_photo and message.photo == expected
+        assert message.photo_size == layout.size
+        caption = message.text
+        assert len([line for line in caption.split("\n") if line]) <= 8, caption
+        own = [line for line in own_board_lines(game, view, seat) if line in caption]
+        assert not own, own  # the board is in the picture, not again in emoji
+        assert on_a_phone(message) <= PHONE_SCREEN, (steps, on_a_phone(message), caption)
+        steps += 1
+        moves = buttons(message, "a")
+        if moves:
+            break
+        step = next(b for b in buttons(message, "d") if payload(b) != "b")
+        assert await press(driver, user, message, step) is None
+    assert steps >= 2
+    await press(driver, user, prompt(driver, user), moves[0])
+    assert (await current_match(driver)).version == match.version + 1
+
+
+def own_board_lines(game: str, view, seat: int) -> list[str]:
+    """The lines of the text prompt that draw the player's own board in emoji."""
+    ui = get_ui(game)
+    lines = ui._own_lines(translator("en"), view, seat)
+    return [line for line in lines[1:] if line.strip()]
+
+
+async def test_the_prompt_shows_its_text_board_only_without_a_picture(
+    driver, api, seeded, monkeypatch
+):
+    """The caption under the picture leaves the board to it; with pictures off (or a
+    picture that cannot be drawn) the prompt is text with the emoji board."""
+    match = await play_azul.start_match(driver, ALICE, PLAYERS)
+    (seat,) = acting_seats(AZUL, match.state)
+    user = PLAYERS[seat]
+    board = own_board_lines("azul", AZUL.view(match.state, seat), seat)
+    mine = prompt(driver, user)
+    assert mine.is_photo and not [line for line in board if line in mine.text]
+    api.admins[GROUP].add(ALICE.id)
+    await driver.send(ALICE, GROUP, "/pictures")
+    await driver.press_label(ALICE, GROUP, "🔤 Text")
+    await driver.settle()
+    mine = prompt(driver, user)
+    assert not mine.is_photo and all(line in mine.text for line in board)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no picture")
+
+    monkeypatch.setattr(pictures, "render_private", broken)
+    monkeypatch.setattr(get_host(driver.app).publisher.pictures, "cache", pictures.PictureCache())
+    await driver.send(ALICE, GROUP, "/pictures")
+    await driver.press_label(ALICE, GROUP, "🖼 Pictures")
+    await driver.settle()
+    assert photo_board(api)  # the group's picture is back, the prompt's cannot be drawn
+    mine = prompt(driver, user)
+    assert not mine.is_photo and all(line in mine.text for line in board)

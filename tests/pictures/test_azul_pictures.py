@@ -8,7 +8,16 @@ from bot.pictures import azul as pictures
 from bot.pictures import render_group, render_private
 from bot.pictures.drawing import HIGHLIGHT
 from games.azul.engine import ENGINE, MARKER, SIZE, centre_source, wall_colour
-from tests.pictures.helpers import close, decode, distance, inside, pixel, play_until, shows
+from tests.pictures.helpers import (
+    close,
+    decode,
+    default_move,
+    distance,
+    inside,
+    pixel,
+    play_until,
+    shows,
+)
 
 
 def new_game(players: int = 2, wall: str = "colour", seed: int = 1):
@@ -158,22 +167,45 @@ def test_the_score_is_drawn():
     assert plain.tobytes() != scored.tobytes()
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("wall", ["colour", "grey"])
-def test_private_picture_is_the_players_own_board(wall):
-    _, state = play_until(ENGINE, new_game(players=3, wall=wall, seed=7), lambda s: s["round"] == 2)
-    for seat in range(3):
+def test_private_picture_shows_every_board_the_readers_in_full(wall, players):
+    """The prompt's picture: the reader's board first and largest, every other board beside
+    it, each showing its own wall, pattern lines and floor."""
+    _, state = play_until(
+        ENGINE, new_game(players=players, wall=wall, seed=7), lambda s: s["round"] == 2
+    )
+    state = default_move(ENGINE, state)  # tiles on the pattern lines and a floor
+    for seat in range(players):
         view = ENGINE.view(state, seat)
         image = decode(render_private("azul", view, seat))
         layout = pictures.private_layout(view, seat)
-        assert list(layout.boards) == [seat]
-        board = layout.boards[seat]
-        assert board.cell > pictures.group_layout(view).boards[seat].cell  # drawn larger
-        for index, colour in enumerate(state["walls"][seat]):
-            row, column = divmod(index, SIZE)
-            point = inside(board.wall_cell(row, column))
-            if colour >= 0:
-                assert shows(image, point, pictures.TILE_RGB[colour])
-            elif wall == "grey":
-                assert shows(image, point, pictures.GREY_SPACE_RGB)
-            else:
-                assert shows(image, point, pictures.faint(wall_colour(row, column)))
+        assert image.size == layout.size
+        assert sorted(layout.boards) == list(range(players))
+        own = layout.boards[seat]
+        assert next(iter(layout.boards)) == seat and not own.compact
+        assert all(own.cell >= board.cell for board in layout.boards.values())
+        if players > 2:  # the others compact, so that the picture stays a phone's screen
+            assert all(layout.boards[other].compact for other in layout.boards if other != seat)
+        for other, board in layout.boards.items():
+            assert_board_shows(image, board, view, other, wall)
+
+
+def assert_board_shows(image, board, view, seat: int, wall: str) -> None:
+    for index, colour in enumerate(view["walls"][seat]):
+        row, column = divmod(index, SIZE)
+        point = inside(board.wall_cell(row, column))
+        if colour >= 0:
+            assert shows(image, point, pictures.TILE_RGB[colour])
+        elif wall == "grey":
+            assert shows(image, point, pictures.GREY_SPACE_RGB)
+        else:
+            assert shows(image, point, pictures.faint(wall_colour(row, column)))
+    for row, count in enumerate(view["line_counts"][seat]):
+        colour = view["line_colours"][seat][row]
+        for k in range(row + 1):
+            expected = pictures.TILE_RGB[colour] if k < count else pictures.SLOT_RGB
+            assert shows(image, inside(board.line_slot(row, k)), expected)
+    for index, item in enumerate(view["floors"][seat]):
+        expected = pictures.MARKER_RGB if item == MARKER else pictures.TILE_RGB[item]
+        assert shows(image, inside(board.floor_slot(index)), expected)

@@ -217,20 +217,29 @@ def test_the_player_to_act_is_framed_in_gold():
         assert close(edge, HIGHLIGHT, 12) == (seat == state["current"])
 
 
-def test_private_picture_is_the_players_own_board_larger():
-    _, state = play_until(ENGINE, new_game(players=3, seed=9), lambda s: tiles_on_boards(s) >= 6)
-    for seat in range(3):
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_private_picture_shows_every_board_the_readers_largest(players):
+    """The prompt's picture: the reader's board first and largest, every other board
+    beside it, each showing the tiles on its stars."""
+    _, state = play_until(
+        ENGINE, new_game(players=players, seed=9), lambda s: tiles_on_boards(s) >= 2 * players
+    )
+    for seat in range(players):
         view = ENGINE.view(state, seat)
         image = decode(render_private("summer_pavilion", view, seat))
         layout = pictures.private_layout(view, seat)
-        assert list(layout.boards) == [seat]
-        board = layout.boards[seat]
-        assert board.side > pictures.group_layout(view).boards[seat].side
-        for index, colour in enumerate(state["boards"][seat]):
-            star, space = divmod(index, 6)
-            expected = (
-                pictures.TILE_RGB[colour]
-                if colour >= 0
-                else pictures.empty_space_rgb(STAR_COLOURS[star])
-            )
-            assert shows(image, board.space_point(star, space + 1, 0.75), expected)
+        assert image.size == layout.size
+        assert sorted(layout.boards) == list(range(players))
+        own = layout.boards[seat]
+        assert next(iter(layout.boards)) == seat and not own.compact
+        others = [board for other, board in layout.boards.items() if other != seat]
+        assert all(board.side < own.side and board.compact for board in others)
+        for other, board in layout.boards.items():
+            for index, colour in enumerate(state["boards"][other]):
+                star, space = divmod(index, 6)
+                expected = (
+                    pictures.TILE_RGB[colour]
+                    if colour >= 0
+                    else pictures.empty_space_rgb(STAR_COLOURS[star])
+                )
+                assert shows(image, board.space_point(star, space + 1, 0.75), expected)
