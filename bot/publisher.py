@@ -486,8 +486,9 @@ class Publisher:
             text = self._caption(scene)
         print_ = fingerprint(text, rows, picture)
         if at_bottom and match.board_message_id is not None:
+            photo = picture_of(match.board_print) is not None
             await self.messenger.retire(
-                match.chat_id, match.board_message_id, scene.t("play.board_moved")
+                match.chat_id, match.board_message_id, scene.t("play.board_moved"), photo=photo
             )
             match.board_message_id = None
         if print_ == match.board_print and match.board_message_id is not None:
@@ -509,6 +510,13 @@ class Publisher:
                 log.exception("match %s: the board picture was refused", match.id)
                 text, rows = self._board_screen(scene)
                 print_ = fingerprint(text, rows)
+        if picture_of(match.board_print) is not None and match.board_message_id is not None:
+            # a picture board becoming text (/pictures): replaced, as Telegram would refuse
+            # the text edit of a photo
+            await self.messenger.retire(
+                match.chat_id, match.board_message_id, scene.t("play.board_moved"), photo=True
+            )
+            match.board_message_id = None
         match.board_message_id = await self.messenger.edit_or_send(
             match.chat_id,
             match.board_message_id,
@@ -689,7 +697,8 @@ class Publisher:
             old = seat.prompt_message_id
             seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
             if old is not None:
-                await self.messenger.retire(user_id, old, prompt.closed)
+                photo = picture_of(seat.prompt_text) is not None
+                await self.messenger.retire(user_id, old, prompt.closed, photo=photo)
         else:
             try:
                 seat.prompt_message_id = await self._edit_prompt(
@@ -731,6 +740,9 @@ class Publisher:
         other kind (a photo prompt becoming text, or the reverse where Telegram refuses)
         is replaced: deleted, and sent anew. Returns the prompt's message id."""
         try:
+            if prompt.picture is None and picture_of(shown) is not None:
+                # a photo prompt becoming text: Telegram would refuse the text edit
+                raise MessageKindDiffers(message_id)
             if prompt.picture is None:
                 await self.messenger.edit(user_id, message_id, prompt.text, markup)
             elif picture_of(shown) == picture_digest(prompt.picture):
@@ -741,7 +753,8 @@ class Publisher:
                 )
             return message_id
         except MessageKindDiffers:  # not a new decision: the new message is silent
-            await self.messenger.retire(user_id, message_id, prompt.closed)
+            photo = picture_of(shown) is not None
+            await self.messenger.retire(user_id, message_id, prompt.closed, photo=photo)
             return await self._send_prompt(user_id, prompt, markup, notify=False)
         except BadRequest:
             if prompt.picture is None:

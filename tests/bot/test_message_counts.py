@@ -43,6 +43,7 @@ class Tally:
     edits: int
     deletes: int
     loud: int  # sends that notify (without disable_notification)
+    refused: int  # calls Telegram refused (a 400 such as a text edit of a photo)
 
 
 def tally(api: FakeTelegram, chat_id: int) -> Tally:
@@ -58,6 +59,7 @@ def tally(api: FakeTelegram, chat_id: int) -> Tally:
         edits=sum(calls[method] for method in EDITS),
         deletes=calls["deleteMessage"],
         loud=sum(1 for m, p in mine if m in SENDS and not p.get("disable_notification")),
+        refused=sum(1 for _, chat, _ in api.refused if chat == chat_id),
     )
 
 
@@ -75,14 +77,17 @@ async def play_whole_game(game: str, driver) -> list[FakeUser]:
         players = [ALICE, BOB, CAROL, DAVE]
         await play_donkey.start_match(driver, ALICE, players, hands=2)
         await play_donkey.play_to_the_end(driver, players, random.Random(2))
-    elif game in ("azul", "azul_grey", "azul_text"):
-        players = [ALICE, BOB, CAROL] if game == "azul_grey" else [ALICE, BOB]
-        if game == "azul_text":  # the group chose text boards (/pictures)
+    elif game.startswith("azul"):
+        grey = game.startswith("azul_grey")
+        players = [ALICE, BOB, CAROL] if grey else [ALICE, BOB]
+        if game.endswith("_text"):  # the group chose text boards (/pictures)
             await get_host(driver.app).storage.set_chat_pictures(GROUP, False)
-        await play_azul.start_match(driver, ALICE, players, grey=game == "azul_grey")
+        await play_azul.start_match(driver, ALICE, players, grey=grey)
         await play_azul.play_until(driver, players, lambda s: False, seed=3, by_buttons=True)
     else:
         players = [ALICE, BOB]
+        if game.endswith("_text"):
+            await get_host(driver.app).storage.set_chat_pictures(GROUP, False)
         await play_summer_pavilion.start_match(driver, ALICE, players)
         await play_summer_pavilion.play_until(
             driver, players, lambda s: False, seed=3, by_buttons=True
@@ -104,7 +109,9 @@ EXPECTED = {
     "azul": (8, 9, 52, 1, 50, 66),
     "azul_text": (8, 9, 52, 1, 26, 66),
     "azul_grey": (8, 9, 115, 1, 57, 118),
+    "azul_grey_text": (8, 9, 115, 1, 30, 118),
     "summer_pavilion": (9, 11, 155, 2, 115, 164),
+    "summer_pavilion_text": (9, 11, 155, 2, 58, 164),
 }
 
 
@@ -128,6 +135,8 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
     assert group.left == left, group
     assert group.sends <= group_sends and group.edits <= group_edits, group
     assert group.deletes <= group_deletes, group
+    # no call Telegram refuses: each would spend the group's or the chat's rate budget
+    assert api.refused == [], Counter((method, why) for method, _, why in api.refused)
     for player in players:
         chat = tally(api, player.id)
         messages = [m for m in api.visible(player.id) if m.from_bot]
