@@ -46,7 +46,7 @@ from telegram.error import BadRequest
 
 from bot.board_pictures import BoardPictures
 from bot.callbacks import Callback, Kind
-from bot.deadlines import may_start_clock
+from bot.deadlines import LAST_MARK, clock_mark, may_start_clock
 from bot.i18n import Translator, format_duration
 from bot.languages import Languages
 from bot.lobby_view import lobby_screen
@@ -112,6 +112,15 @@ def fit_caption(text: str) -> str:
     while len(lines) > 1 and plain_length("\n".join(lines)) > MAX_CAPTION:
         lines.pop()
     return "\n".join(lines)
+
+
+def clock_words(t: Translator, seconds: float) -> str:
+    """The time left to move, never more than there is: "over 2 minutes" (rounded down to
+    a mark, redrawn as each mark passes: ``bot.deadlines``), "less than 30 seconds"."""
+    mark = clock_mark(seconds)
+    if mark is None:
+        return t("clock.under", left=format_duration(t, LAST_MARK))
+    return t("clock.over", left=format_duration(t, mark))
 
 
 def mention(user_id: int, name: str) -> str:
@@ -533,7 +542,7 @@ class Publisher:
         text = scene.ui.caption(t, scene.public, short_names_of(match))
         left = self._time_left(match, scene.over)
         if left is not None:
-            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+            text += "\n\n" + t("clock.board", left=clock_words(t, left))
         return fit_caption(text)
 
     async def _show_picture(
@@ -568,7 +577,7 @@ class Publisher:
         text = board.text
         left = self._time_left(match, scene.over)
         if left is not None:
-            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+            text += "\n\n" + t("clock.board", left=clock_words(t, left))
         rows = keyboard(match, board.rows, None)
         rows += self._clock_buttons(match, t)
         if not scene.over:
@@ -660,7 +669,7 @@ class Publisher:
     def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:
         """The time the player has left for this decision: after the half-time reminder
         with a word of warning; a clock the other players started says so."""
-        left = format_duration(t, max(0.0, seat.deadline - self.clock()))
+        left = clock_words(t, seat.deadline - self.clock())
         if not match.turn_seconds:
             return t("clock.prompt_started", left=left)
         if seat.reminded:
