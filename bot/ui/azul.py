@@ -39,6 +39,8 @@ from bot.ui.base import (
     Screen,
     medal,
     seat_badge,
+    shape_buttons,
+    with_shapes,
 )
 from games.azul.engine import (
     COLOUR_BONUS,
@@ -426,11 +428,14 @@ class AzulUI(GameUI[AzulView]):
                 lines.append(self._turn_line(t, view, names))
             return Screen("\n".join(lines))
         moves = [as_action(action) for action in legal]
+        board = len(lines)
         if view["phase"] == "draft":
             rows = self._draft_choices(t, view, seat, moves, draft, lines)
         else:
             rows = self._column_choices(t, view, seat, moves, lines)
-        return Screen("\n".join(lines), rows)
+        # the choice and its buttons: each colour with its picture's symbol
+        lines[board:] = [with_shapes(line, COLOUR_EMOJI, COLOURS) for line in lines[board:]]
+        return Screen("\n".join(lines), shape_buttons(rows, COLOUR_EMOJI, COLOURS))
 
     # drafting: a colour, then its source, then the line ----------------------------------
     @staticmethod

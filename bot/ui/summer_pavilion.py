@@ -40,6 +40,8 @@ from bot.ui.base import (
     Screen,
     medal,
     seat_badge,
+    shape_buttons,
+    with_shapes,
 )
 from games.core import Action, Result
 from games.summer_pavilion.engine import (
@@ -517,6 +519,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             return Screen("\n".join(lines))
         moves = [as_action(action) for action in legal]
         phase = view["phase"]
+        board = len(lines)
         if phase == "taking":
             rows = self._take_choices(t, view, moves, draft, lines)
         elif phase == "placing":
@@ -525,7 +528,9 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             rows = self._bonus_choices(t, view, moves, lines)
         else:
             rows = self._keep_choices(t, view, seat, moves, lines)
-        return Screen("\n".join(lines), rows)
+        # the choice and its buttons: each colour with its picture's symbol
+        lines[board:] = [with_shapes(line, COLOUR_EMOJI, COLOURS) for line in lines[board:]]
+        return Screen("\n".join(lines), shape_buttons(rows, COLOUR_EMOJI, COLOURS))
 
     # phase 1: a source, then a colour ---------------------------------------------------
     @staticmethod
@@ -558,7 +563,8 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                 for k in sources
                 if k
             ]
-            rows = [factories[i : i + 3] for i in range(0, len(factories), 3)]
+            # two a row: each tile with its symbol ("① 🟧★🟧★🟨▲🟥◆") fits a phone's button
+            rows = [factories[i : i + 2] for i in range(0, len(factories), 2)]
             if 0 in sources:
                 label = t(
                     "summer_pavilion.prompt.centre_button", tiles=tiles_counts(view["centre"], "×")

@@ -13,6 +13,7 @@ that sends, edits or deletes much more than today shows up here.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sys
 import tempfile
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import Callback, Kind
+from bot.ui.base import COLOUR_GLYPHS
 from bot.host import get_host
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
 from tests.bot import play5211, play_azul, play_donkey, play_sultan, play_summer_pavilion
@@ -61,6 +63,27 @@ def tally(api: FakeTelegram, chat_id: int) -> Tally:
         loud=sum(1 for m, p in mine if m in SENDS and not p.get("disable_notification")),
         refused=sum(1 for _, chat, _ in api.refused if chat == chat_id),
     )
+
+
+SQUARES = "🟥🟧🟨🟩🟦🟪⬛⬜"  # emoji that differ by their colour alone
+
+
+def colour_alone(api: FakeTelegram, chat_ids: list[int]) -> set[str]:
+    """The colour squares on the buttons sent to these chats that no symbol follows."""
+    bare = set()
+    for method, params in api.calls:
+        markup = params.get("reply_markup")
+        if not markup or params.get("chat_id") is None or int(params["chat_id"]) not in chat_ids:
+            continue
+        markup = json.loads(markup) if isinstance(markup, str) else markup
+        for row in markup["inline_keyboard"]:
+            for button in row:
+                label = button["text"]
+                for index, char in enumerate(label):
+                    following = label[index + 1 : index + 2]
+                    if char in SQUARES and following not in COLOUR_GLYPHS.values():
+                        bare.add(char)
+    return bare
 
 
 async def play_whole_game(game: str, driver) -> list[FakeUser]:
@@ -137,6 +160,11 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
     assert group.deletes <= group_deletes, group
     # no call Telegram refuses: each would spend the group's or the chat's rate budget
     assert api.refused == [], Counter((method, why) for method, _, why in api.refused)
+    # every choice tellable without colour vision: the tile games' colours carry their
+    # pictures' symbols ("🟧★", "🟥◆"); elsewhere one colour at most is a plain square
+    # (5211's 🟩 among 🔵 ⭐ 🔶 🩵)
+    bare = colour_alone(api, [player.id for player in players])
+    assert bare == set() if game.startswith(("azul", "summer")) else len(bare) <= 1, bare
     for player in players:
         chat = tally(api, player.id)
         messages = [m for m in api.visible(player.id) if m.from_bot]

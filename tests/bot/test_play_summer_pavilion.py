@@ -158,7 +158,9 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
     message = prompt(driver, user)
     factory = match.state["factories"][0]
     label = button(message, "d", "s1")["text"]
-    assert label == "① " + "".join(COLOUR_LIST[c] * n for c, n in enumerate(factory))
+    # each tile with its picture's symbol: no colour told by colour alone
+    shaped = [square + glyph for square, glyph in zip(COLOUR_LIST, "✕■★▲●◆", strict=True)]
+    assert label == "① " + "".join(shaped[c] * n for c, n in enumerate(factory))
     # step 1: the factory (a selection: nothing is taken yet)
     assert await press(driver, user, message, button(message, "d", "s1")) is None
     message = fresh(driver, user, message)
