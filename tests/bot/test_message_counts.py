@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import Callback, Kind
-from bot.ui.base import COLOUR_GLYPHS
 from bot.host import get_host
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
+from bot.ui.base import COLOUR_GLYPHS
 from tests.bot import play5211, play_azul, play_donkey, play_sultan, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
 from tests.bot.helpers import current_match
@@ -71,7 +71,7 @@ SQUARES = "🟥🟧🟨🟩🟦🟪⬛⬜"  # emoji that differ by their colour 
 def colour_alone(api: FakeTelegram, chat_ids: list[int]) -> set[str]:
     """The colour squares on the buttons sent to these chats that no symbol follows."""
     bare = set()
-    for method, params in api.calls:
+    for _, params in api.calls:
         markup = params.get("reply_markup")
         if not markup or params.get("chat_id") is None or int(params["chat_id"]) not in chat_ids:
             continue
