@@ -345,6 +345,14 @@ async def test_four_players_on_the_grey_wall_choose_columns_at_the_same_time(dri
     assert f"column {first_action[0] + 1}" in popup
     middle = await current_match(driver)
     assert middle.version == match.version + 1
+    # [decision] as on a real table: the choice is public at once, on the group's board,
+    # while the second chooser is still choosing
+    shown = board(driver).text
+    assert f"⏳ {FOUR[second].first_name} — " in shown
+    block = shown.split(f" {FOUR[first].first_name} — ", 1)[1].splitlines()
+    row = view["pending_rows"][first]
+    wall_row = re.findall(r"▫️|[🟦🟨🟥⬛⬜]", block[1 + row].split("│")[1])
+    assert wall_row[first_action[0]] == EMOJI[view["line_colours"][first][row]]
     popup = await press(
         driver, FOUR[second], second_message, button(second_message, "a", str(second_action[0]))
     )
