@@ -327,6 +327,23 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             text += " " + "".join(STRUCTURE_EMOJI[kind] for kind, _ in event["structures"])
         return text
 
+    def _placement_words(self, t: Translator, view: SummerPavilionView, event: dict) -> str:
+        """ "🌈 Centre star, space 5: 🟦 blue, +6 points; 🏛 pillar surrounded" (the space by
+        the number printed on it, as the picture shows it)."""
+        star, space = event["star"], event["space"]
+        text = t.plural(
+            "summer_pavilion.round.place",
+            event["points"],
+            star=star_label(t, view, star),
+            number=view["numbers"][star][space - 1],
+            tile=colour_name(t, event["colour"]),
+        )
+        done = event.get("structures") or []
+        structures = [t(f"summer_pavilion.structure_name.{kind}") for kind, _ in done]
+        if structures:
+            text += "; " + t("summer_pavilion.round.surrounded", structures=", ".join(structures))
+        return text
+
     def _pass_text(self, t: Translator, event: dict) -> str:
         if event.get("auto"):
             return t("summer_pavilion.pass.auto")
@@ -413,19 +430,23 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                     )
                 )
             elif kind == "place":
-                moves[event["seat"]].append(self._placement_text(view, event))
-            elif kind == "bonus":
-                seat_moves = moves[event["seat"]]
-                if seat_moves and "🎁" in seat_moves[-1]:
-                    seat_moves[-1] += square(event["colour"])
-                elif seat_moves:
-                    seat_moves[-1] += "🎁" + square(event["colour"])
+                moves[event["seat"]].append([self._placement_words(t, view, event), []])
+            elif kind == "bonus" and moves[event["seat"]]:
+                moves[event["seat"]][-1][1].append(colour_name(t, event["colour"]))
             elif kind == "pass":
-                moves[event["seat"]].append(self._pass_text(t, event))
+                moves[event["seat"]].append([self._pass_text(t, event), []])
         lines.append("")
+        # in words, a line per move: "Centre star, space 5: 🟦 blue, +6 points; 🏛 pillar
+        # surrounded: took 🟩 green"
         for seat in range(n):
-            done = ", ".join(moves[seat]) if moves[seat] else t("summer_pavilion.round.nothing")
-            lines.append(f"<b>{names[seat]}</b>: {done}")
+            if not moves[seat]:
+                lines.append(f"<b>{names[seat]}</b>: {t('summer_pavilion.round.nothing')}")
+                continue
+            lines.append(f"<b>{names[seat]}</b>:")
+            for text, bonus in moves[seat]:
+                if bonus:
+                    text += "; " + t("summer_pavilion.round.bonus", tiles=", ".join(bonus))
+                lines.append(f"    {text}")
         scores = scores_before(log, end, n)
         totals = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(n))
         lines += ["", t("summer_pavilion.round.scores", scores=totals)]

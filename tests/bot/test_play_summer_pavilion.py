@@ -8,6 +8,7 @@ import pytest
 
 from bot.host import get_host
 from bot.i18n import translator
+from bot.ui.summer_pavilion import round_bounds
 from games.summer_pavilion.engine import CENTRE, Bonus, Keep, Pass, Place, Take, space_index
 from tests.bot.conftest import (
     ALICE,
@@ -126,6 +127,25 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
         assert "Alice:" in message.text and "Bob:" in message.text and "Scores:" in message.text
         if number < 6:
             assert f"▶️ Round {number + 1}: wild" in message.text
+    # in words a player follows, a line per move: "🌈 Centre star, space 5: 🟦 blue,
+    # +6 points; 🏛 pillar surrounded; bonus: 🟩 green", not "🟦→🌈⑤ +6 🏛🎁🟩"
+    placing = re.compile(
+        r"^    (🌈 Centre|🟪 Purple|🟧 Orange|🟥 Red|🟦 Blue|🟨 Yellow|🟩 Green) star, "
+        r"space [1-6]: (🟪 purple|🟩 green|🟧 orange|🟨 yellow|🟦 blue|🟥 red), \+\d+ points?"
+        r"(; [🏛🗿🪟] (pillar|statue|window)(, [🏛🗿🪟] (pillar|statue|window))* surrounded"
+        r"(; bonus: .+)?)?$"
+    )
+    log = match.state["log"]
+    for number, message in enumerate(rounds, start=1):
+        assert "→" not in message.text and "🎁" not in message.text
+        moves_shown = [line for line in message.text.splitlines() if line.startswith("    ")]
+        placed = [line for line in moves_shown if not line.startswith("    ✋")]
+        assert all(placing.match(line) for line in placed), placed
+        first, last = round_bounds(log, number)
+        assert len(placed) == sum(e["type"] == "place" for e in log[first:last])
+        bonuses = [e for e in log[first:last] if e["type"] == "bonus"]
+        assert sum(line.count("bonus: ") for line in placed) <= len(bonuses)
+        assert all(line.count("; bonus: ") <= 1 for line in placed)
     group_messages = [m for m in api.visible(GROUP) if m.from_bot]
     assert len(group_messages) <= 6 + 1 + 3  # rounds, final, board, lobby line, ping
 
