@@ -136,6 +136,17 @@ def star_label(t: Translator, view: SummerPavilionView, star: int) -> str:
     return f"{icon} {star_name(t, view, star)}"
 
 
+def space_label(view: SummerPavilionView, star: int, space: int) -> str:
+    """A space as the picture shows it: by the number printed on it; where a star prints
+    one number on every space (Variant 1's centre, all 3s), by the two outer stars it lies
+    between, as numbered on their hubs ("⭐2–⭐3": centre space k points between outer stars
+    k + 1 and k + 2)."""
+    numbers = view["numbers"][star]
+    if len(set(numbers)) == len(numbers):
+        return str(numbers[space - 1])
+    return f"{VARIANT1_STAR_ICON}{space % 6 + 1}–{VARIANT1_STAR_ICON}{(space + 1) % 6 + 1}"
+
+
 def star_cells_public(view: SummerPavilionView, board: list[list[int]], star: int) -> str:
     """ "🟪①②·④··": the star's icon, then each space: its printed number if filled."""
     numbers = view["numbers"][star]
@@ -335,7 +346,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             "summer_pavilion.round.place",
             event["points"],
             star=star_label(t, view, star),
-            number=view["numbers"][star][space - 1],
+            number=space_label(view, star, space),
             tile=colour_name(t, event["colour"]),
         )
         done = event.get("structures") or []
@@ -683,7 +694,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             if len(ways) == 1:
                 label = t(
                     "summer_pavilion.prompt.space_pay",
-                    space=space,
+                    space=space_label(view, star, space),
                     tiles=self._payment(view, ways[0]),
                     gain=gain,
                 )
@@ -691,7 +702,10 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             else:
                 cost = view["numbers"][star][space - 1]
                 label = t.plural(
-                    "summer_pavilion.prompt.space_button", cost, space=space, gain=gain
+                    "summer_pavilion.prompt.space_button",
+                    cost,
+                    space=space_label(view, star, space),
+                    gain=gain,
                 )
                 rows.append([Button(label, draft=f"p{space}")])
         rows.append([Button(t("summer_pavilion.prompt.back"), draft="b")])
@@ -712,7 +726,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         where = t(
             "summer_pavilion.prompt.where",
             star=star_label(t, view, star),
-            space=space,
+            space=space_label(view, star, space),
             cost=view["numbers"][star][space - 1],
         )
         ways = placements(moves, star=star, space=space)
@@ -866,7 +880,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                     "summer_pavilion.played.place",
                     tile=square(place.colour),
                     star=star_label(t, view, place.star),
-                    space=place.space,
+                    space=space_label(view, place.star, place.space),
                     tiles=self._payment(view, place),
                 )
             case Pass():

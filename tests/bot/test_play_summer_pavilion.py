@@ -379,8 +379,12 @@ async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api
     await press(driver, user, message, button(message, "d", "t1"))
     message = fresh(driver, user, message)
     assert "⭐ Star 1: choose a space." in message.text
-    assert any(b["text"].startswith("Space 3: pay 1 ") for b in message.buttons())
-    assert any(b["text"].startswith("Space 1: pay 3 ") for b in message.buttons())
+    # each space by the number printed on it, as the picture shows it (star 1 prints 3, 2,
+    # 1, 4, 5, 6 on its spaces 1..6): the space that costs 1 is "Space 1"
+    spaces = [b["text"] for b in message.buttons() if b["text"].startswith("Space ")]
+    assert any(label.startswith("Space 1: pay 1 ") for label in spaces)
+    assert any(label.startswith("Space 3: pay 3 ") for label in spaces)
+    assert all(re.match(r"Space (\d): pay \1 tiles? · \+", label) for label in spaces), spaces
     await press(driver, user, message, button(message, "d", "b"))
     # two more rounds: the wild colours of the usual order
     await play_until(driver, PLAYERS, lambda s: s["round"] == 3, seed=2, by_buttons=True)
