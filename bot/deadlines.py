@@ -23,9 +23,37 @@ def clock_offer_due(match: Match, seat: Seat, offer_after: float) -> float | Non
     return seat.waiting_since + offer_after
 
 
-def next_event(match: Match, offer_after: float) -> float | None:
-    """When this match next needs attention: a deadline, a half-time reminder, or an offer to
-    start an absent player's clock."""
+# The time left to move is shown rounded down, as "over <mark>": the largest mark below the
+# time really left, so it never says more than there is. The board and the prompt are
+# redrawn as the time left passes each mark (a few edits, only while a player is thinking):
+# whole hours above 2 hours, 5 minutes above 10 minutes, whole minutes above 2 minutes,
+# then 90, 60 and 30 seconds; under the last, "less than 30 seconds".
+LAST_MARK = 30
+MARK_STEPS = ((2 * 3600, 3600), (10 * 60, 5 * 60), (2 * 60, 60), (LAST_MARK, 30))
+
+
+def clock_mark(left: float) -> int | None:
+    """The time a clock with ``left`` seconds to go shows: the largest mark below it (None:
+    ``LAST_MARK`` or less — "less than 30 seconds"). ``left`` is rounded to the second
+    first (a drawing follows the move by a moment, a job may fire a moment early): the mark
+    is below the whole second, so still below the time really left."""
+    below = round(left) - 1
+    for above, step in MARK_STEPS:
+        if below >= above:
+            return below // step * step
+    return None
+
+
+def next_redraw(deadline: float, now: float) -> float | None:
+    """When a clock shown at ``now`` next passes a mark and must be redrawn (None: it
+    shows "less than 30 seconds" until the deadline)."""
+    mark = clock_mark(deadline - now)
+    return None if mark is None else deadline - mark
+
+
+def next_event(match: Match, offer_after: float, now: float | None = None) -> float | None:
+    """When this match next needs attention: a deadline, a half-time reminder, an offer to
+    start an absent player's clock, or (given ``now``) a shown clock passing a mark."""
     if match.status != "playing":
         return None
     times = [match.ends_at] if match.ends_at is not None else []
@@ -36,6 +64,10 @@ def next_event(match: Match, offer_after: float) -> float | None:
         if seat.deadline is None:
             continue
         times.append(seat.deadline)
+        if now is not None and not seat.autopilot:
+            redraw = next_redraw(seat.deadline, now)
+            if redraw is not None:
+                times.append(redraw)
         if match.turn_seconds and not seat.reminded and not seat.autopilot:
             times.append(seat.deadline - match.turn_seconds / 2)
     return min(times, default=None)

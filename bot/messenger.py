@@ -302,13 +302,16 @@ class Messenger:
             return False
         return True
 
-    async def retire(self, chat_id: int, message_id: int, line: str) -> None:
+    async def retire(self, chat_id: int, message_id: int, line: str, photo: bool = False) -> None:
         """Take a message that has been superseded out of the chat: delete it, or where
         that is no longer allowed, shrink it to ``line`` without buttons (the caption of a
-        photo), so no stale text or button stays behind."""
+        ``photo``), so no stale text or button stays behind."""
         if await self.delete(chat_id, message_id):
             return
         with contextlib.suppress(MessageGone):
+            if photo:
+                await self.edit_caption(chat_id, message_id, line)
+                return
             try:
                 await self.edit(chat_id, message_id, line)
             except MessageKindDiffers:

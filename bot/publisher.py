@@ -47,7 +47,7 @@ from telegram.error import BadRequest
 
 from bot.board_pictures import BoardPictures
 from bot.callbacks import Callback, Kind
-from bot.deadlines import may_start_clock
+from bot.deadlines import LAST_MARK, clock_mark, may_start_clock
 from bot.i18n import Translator, format_duration
 from bot.languages import Languages
 from bot.lobby_view import lobby_screen
@@ -113,6 +113,15 @@ def fit_caption(text: str) -> str:
     while len(lines) > 1 and plain_length("\n".join(lines)) > MAX_CAPTION:
         lines.pop()
     return "\n".join(lines)
+
+
+def clock_words(t: Translator, seconds: float) -> str:
+    """The time left to move, never more than there is: "over 2 minutes" (rounded down to
+    a mark, redrawn as each mark passes: ``bot.deadlines``), "less than 30 seconds"."""
+    mark = clock_mark(seconds)
+    if mark is None:
+        return t("clock.under", left=format_duration(t, LAST_MARK))
+    return t("clock.over", left=format_duration(t, mark))
 
 
 def mention(user_id: int, name: str) -> str:
@@ -520,8 +529,9 @@ class Publisher:
             text = self._caption(scene)
         print_ = fingerprint(text, rows, picture)
         if at_bottom and match.board_message_id is not None:
+            photo = picture_of(match.board_print) is not None
             await self.messenger.retire(
-                match.chat_id, match.board_message_id, scene.t("play.board_moved")
+                match.chat_id, match.board_message_id, scene.t("play.board_moved"), photo=photo
             )
             match.board_message_id = None
         if print_ == match.board_print and match.board_message_id is not None:
@@ -543,6 +553,13 @@ class Publisher:
                 log.exception("match %s: the board picture was refused", match.id)
                 text, rows = self._board_screen(scene)
                 print_ = fingerprint(text, rows)
+        if picture_of(match.board_print) is not None and match.board_message_id is not None:
+            # a picture board becoming text (/pictures): replaced, as Telegram would refuse
+            # the text edit of a photo
+            await self.messenger.retire(
+                match.chat_id, match.board_message_id, scene.t("play.board_moved"), photo=True
+            )
+            match.board_message_id = None
         match.board_message_id = await self.messenger.edit_or_send(
             match.chat_id,
             match.board_message_id,
@@ -559,7 +576,7 @@ class Publisher:
         text = scene.ui.caption(t, scene.public, short_names_of(match))
         left = self._time_left(match, scene.over)
         if left is not None:
-            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+            text += "\n\n" + t("clock.board", left=clock_words(t, left))
         return fit_caption(text)
 
     async def _show_picture(
@@ -594,7 +611,7 @@ class Publisher:
         text = board.text
         left = self._time_left(match, scene.over)
         if left is not None:
-            text += "\n\n" + t("clock.board", left=format_duration(t, left))
+            text += "\n\n" + t("clock.board", left=clock_words(t, left))
         rows = keyboard(match, board.rows, None)
         rows += self._clock_buttons(match, t)
         if not scene.over and not match.practice:  # practice: the prompt is in this chat
@@ -680,7 +697,8 @@ class Publisher:
                     seat.user_id, text, notify=ending.notify
                 )
                 if old is not None:
-                    await self.messenger.retire(seat.user_id, old, text)
+                    photo = picture_of(seat.prompt_text) is not None
+                    await self.messenger.retire(seat.user_id, old, text, photo=photo)
         except Unreachable:  # blocked the bot meanwhile: nothing to say it with
             return
         seat.prompt_text = fingerprint(text, [])
@@ -691,10 +709,10 @@ class Publisher:
         if seat.prompt_message_id is None:
             return False
         try:
-            try:
-                await self.messenger.edit(seat.user_id, seat.prompt_message_id, text)
-            except MessageKindDiffers:  # a photo: its caption
+            if picture_of(seat.prompt_text) is not None:  # a photo: its caption
                 await self.messenger.edit_caption(seat.user_id, seat.prompt_message_id, text)
+            else:
+                await self.messenger.edit(seat.user_id, seat.prompt_message_id, text)
         except MessageGone:
             return False
         return True
@@ -735,7 +753,7 @@ class Publisher:
     def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:
         """The time the player has left for this decision: after the half-time reminder
         with a word of warning; a clock the other players started says so."""
-        left = format_duration(t, max(0.0, seat.deadline - self.clock()))
+        left = clock_words(t, seat.deadline - self.clock())
         if not match.turn_seconds:
             return t("clock.prompt_started", left=left)
         if seat.reminded:
@@ -773,7 +791,8 @@ class Publisher:
             old = seat.prompt_message_id
             seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
             if old is not None:
-                await self.messenger.retire(user_id, old, prompt.closed)
+                photo = picture_of(seat.prompt_text) is not None
+                await self.messenger.retire(user_id, old, prompt.closed, photo=photo)
         else:
             try:
                 seat.prompt_message_id = await self._edit_prompt(
@@ -815,6 +834,9 @@ class Publisher:
         other kind (a photo prompt becoming text, or the reverse where Telegram refuses)
         is replaced: deleted, and sent anew. Returns the prompt's message id."""
         try:
+            if prompt.picture is None and picture_of(shown) is not None:
+                # a photo prompt becoming text: Telegram would refuse the text edit
+                raise MessageKindDiffers(message_id)
             if prompt.picture is None:
                 await self.messenger.edit(user_id, message_id, prompt.text, markup)
             elif picture_of(shown) == picture_digest(prompt.picture):
@@ -825,7 +847,8 @@ class Publisher:
                 )
             return message_id
         except MessageKindDiffers:  # not a new decision: the new message is silent
-            await self.messenger.retire(user_id, message_id, prompt.closed)
+            photo = picture_of(shown) is not None
+            await self.messenger.retire(user_id, message_id, prompt.closed, photo=photo)
             return await self._send_prompt(user_id, prompt, markup, notify=False)
         except BadRequest:
             if prompt.picture is None:

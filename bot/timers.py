@@ -85,7 +85,7 @@ class Timers:
         # then the job is left alone; else it is moved by its id. (Before, every move went
         # through all matches' jobs to remove its job and made a new one: the scheduler's
         # bookkeeping was a tenth of the bot's CPU under load.)
-        when = next_event(match, self.offer_after)
+        when = next_event(match, self.offer_after, now=self.clock())
         armed = self._armed.get(match.id)
         name = f"timer-{match.id}"
         if when is None:

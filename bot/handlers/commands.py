@@ -247,7 +247,8 @@ PICTURE_CHOICES = ("on", "off")
 
 
 async def pictures_command(update: Update, context: BotContext) -> None:
-    """/pictures in a group: the tile games' boards as pictures (the default) or as text."""
+    """/pictures in a group: the tile games' boards as pictures (the default) or as text;
+    the way in use is ticked."""
     host = context.host
     chat = update.effective_chat
     if not is_group(chat):
@@ -259,7 +260,7 @@ async def pictures_command(update: Update, context: BotContext) -> None:
     rows = [
         [
             InlineKeyboardButton(
-                t(f"pictures.button.{choice}"),
+                ("✅ " if choice == shown else "") + t(f"pictures.button.{choice}"),
                 callback_data=Callback(Kind.PICTURES, 0, 0, choice).encode(),
             )
             for choice in PICTURE_CHOICES

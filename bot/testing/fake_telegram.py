@@ -102,6 +102,9 @@ class FakeTelegram(BaseRequest):
     calls: list[tuple[str, dict]] = field(default_factory=list)
     timeline: list[tuple[float, str, int | None]] = field(default_factory=list)  # when, what, chat
     answers: list[dict] = field(default_factory=list)
+    # every call Telegram would refuse (a 4xx answer, not an injected fault): method,
+    # chat id, Telegram's description — a bot that spends its rate budget on calls that fail
+    refused: list[tuple[str, int | None, str]] = field(default_factory=list)
     started: set[int] = field(default_factory=set)  # users who opened the private chat
     blocked: set[int] = field(default_factory=set)  # users who blocked the bot
     kicked: set[int] = field(default_factory=set)  # groups the bot was removed from
@@ -179,6 +182,8 @@ class FakeTelegram(BaseRequest):
                 "description": "Bad Request: group chat was upgraded to a supergroup chat",
                 "parameters": {"migrate_to_chat_id": self.migrated[chat_id]},
             }
+            if self.record:
+                self.refused.append((api_method, chat_id, body["description"]))
             return 400, json.dumps(body).encode()
         fault = self._take_fault(api_method, params)
         if fault and fault.code == 0:
@@ -200,6 +205,8 @@ class FakeTelegram(BaseRequest):
             if asyncio.iscoroutine(result):
                 result = await result
         except ApiError as error:
+            if self.record:
+                self.refused.append((api_method, chat_id, error.description))
             return self._error(error.code, error.description)
         return 200, json.dumps({"ok": True, "result": result}).encode()
 

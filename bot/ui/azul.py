@@ -40,6 +40,8 @@ from bot.ui.base import (
     Screen,
     medal,
     seat_badge,
+    shape_buttons,
+    with_shapes,
     without_boards,
 )
 from games.azul.engine import (
@@ -431,11 +433,15 @@ class AzulUI(GameUI[AzulView]):
                 lines.append(self._turn_line(t, view, names))
             return Screen("\n".join(lines))
         moves = [as_action(action) for action in legal]
+        board = len(lines)
         if view["phase"] == "draft":
             rows = self._draft_choices(t, view, seat, moves, draft, lines)
         else:
             rows = self._column_choices(t, view, seat, moves, lines)
-        return Screen("\n".join(lines), rows, without_boards(lines, boards, choice))
+        # the choice and its buttons: each colour with its picture's symbol
+        lines[board:] = [with_shapes(line, COLOUR_EMOJI, COLOURS) for line in lines[board:]]
+        caption = without_boards(lines, boards, choice)
+        return Screen("\n".join(lines), shape_buttons(rows, COLOUR_EMOJI, COLOURS), caption)
 
     # drafting: a colour, then its source, then the line ----------------------------------
     @staticmethod

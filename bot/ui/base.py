@@ -11,12 +11,40 @@ from __future__ import annotations
 import abc
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic
 
 from bot.i18n import Translator
 from bot.ui.recent import block, move_lines, moves_since_turn
 from games.core import Action, Engine, Result, ViewT
+
+# The board pictures give each colour a symbol (``bot.pictures.drawing.SYMBOLS``); the text
+# screens put it, as a glyph, after a colour's square where a player chooses, so that no
+# choice rests on colour alone (🟧 orange and 🟥 red, 🟩 green and 🟨 yellow look alike to
+# many): "🟧★×2", "🟥◆×1"
+COLOUR_GLYPHS = {
+    "blue": "●",  # circle
+    "yellow": "▲",  # triangle
+    "red": "◆",  # diamond
+    "black": "✚",  # plus
+    "white": "○",  # ring
+    "purple": "✕",  # cross
+    "green": "■",  # square
+    "orange": "★",  # star
+}
+
+
+def with_shapes(text: str, squares: Sequence[str], colours: Sequence[str]) -> str:
+    """``text`` with each colour's square (``squares[i]`` for ``colours[i]``) followed by
+    its picture's symbol."""
+    for square, colour in zip(squares, colours, strict=True):
+        text = text.replace(square, square + COLOUR_GLYPHS[colour])
+    return text
+
+
+def shape_buttons(rows: list[list[Button]], squares: Sequence[str], colours: Sequence[str]):
+    """The buttons with each colour's symbol after its square (:func:`with_shapes`)."""
+    return [[replace(b, label=with_shapes(b.label, squares, colours)) for b in row] for row in rows]
 
 
 class BadDraft(ValueError):

@@ -22,7 +22,9 @@ from games.g5211.engine import (
     value_of,
 )
 
-COLOUR_EMOJI = ("🟦", "🟨", "🟧", "🟩", "🩵")
+# blue, yellow, orange, green, turquoise: each its own shape too (a circle, a star, a
+# diamond, a square, a heart), so that no card is told by its colour alone
+COLOUR_EMOJI = ("🔵", "⭐", "🔶", "🟩", "🩵")
 
 
 def card_text(card: int) -> str:
@@ -207,13 +209,12 @@ class UI5211(GameUI[View5211]):
         ]
         rows = [card_buttons[:3], card_buttons[3:]] if len(card_buttons) > 3 else [card_buttons]
         rows = [row for row in rows if row]
+        lines.append(t("5211.prompt.selected", count=len(selected), size=size))
         if len(selected) == size:
             cards = tuple(sorted(hand[index] for index in selected))
             rows.append(
                 [Button(t("5211.prompt.confirm", cards=cards_text(list(cards))), action=cards)]
             )
-        else:
-            lines.append(t("5211.prompt.selected", count=len(selected), size=size))
         return Screen("\n".join(lines), rows)
 
     def draft(

@@ -41,6 +41,8 @@ from bot.ui.base import (
     Screen,
     medal,
     seat_badge,
+    shape_buttons,
+    with_shapes,
     without_boards,
 )
 from games.core import Action, Result
@@ -73,7 +75,6 @@ CENTRE_ICON = "🌈"
 VARIANT1_CENTRE_ICON = "🌟"
 VARIANT1_STAR_ICON = "⭐"
 FIRST_TILE = "🎯"
-STRUCTURE_EMOJI = ("🏛", "🗿", "🪟")  # pillar, statue, window
 BONUS_MARK = "🎁"  # bonus tiles from the supply
 TURN_MARK = "👉 "
 EMPTY_SPACE = "·"
@@ -135,6 +136,17 @@ def star_label(t: Translator, view: SummerPavilionView, star: int) -> str:
     """ "🟪 Purple star"; Variant 1: "⭐ Star 3"."""
     icon = VARIANT1_STAR_ICON if variant1(view) and star else star_icon(view, star)
     return f"{icon} {star_name(t, view, star)}"
+
+
+def space_label(view: SummerPavilionView, star: int, space: int) -> str:
+    """A space as the picture shows it: by the number printed on it; where a star prints
+    one number on every space (Variant 1's centre, all 3s), by the two outer stars it lies
+    between, as numbered on their hubs ("⭐2–⭐3": centre space k points between outer stars
+    k + 1 and k + 2)."""
+    numbers = view["numbers"][star]
+    if len(set(numbers)) == len(numbers):
+        return str(numbers[space - 1])
+    return f"{VARIANT1_STAR_ICON}{space % 6 + 1}–{VARIANT1_STAR_ICON}{(space + 1) % 6 + 1}"
 
 
 def star_cells_public(view: SummerPavilionView, board: list[list[int]], star: int) -> str:
@@ -283,7 +295,8 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
     move_events = frozenset({"take", "place", "bonus", "pass"})
 
     def move_text(self, t: Translator, view: SummerPavilionView, event: dict) -> str:
-        """ "took 🟥×2 + 🟨 from factory 3", "🟥→🟥④ +3", "🎁🟦", or the pass and its cost."""
+        """ "took 🟥×2 + 🟨 from factory 3", "🟥 Red star, space 4: 🟥 red, +3 points",
+        "🎁 🟦 blue", or the pass and its cost: in words, as the round's summary."""
         kind = event["type"]
         if kind == "take":
             tiles = f"{square(event['colour'])}×{event['count']}"
@@ -302,9 +315,9 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                 )
             return text
         if kind == "place":
-            return self._placement_text(view, event)
+            return self._placement_words(t, view, event)
         if kind == "bonus":
-            return BONUS_MARK + square(event["colour"])
+            return f"{BONUS_MARK} {colour_name(t, event['colour'])}"
         return self._pass_text(t, event)
 
     def _latest(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
@@ -313,15 +326,21 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             return ""
         return self.latest_moves(t, view, view["current"], names)
 
-    def _placement_text(self, view: SummerPavilionView, event: dict) -> str:
-        """ "🟥→🟥④ +3", with the structures completed: "🪟🎁"."""
+    def _placement_words(self, t: Translator, view: SummerPavilionView, event: dict) -> str:
+        """ "🌈 Centre star, space 5: 🟦 blue, +6 points; 🏛 pillar surrounded" (the space by
+        the number printed on it, as the picture shows it)."""
         star, space = event["star"], event["space"]
-        number = view["numbers"][star][space - 1]
-        text = (
-            f"{square(event['colour'])}→{star_icon(view, star)}{circled(number)} +{event['points']}"
+        text = t.plural(
+            "summer_pavilion.round.place",
+            event["points"],
+            star=star_label(t, view, star),
+            number=space_label(view, star, space),
+            tile=colour_name(t, event["colour"]),
         )
-        if event.get("structures"):
-            text += " " + "".join(STRUCTURE_EMOJI[kind] for kind, _ in event["structures"])
+        done = event.get("structures") or []
+        structures = [t(f"summer_pavilion.structure_name.{kind}") for kind, _ in done]
+        if structures:
+            text += "; " + t("summer_pavilion.round.surrounded", structures=", ".join(structures))
         return text
 
     def _pass_text(self, t: Translator, event: dict) -> str:
@@ -410,19 +429,23 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                     )
                 )
             elif kind == "place":
-                moves[event["seat"]].append(self._placement_text(view, event))
-            elif kind == "bonus":
-                seat_moves = moves[event["seat"]]
-                if seat_moves and BONUS_MARK in seat_moves[-1]:
-                    seat_moves[-1] += square(event["colour"])
-                elif seat_moves:
-                    seat_moves[-1] += BONUS_MARK + square(event["colour"])
+                moves[event["seat"]].append([self._placement_words(t, view, event), []])
+            elif kind == "bonus" and moves[event["seat"]]:
+                moves[event["seat"]][-1][1].append(colour_name(t, event["colour"]))
             elif kind == "pass":
-                moves[event["seat"]].append(self._pass_text(t, event))
+                moves[event["seat"]].append([self._pass_text(t, event), []])
         lines.append("")
+        # in words, a line per move: "Centre star, space 5: 🟦 blue, +6 points; 🏛 pillar
+        # surrounded: took 🟩 green"
         for seat in range(n):
-            done = ", ".join(moves[seat]) if moves[seat] else t("summer_pavilion.round.nothing")
-            lines.append(f"<b>{names[seat]}</b>: {done}")
+            if not moves[seat]:
+                lines.append(f"<b>{names[seat]}</b>: {t('summer_pavilion.round.nothing')}")
+                continue
+            lines.append(f"<b>{names[seat]}</b>:")
+            for text, bonus in moves[seat]:
+                if bonus:
+                    text += "; " + t("summer_pavilion.round.bonus", tiles=", ".join(bonus))
+                lines.append(f"    {text}")
         scores = scores_before(log, end, n)
         totals = ", ".join(f"{names[seat]} {scores[seat]}" for seat in range(n))
         lines += ["", t("summer_pavilion.round.scores", scores=totals)]
@@ -518,6 +541,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             return Screen("\n".join(lines))
         moves = [as_action(action) for action in legal]
         phase = view["phase"]
+        board = len(lines)
         if phase == "taking":
             rows = self._take_choices(t, view, moves, draft, lines)
         elif phase == "placing":
@@ -526,7 +550,10 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             rows = self._bonus_choices(t, view, moves, lines)
         else:
             rows = self._keep_choices(t, view, seat, moves, lines)
-        return Screen("\n".join(lines), rows, without_boards(lines, boards, choice))
+        # the choice and its buttons: each colour with its picture's symbol
+        lines[board:] = [with_shapes(line, COLOUR_EMOJI, COLOURS) for line in lines[board:]]
+        caption = without_boards(lines, boards, choice)
+        return Screen("\n".join(lines), shape_buttons(rows, COLOUR_EMOJI, COLOURS), caption)
 
     # phase 1: a source, then a colour ---------------------------------------------------
     @staticmethod
@@ -559,7 +586,8 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                 for k in sources
                 if k
             ]
-            rows = [factories[i : i + 3] for i in range(0, len(factories), 3)]
+            # two a row: each tile with its symbol ("① 🟧★🟧★🟨▲🟥◆") fits a phone's button
+            rows = [factories[i : i + 2] for i in range(0, len(factories), 2)]
             if 0 in sources:
                 label = t(
                     "summer_pavilion.prompt.centre_button", tiles=tiles_counts(view["centre"], "×")
@@ -657,7 +685,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             if len(ways) == 1:
                 label = t(
                     "summer_pavilion.prompt.space_pay",
-                    space=space,
+                    space=space_label(view, star, space),
                     tiles=self._payment(view, ways[0]),
                     gain=gain,
                 )
@@ -665,7 +693,10 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             else:
                 cost = view["numbers"][star][space - 1]
                 label = t.plural(
-                    "summer_pavilion.prompt.space_button", cost, space=space, gain=gain
+                    "summer_pavilion.prompt.space_button",
+                    cost,
+                    space=space_label(view, star, space),
+                    gain=gain,
                 )
                 rows.append([Button(label, draft=f"p{space}")])
         rows.append([Button(t("summer_pavilion.prompt.back"), draft="b")])
@@ -686,7 +717,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         where = t(
             "summer_pavilion.prompt.where",
             star=star_label(t, view, star),
-            space=space,
+            space=space_label(view, star, space),
             cost=view["numbers"][star][space - 1],
         )
         ways = placements(moves, star=star, space=space)
@@ -840,7 +871,7 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                     "summer_pavilion.played.place",
                     tile=square(place.colour),
                     star=star_label(t, view, place.star),
-                    space=place.space,
+                    space=space_label(view, place.star, place.space),
                     tiles=self._payment(view, place),
                 )
             case Pass():

@@ -184,6 +184,8 @@ async def test_pictures_off_shows_the_text_board_and_on_brings_the_picture_back(
     await driver.send(BOB, GROUP, "/pictures")
     assert api.last(GROUP).text.startswith("Azul and Summer Pavilion boards in this group are")
     assert "are pictures. Show them as:" in api.last(GROUP).text
+    # the way in use is ticked
+    assert [b["text"] for b in api.last(GROUP).buttons()] == ["✅ 🖼 Pictures", "🔤 Text"]
     answer = await driver.press_label(BOB, GROUP, "🔤 Text")
     assert answer == "Only group admins can change how boards are shown."
     assert photo_board(api).message_id == picture.message_id
@@ -213,6 +215,7 @@ async def test_pictures_off_shows_the_text_board_and_on_brings_the_picture_back(
     # and back to pictures
     await driver.send(ALICE, GROUP, "/pictures")
     assert "are text. Show them as:" in api.last(GROUP).text
+    assert [b["text"] for b in api.last(GROUP).buttons()] == ["🖼 Pictures", "✅ 🔤 Text"]
     assert await driver.press_label(ALICE, GROUP, "🖼 Pictures") == (
         "Boards in this group are now shown as pictures."
     )
@@ -221,6 +224,9 @@ async def test_pictures_off_shows_the_text_board_and_on_brings_the_picture_back(
     assert_board_picture_is_the_match(api, match, "azul")
     (seat,) = acting_seats(AZUL, match.state)
     assert prompt(driver, PLAYERS[seat]).is_photo
+    # each switch replaced photos by text and back without a call Telegram refuses (a
+    # text edit of a photo)
+    assert api.refused == []
 
 
 async def test_the_setting_is_kept_and_follows_a_supergroup_upgrade(database):

@@ -13,6 +13,7 @@ that sends, edits or deletes much more than today shows up here.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sys
 import tempfile
@@ -25,6 +26,7 @@ import pytest
 from bot.callbacks import Callback, Kind
 from bot.host import get_host
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
+from bot.ui.base import COLOUR_GLYPHS
 from tests.bot import play5211, play_azul, play_donkey, play_sultan, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
 from tests.bot.helpers import current_match
@@ -43,6 +45,7 @@ class Tally:
     edits: int
     deletes: int
     loud: int  # sends that notify (without disable_notification)
+    refused: int  # calls Telegram refused (a 400 such as a text edit of a photo)
 
 
 def tally(api: FakeTelegram, chat_id: int) -> Tally:
@@ -58,7 +61,29 @@ def tally(api: FakeTelegram, chat_id: int) -> Tally:
         edits=sum(calls[method] for method in EDITS),
         deletes=calls["deleteMessage"],
         loud=sum(1 for m, p in mine if m in SENDS and not p.get("disable_notification")),
+        refused=sum(1 for _, chat, _ in api.refused if chat == chat_id),
     )
+
+
+SQUARES = "🟥🟧🟨🟩🟦🟪⬛⬜"  # emoji that differ by their colour alone
+
+
+def colour_alone(api: FakeTelegram, chat_ids: list[int]) -> set[str]:
+    """The colour squares on the buttons sent to these chats that no symbol follows."""
+    bare = set()
+    for _, params in api.calls:
+        markup = params.get("reply_markup")
+        if not markup or params.get("chat_id") is None or int(params["chat_id"]) not in chat_ids:
+            continue
+        markup = json.loads(markup) if isinstance(markup, str) else markup
+        for row in markup["inline_keyboard"]:
+            for button in row:
+                label = button["text"]
+                for index, char in enumerate(label):
+                    following = label[index + 1 : index + 2]
+                    if char in SQUARES and following not in COLOUR_GLYPHS.values():
+                        bare.add(char)
+    return bare
 
 
 async def play_whole_game(game: str, driver) -> list[FakeUser]:
@@ -75,14 +100,17 @@ async def play_whole_game(game: str, driver) -> list[FakeUser]:
         players = [ALICE, BOB, CAROL, DAVE]
         await play_donkey.start_match(driver, ALICE, players, hands=2)
         await play_donkey.play_to_the_end(driver, players, random.Random(2))
-    elif game in ("azul", "azul_grey", "azul_text"):
-        players = [ALICE, BOB, CAROL] if game == "azul_grey" else [ALICE, BOB]
-        if game == "azul_text":  # the group chose text boards (/pictures)
+    elif game.startswith("azul"):
+        grey = game.startswith("azul_grey")
+        players = [ALICE, BOB, CAROL] if grey else [ALICE, BOB]
+        if game.endswith("_text"):  # the group chose text boards (/pictures)
             await get_host(driver.app).storage.set_chat_pictures(GROUP, False)
-        await play_azul.start_match(driver, ALICE, players, grey=game == "azul_grey")
+        await play_azul.start_match(driver, ALICE, players, grey=grey)
         await play_azul.play_until(driver, players, lambda s: False, seed=3, by_buttons=True)
     else:
         players = [ALICE, BOB]
+        if game.endswith("_text"):
+            await get_host(driver.app).storage.set_chat_pictures(GROUP, False)
         await play_summer_pavilion.start_match(driver, ALICE, players)
         await play_summer_pavilion.play_until(
             driver, players, lambda s: False, seed=3, by_buttons=True
@@ -104,7 +132,10 @@ EXPECTED = {
     "azul": (8, 9, 52, 1, 50, 66),
     "azul_text": (8, 9, 52, 1, 26, 66),
     "azul_grey": (8, 9, 115, 1, 57, 118),
-    "summer_pavilion": (9, 11, 155, 2, 115, 164),
+    "azul_grey_text": (8, 9, 115, 1, 30, 118),
+    # the round summaries in words are longer: the board follows them down twice more
+    "summer_pavilion": (9, 13, 155, 4, 115, 164),
+    "summer_pavilion_text": (9, 13, 155, 4, 58, 164),
 }
 
 
@@ -128,6 +159,13 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
     assert group.left == left, group
     assert group.sends <= group_sends and group.edits <= group_edits, group
     assert group.deletes <= group_deletes, group
+    # no call Telegram refuses: each would spend the group's or the chat's rate budget
+    assert api.refused == [], Counter((method, why) for method, _, why in api.refused)
+    # every choice tellable without colour vision: the tile games' colours carry their
+    # pictures' symbols ("🟧★", "🟥◆"); elsewhere one colour at most is a plain square
+    # (5211's 🟩 among 🔵 ⭐ 🔶 🩵)
+    bare = colour_alone(api, [player.id for player in players])
+    assert bare == set() if game.startswith(("azul", "summer")) else len(bare) <= 1, bare
     for player in players:
         chat = tally(api, player.id)
         messages = [m for m in api.visible(player.id) if m.from_bot]
@@ -154,20 +192,20 @@ def main() -> None:
 
     bot.flow.secrets.randbits = lambda bits: SEED  # the same deals as the test
     print(
-        "| game | group left | group sends (notifying) / edits / deletes | private left "
-        "| private sends | private edits |"
+        "| game | group left | group sends (notifying) / edits / deletes / refused "
+        "| private left | private sends / edits / deletes / refused, per player |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|")
     for game in EXPECTED:
         chats = asyncio.run(measure(game))
         group = chats.pop("group")
         private_left = ", ".join(f"{name} {t.left}" for name, t in chats.items())
-        private_sends = ", ".join(f"{name} {t.sends}" for name, t in chats.items())
-        private_edits = ", ".join(f"{name} {t.edits}" for name, t in chats.items())
+        private = ", ".join(
+            f"{name} {t.sends} / {t.edits} / {t.deletes} / {t.refused}" for name, t in chats.items()
+        )
         print(
             f"| {game} | {group.left} | {group.sends} ({group.loud}) / {group.edits} / "
-            f"{group.deletes} "
-            f"| {private_left} | {private_sends} | {private_edits} |"
+            f"{group.deletes} / {group.refused} | {private_left} | {private} |"
         )
     sys.stdout.flush()
 

@@ -227,3 +227,27 @@ async def test_a_crash_between_commit_and_messages_is_redrawn_at_start_up(
         assert "Round 1, part 2 of 3" in board(driver, GROUP).text
         assert has_choice(driver, ALICE) and has_choice(driver, BOB)
         assert "part 2" in prompt(driver, BOB).text
+
+
+SQUARE_EMOJI = set("🟥🟧🟨🟩🟦🟪🟫⬛⬜")
+
+
+async def test_cards_are_told_apart_without_colour_vision_and_the_count_stays(driver, api):
+    """Each colour is its own shape as well (🔵 circle, ⭐ star, 🔶 diamond, 🟩 square,
+    🩵 heart): no two colours are squares that differ by colour alone, as 🟦 blue and 🩵
+    turquoise, 🟨 yellow and 🟩 green did. And "Selected: n/n." stays once the choice is
+    complete, with the confirm button."""
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    hand = prompt(driver, ALICE)
+    marks = {b["text"][0] for b in card_buttons(hand)}
+    assert marks <= {"🔵", "⭐", "🔶", "🟩", "🩵"}
+    assert len(marks & SQUARE_EMOJI) <= 1  # at most one colour is a square
+    assert "Your hand: " in hand.text and not SQUARE_EMOJI - {"🟩"} & set(hand.text)
+    size = int(hand.text.split("Selected: 0/", 1)[1][0])
+    for index in range(size):
+        await driver.press(
+            ALICE, ALICE.id, hand.message_id, card_buttons(hand)[index]["callback_data"]
+        )
+        hand = api.messages[ALICE.id][hand.message_id]
+        assert f"Selected: {index + 1}/{size}." in hand.text
+    assert any(b["text"].startswith("✔️ Play") for b in hand.buttons())

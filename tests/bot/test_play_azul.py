@@ -57,6 +57,7 @@ FOUR = [ALICE, BOB, CAROL, DAVE]
 STALE = "This button is no longer valid. Use the latest message."
 EMOJI = ["🟦", "🟨", "🟥", "⬛", "⬜"]
 WORDS = ["blue", "yellow", "red", "black", "white"]
+SHAPED = [square + glyph for square, glyph in zip(EMOJI, "●▲◆✚○", strict=True)]  # in choices
 
 
 # these tests read the text boards; pictures: tests/bot/test_board_pictures.py
@@ -187,7 +188,9 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     message = prompt(driver, user)
     # step 1: one row, a button per colour there is to take
     [row] = message.markup["inline_keyboard"]
-    assert [b["text"] for b in row] == [EMOJI[c] for c in sorted({a[1] for a in legal})]
+    # each colour with its picture's symbol: ● blue, ▲ yellow, ◆ red, ✚ black, ○ white
+    shaped = [SHAPED[c] for c in sorted({a[1] for a in legal})]
+    assert [b["text"] for b in row] == shaped
     assert {payload(b) for b in row} == colour_steps(legal)
     assert not buttons(message, "a")
     # the biggest pile of a factory whose colour lies in several places: it overflows line 1
@@ -205,10 +208,10 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     # step 2: where that colour lies, each place with the tiles it gives
     assert await press(driver, user, message, button(message, "d", f"c{colour}")) is None
     message = fresh(driver, user, message)
-    assert f"Take {EMOJI[colour]} {WORDS[colour]} from where?" in message.text
+    assert f"Take {SHAPED[colour]} {WORDS[colour]} from where?" in message.text
     places = {payload(b): b["text"] for b in buttons(message, "d") if payload(b) != "b"}
     assert places == {
-        f"s{k}c{colour}": f"F{k + 1} {EMOJI[colour]}×{tiles[colour]}"
+        f"s{k}c{colour}": f"F{k + 1} {SHAPED[colour]}×{tiles[colour]}"
         for k, tiles in enumerate(view["factories"])
         if tiles[colour]
     }
@@ -222,7 +225,7 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     # step 3: the line
     assert await press(driver, user, message, button(message, "d", f"s{source}c{colour}")) is None
     message = fresh(driver, user, message)
-    assert f"You take {EMOJI[colour]}×{count} from factory {source + 1}." in message.text
+    assert f"You take {SHAPED[colour]}×{count} from factory {source + 1}." in message.text
     assert "Choose a pattern line or the floor:" in message.text
     offered = {payload(b) for b in buttons(message, "a")}
     assert offered == {encode_action(a) for a in legal if a[:2] == (source, colour)}
@@ -232,7 +235,7 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     )
     assert labels[f"{source}.{colour}.4"] == f"Line 5 · {count}/5"
     assert labels[f"{source}.{colour}.{FLOOR_LINE}"] == (
-        f"⬇️ All to the floor: {EMOJI[colour]}×{count} · −{floor_penalty(count)} points"
+        f"⬇️ All to the floor: {SHAPED[colour]}×{count} · −{floor_penalty(count)} points"
     )
     assert (await current_match(driver)).version == match.version  # nothing taken yet
     # back one step: where to take the colour from
@@ -265,15 +268,15 @@ async def test_drafting_is_the_tiles_then_the_line_with_a_back_button(driver, ap
     message = fresh(driver, other, message)
     if payload(step) != f"s5c{colour}":  # the colour lies in a factory too
         label = button(message, "d", f"s5c{colour}")["text"]
-        assert label == f"Centre {EMOJI[colour]}×{centre[colour]} 🎯"
+        assert label == f"Centre {SHAPED[colour]}×{centre[colour]} 🎯"
         await press(driver, other, message, button(message, "d", f"s5c{colour}"))
         message = fresh(driver, other, message)
-    assert f"You take {EMOJI[colour]}×{centre[colour]} from the centre." in message.text
+    assert f"You take {SHAPED[colour]}×{centre[colour]} from the centre." in message.text
     assert "You also take 🎯: it goes on your floor line (−1)." in message.text
     floor = button(message, "a", f"5.{colour}.{FLOOR_LINE}")["text"]
     n = centre[colour]
     penalty = floor_penalty(1 + n) - 1
-    assert floor == f"⬇️ All to the floor: {EMOJI[colour]}×{n} · −{penalty} point" + (
+    assert floor == f"⬇️ All to the floor: {SHAPED[colour]}×{n} · −{penalty} point" + (
         "s" if penalty > 1 else ""
     )
     popup = await press(driver, other, message, button(message, "a", f"5.{colour}.{FLOOR_LINE}"))
@@ -316,7 +319,7 @@ async def test_four_players_on_the_grey_wall_choose_columns_at_the_same_time(dri
         message = prompt(driver, FOUR[seat])
         row = view["pending_rows"][seat]
         colour = view["line_colours"][seat][row]
-        assert f"line {row + 1} is full. Choose the column for {EMOJI[colour]}" in message.text
+        assert f"line {row + 1} is full. Choose the column for {SHAPED[colour]}" in message.text
         marked = next(line for line in message.text.splitlines() if line.endswith("👈"))
         for column in view["pending_columns"][seat]:
             assert f"{column + 1}\ufe0f\u20e3" in marked
@@ -343,6 +346,14 @@ async def test_four_players_on_the_grey_wall_choose_columns_at_the_same_time(dri
     assert f"column {first_action[0] + 1}" in popup
     middle = await current_match(driver)
     assert middle.version == match.version + 1
+    # [decision] as on a real table: the choice is public at once, on the group's board,
+    # while the second chooser is still choosing
+    shown = board(driver).text
+    assert f"⏳ {FOUR[second].first_name} — " in shown
+    block = shown.split(f" {FOUR[first].first_name} — ", 1)[1].splitlines()
+    row = view["pending_rows"][first]
+    wall_row = re.findall(r"▫️|[🟦🟨🟥⬛⬜]", block[1 + row].split("│")[1])
+    assert wall_row[first_action[0]] == EMOJI[view["line_colours"][first][row]]
     popup = await press(
         driver, FOUR[second], second_message, button(second_message, "a", str(second_action[0]))
     )

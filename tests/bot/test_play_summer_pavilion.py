@@ -8,6 +8,7 @@ import pytest
 
 from bot.host import get_host
 from bot.i18n import translator
+from bot.ui.summer_pavilion import round_bounds
 from games.summer_pavilion.engine import CENTRE, Bonus, Keep, Pass, Place, Take, space_index
 from tests.bot.conftest import (
     ALICE,
@@ -126,6 +127,25 @@ async def test_a_two_player_game_from_the_lobby_to_the_final_scores(driver, api,
         assert "Alice:" in message.text and "Bob:" in message.text and "Scores:" in message.text
         if number < 6:
             assert f"▶️ Round {number + 1}: wild" in message.text
+    # in words a player follows, a line per move: "🌈 Centre star, space 5: 🟦 blue,
+    # +6 points; 🏛 pillar surrounded; bonus: 🟩 green", not "🟦→🌈⑤ +6 🏛🎁🟩"
+    placing = re.compile(
+        r"^    (🌈 Centre|🟪 Purple|🟧 Orange|🟥 Red|🟦 Blue|🟨 Yellow|🟩 Green) star, "
+        r"space [1-6]: (🟪 purple|🟩 green|🟧 orange|🟨 yellow|🟦 blue|🟥 red), \+\d+ points?"
+        r"(; [🏛🗿🪟] (pillar|statue|window)(, [🏛🗿🪟] (pillar|statue|window))* surrounded"
+        r"(; bonus: .+)?)?$"
+    )
+    log = match.state["log"]
+    for number, message in enumerate(rounds, start=1):
+        assert "→" not in message.text and "🎁" not in message.text
+        moves_shown = [line for line in message.text.splitlines() if line.startswith("    ")]
+        placed = [line for line in moves_shown if not line.startswith("    ✋")]
+        assert all(placing.match(line) for line in placed), placed
+        first, last = round_bounds(log, number)
+        assert len(placed) == sum(e["type"] == "place" for e in log[first:last])
+        bonuses = [e for e in log[first:last] if e["type"] == "bonus"]
+        assert sum(line.count("bonus: ") for line in placed) <= len(bonuses)
+        assert all(line.count("; bonus: ") <= 1 for line in placed)
     group_messages = [m for m in api.visible(GROUP) if m.from_bot]
     assert len(group_messages) <= 6 + 1 + 3  # rounds, final, board, lobby line, ping
 
@@ -158,7 +178,9 @@ async def test_taking_is_a_source_then_a_colour_with_a_back_button(driver, api, 
     message = prompt(driver, user)
     factory = match.state["factories"][0]
     label = button(message, "d", "s1")["text"]
-    assert label == "① " + "".join(COLOUR_LIST[c] * n for c, n in enumerate(factory))
+    # each tile with its picture's symbol: no colour told by colour alone
+    shaped = [square + glyph for square, glyph in zip(COLOUR_LIST, "✕■★▲●◆", strict=True)]
+    assert label == "① " + "".join(shaped[c] * n for c, n in enumerate(factory))
     # step 1: the factory (a selection: nothing is taken yet)
     assert await press(driver, user, message, button(message, "d", "s1")) is None
     message = fresh(driver, user, message)
@@ -358,8 +380,12 @@ async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api
     await press(driver, user, message, button(message, "d", "t1"))
     message = fresh(driver, user, message)
     assert "⭐ Star 1: choose a space." in message.text
-    assert any(b["text"].startswith("Space 3: pay 1 ") for b in message.buttons())
-    assert any(b["text"].startswith("Space 1: pay 3 ") for b in message.buttons())
+    # each space by the number printed on it, as the picture shows it (star 1 prints 3, 2,
+    # 1, 4, 5, 6 on its spaces 1..6): the space that costs 1 is "Space 1"
+    spaces = [b["text"] for b in message.buttons() if b["text"].startswith("Space ")]
+    assert any(label.startswith("Space 1: pay 1 ") for label in spaces)
+    assert any(label.startswith("Space 3: pay 3 ") for label in spaces)
+    assert all(re.match(r"Space (\d): pay \1 tiles? · \+", label) for label in spaces), spaces
     await press(driver, user, message, button(message, "d", "b"))
     # two more rounds: the wild colours of the usual order
     await play_until(driver, PLAYERS, lambda s: s["round"] == 3, seed=2, by_buttons=True)

@@ -261,16 +261,16 @@ def test_azul_floor_button_says_what_it_costs_or_that_it_costs_nothing():
     floor = next(
         b.label for row in screen.rows for b in row if b.action and b.action[2] == FLOOR_LINE
     )
-    assert floor == "⬇️ All to the floor: 🟥×3 · −4 points"
+    assert floor == "⬇️ All to the floor: 🟥◆×3 · −4 points"
     russian = prompt_of("azul", state, 0, "ru", draft={"s": 0, "c": 2})
-    assert "⬇️ Всё на пол: 🟥×3 · −4 очка" in str(labels(russian))
+    assert "⬇️ Всё на пол: 🟥◆×3 · −4 очка" in str(labels(russian))
     full = azul_helpers.rig(
         2,
         factories={0: azul_helpers.tiles(red=3, blue=1)},
         floors={0: [0, 0, 1, 1, 3, 3, 4]},
     )
     screen = prompt_of("azul", full, 0, draft={"s": 0, "c": 2})
-    assert "⬇️ All to the floor: 🟥×3 · no penalty, the floor is full" in str(labels(screen))
+    assert "⬇️ All to the floor: 🟥◆×3 · no penalty, the floor is full" in str(labels(screen))
     assert "(−0)" not in str(labels(screen))
     # lines that overflow a full floor send the rest to the lid, for nothing
     assert ["Line 1 · 1/1 ✅ · 2 tiles to the lid (floor full)"] in labels(screen)

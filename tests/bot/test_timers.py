@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bot.deadlines import clock_mark, next_event, next_redraw
 from bot.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, running_bot
 from tests.bot.helpers import tick, use_clock
@@ -34,8 +35,9 @@ async def test_half_time_reminds_the_player_privately_and_the_deadline_plays_for
     assert match.seats[1].deadline == clock.now + 180
     assert match.seats[0].deadline is None  # Alice has chosen: nothing to wait for
     # the clock shows on the board and in Bob's prompt
-    assert board(driver, GROUP).text.endswith("⏱ 3 minutes left to move.")
-    assert prompt(driver, BOB).text.endswith("⏱ You have 3 minutes to move.")
+    # (rounded down: never more than there is)
+    assert board(driver, GROUP).text.endswith("⏱ Time left to move: over 2 minutes.")
+    assert prompt(driver, BOB).text.endswith("⏱ You have over 2 minutes to move.")
     assert "⏱" not in prompt(driver, ALICE).text
     board_id = board(driver, GROUP).message_id
 
@@ -47,18 +49,20 @@ async def test_half_time_reminds_the_player_privately_and_the_deadline_plays_for
     await tick(driver, clock)
     # the reminder is Bob's prompt again, as a new message (it notifies); the old one went
     reminded = prompt(driver, BOB)
-    assert reminded.text.endswith("⏰ Half of your time is gone: 90 seconds left to move.")
+    assert reminded.text.endswith("⏰ Half of your time is gone: over 1 minute left to move.")
     assert card_buttons(reminded)
     assert [m.message_id for m in api.visible(BOB.id)][-2:] != [reminded.message_id] * 2
     assert sum(bool(card_buttons(m)) for m in api.visible(BOB.id)) == 1
     # the board shows the time left: edited in place, no message to the group
     assert board(driver, GROUP).message_id == board_id
-    assert board(driver, GROUP).text.endswith("⏱ 90 seconds left to move.")
+    assert board(driver, GROUP).text.endswith("⏱ Time left to move: over 1 minute.")
     assert api.count("sendMessage") == group_sends + 1  # Bob's new prompt only
     clock.now += 30
     await tick(driver, clock)  # reminded once only
     assert sum("Half of your time" in m.text for m in api.visible(BOB.id)) == 1
-    assert "⏰ Half of your time is gone: 60 seconds" not in prompt(driver, BOB).text
+    assert prompt(driver, BOB).text.endswith(
+        "⏰ Half of your time is gone: over 30 seconds left to move."
+    )
 
     clock.now += 60
     await tick(driver, clock)
@@ -72,6 +76,72 @@ async def test_half_time_reminds_the_player_privately_and_the_deadline_plays_for
     storage = get_host(driver.app).storage
     assert await storage.automatic_moves(1) == 1
     assert (await load(driver)).seats[1].timeouts == 1
+
+
+SECONDS = {"second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}
+
+
+def shown_left(text: str, line: str) -> tuple[str, int]:
+    """The clock a message ends with, after ``line``: ("over" or "less than", seconds)."""
+    words = text.rsplit(line, 1)[1].split()
+    if words[0] == "less":
+        return "less than", int(words[2]) * SECONDS[words[3].rstrip(".")]
+    return words[0], int(words[1]) * SECONDS[words[2].rstrip(".")]
+
+
+async def test_the_clock_never_shows_more_time_than_is_left(driver, api):
+    """Bob thinks for his whole 3 minutes: the board and his prompt are redrawn as the time
+    left passes each mark (2 minutes, 90, 60, 30 seconds), when the timer job fires, and
+    what they show is at every moment at most what is left — with a few edits."""
+    clock = use_clock(driver)
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    await choose(driver, ALICE)
+    host = get_host(driver.app)
+    deadline = (await load(driver)).seats[1].deadline
+    group_edits = api.count("editMessageText")
+    seen = []
+    while True:
+        match = await load(driver)
+        if match.seats[1].deadline != deadline:
+            break  # the deadline came: the normal AI moved for Bob
+        board_clock = shown_left(board(driver, GROUP).text, "Time left to move: ")
+        prompt_text = prompt(driver, BOB).text
+        prompt_clock = shown_left(prompt_text, "You have " if "You have" in prompt_text else ": ")
+        assert board_clock == prompt_clock
+        seen.append(board_clock)
+        # the next redraw is when the timer job fires: until then the clock stays true
+        when = next_event(match, host.timers.offer_after, now=clock.now)
+        word, shown = board_clock
+        if word == "over":
+            assert shown < deadline - when + 1e-6 or when >= deadline
+        else:
+            assert when == deadline and shown >= deadline - clock.now
+        clock.now = when
+        await tick(driver, clock)
+    assert seen == [
+        ("over", 120),  # 3 minutes to go
+        ("over", 90),  # at 2 minutes
+        ("over", 60),  # at 90 seconds: the half-time reminder (a new prompt)
+        ("over", 30),  # at 1 minute
+        ("less than", 30),  # at 30 seconds
+    ]
+    # the group's board: edited at 2 minutes, 90, 60 and 30 seconds, then for the move
+    assert api.count("editMessageText") - group_edits <= 4 + 2 * 4 + 1
+
+
+def test_every_time_limit_redraws_its_clock_a_few_times_and_never_overstates():
+    # redraws of a whole decision's clock (the half-time reminder is one of them)
+    redraws = {60: 1, 120: 3, 180: 4, 600: 11, 3600: 21, 86400: 55}
+    for limit, expected in redraws.items():
+        lefts = [tenths / 10 for tenths in range(10 * limit + 1)]
+        assert all(clock_mark(left) is None or clock_mark(left) < left for left in lefts)
+        now, count = 0.0, 0
+        while (when := next_redraw(limit, now)) is not None:
+            # redrawn when the time left comes down to what it shows
+            assert when > now and limit - when == clock_mark(limit - now)
+            now, count = when, count + 1
+        assert count == expected, limit
+        assert limit - now <= 30  # then "less than 30 seconds" until the deadline
 
 
 async def test_players_who_time_out_together_are_named_in_one_message(driver, api):
@@ -89,7 +159,7 @@ async def test_players_who_time_out_together_are_named_in_one_message(driver, ap
     assert "Round 1, part 2 of 3" in board(driver, GROUP).text
     for player in (ALICE, BOB, CAROL):  # one live prompt each, with the new part's clock
         assert sum(bool(card_buttons(m)) for m in api.visible(player.id)) == 1
-        assert prompt(driver, player).text.endswith("⏱ You have 3 minutes to move.")
+        assert prompt(driver, player).text.endswith("⏱ You have over 2 minutes to move.")
 
 
 async def test_a_move_in_time_resets_the_count_of_timeouts(driver, api):
@@ -343,10 +413,10 @@ async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(driv
     assert "⏰ Carol started the clock: Bob has 2 minutes to move." in texts
     # Bob's prompt comes again (it notifies) and says so; his old prompt went
     assert prompt(driver, BOB).text.endswith(
-        "⏰ The other players started your clock: you have 2 minutes to move."
+        "⏰ The other players started your clock: you have over 90 seconds to move."
     )
     assert sum(bool(card_buttons(m)) for m in api.visible(BOB.id)) == 1
-    assert board(driver, GROUP).text.endswith("⏱ 2 minutes left to move.")
+    assert board(driver, GROUP).text.endswith("⏱ Time left to move: over 90 seconds.")
     assert not [b for b in board(driver, GROUP).buttons() if "Start the clock" in b["text"]]
     assert await driver.press(ALICE, GROUP, message.message_id, data) == (
         "This button is no longer valid. Use the latest message."
