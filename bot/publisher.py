@@ -747,7 +747,10 @@ class Publisher:
         if screen.caption is not None:  # the same text, the boards left to the picture,
             # without blank lines: a few lines, to fit one phone screen with the picture
             caption = text.replace(screen.text, screen.caption, 1)
-            prompt.caption = "\n".join(line for line in caption.split("\n") if line.strip())
+            caption = "\n".join(line for line in caption.split("\n") if line.strip())
+            if since:  # the others' moves stand apart from the choice to make
+                caption = caption.replace(since + "\n", since + "\n\n", 1)
+            prompt.caption = caption
         return prompt
 
     def _clock_line(self, t: Translator, match: Match, seat: Seat) -> str:

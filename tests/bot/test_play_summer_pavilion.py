@@ -288,7 +288,8 @@ async def test_placing_is_star_space_colour_and_wilds_with_back_buttons(driver, 
     after = await current_match(driver)
     assert after.state["boards"][seat][space - 1] == colour
     latest = board(driver).text.split("↪️ Latest moves:\n")[1]
-    assert f"{user.first_name}: " in latest and f"{COLOUR_LIST[colour]}→🌈" in latest
+    placed = f"🌈 Centre star, space {space}: {COLOUR_LIST[colour]} "  # in words, as the summary
+    assert f"{user.first_name}: " in latest and placed in latest
 
 
 async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api, seeded):
