@@ -98,7 +98,7 @@ def readable_log(
             lines += ["", *_block(news), ""]
     if engine.is_over(state):
         public = engine.view(state, None)
-        lines += ["", plain_text(ui.final(t, public, engine.result(state), names))]
+        lines += ["", *_block(ui.final(t, public, engine.result(state), names))]
     return "\n".join(_single_blanks(lines)) + "\n"
 
 
@@ -124,7 +124,8 @@ def _turns(
 
 def _block(news: str) -> list[str]:
     """A news message as lines of its own: its first line, then the rest indented (so that
-    a numbered line inside, such as a reveal's "1. 🔴 ruby", is not taken for a move)."""
+    a numbered line inside, a reveal's "1. 🔴 ruby" or a 4th place, is not taken for a
+    move)."""
     rows = [row.rstrip() for row in plain_text(news).splitlines() if row.strip()]
     return rows[:1] + [f"    {row}" for row in rows[1:]]
 
