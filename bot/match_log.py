@@ -1,16 +1,16 @@
 """A match's move log, to study or check a match later: a readable text file and a JSON
 file that replays it.
 
-The readable log has one line per move, in the reader's language, made only of what the
-group saw: each move is replayed with the engine, and its line shows the game's own
-announcements of the public events that move caused (a secret choice — cards picked, a bid's
-value — reads as "moved" until the events reveal it). Then the final standings, if it
-finished.
+The readable log has a numbered line per move, in the reader's language, made only of what
+the group saw and in the game's own words (``move_text``: "F3 🟦×2 → line 3"). The news a
+move caused — a round's tiling, a reveal, a round won, scores — follows as lines of its own,
+not as the mover's. A secret choice (5211's cards) says only that it was made; its cards
+show at the reveal, as a Sultan bid's value does. Then the final standings, if it finished.
 
 The JSON holds the game, its options, the number of players, the seed and every action in
 order: :func:`replay` deals the same game and applies them with the engine. It is the whole
-truth — with the seed it shows every card dealt and every bid — so it is given only for a
-match that is over.
+truth (with the seed, the bag's order or every card dealt), so it is given only for a match
+that is over.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from bot.i18n import Translator
 from bot.storage import Match
 from bot.ui import get_ui
-from bot.ui.base import Names
+from bot.ui.base import GameUI, Names
 from games import get_engine
 from games.core import State, decode_action
 
@@ -65,7 +65,8 @@ def replay(document: dict[str, Any]) -> State:
 def readable_log(
     t: Translator, match: Match, moves: Sequence[tuple[int, int, str]], title: str
 ) -> str:
-    """The readable log (plain text, one line per move) in ``t``'s language."""
+    """The readable log (plain text) in ``t``'s language: a numbered line per move, then
+    the news it caused (scores, reveals, a round's end) as lines of their own."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
     names = Names.of([seat.name for seat in match.seats])
@@ -74,22 +75,64 @@ def readable_log(
     lines = [title, t("log.players", names=", ".join(seat.name for seat in match.seats)), ""]
     seen = len(engine.view(state, None)["log"])
     for number, (seat, action) in enumerate(document["moves"], start=1):
+        before = engine.view(state, None)  # a move's words name what it found (a cushion's gem)
         if action == TIME_UP:
             state = engine.time_up(state)
-            who = t("log.time_up")
         else:
             state = engine.apply(state, seat, decode_action(action))
-            who = match.seats[seat].name
         public = engine.view(state, None)
         events = public["log"][seen:]
         seen = len(public["log"])
-        told = [plain_text(text) for text in ui.announce(t, events, public, names) if text]
-        said = " / ".join(" ".join(text.split()) for text in told) or t("log.moved")
-        lines.append(f"{number}. {who}: {said}")
+        turns = _turns(t, ui, before, events)
+        if action == TIME_UP:
+            lines.append(f"{number}. {t('log.time_up')}")
+        else:
+            mover = turns.pop(0)[1] if turns and turns[0][0] == seat else []
+            said = " · ".join(mover) or plain_text(
+                ui.log_step(t, before, decode_action(action), seat) or t("log.moved")
+            )
+            lines.append(f"{number}. {match.seats[seat].name}: {said}")
+        # moves the rules made for others (a pass without tiles), under the move
+        lines += [f"    {plain_text(names[other])}: {' · '.join(said)}" for other, said in turns]
+        for news in ui.log_news(t, events, public, names):
+            lines += ["", *_block(news), ""]
     if engine.is_over(state):
         public = engine.view(state, None)
-        lines += ["", plain_text(ui.final(t, public, engine.result(state), names))]
-    return "\n".join(lines) + "\n"
+        lines += ["", *_block(ui.final(t, public, engine.result(state), names))]
+    return "\n".join(_single_blanks(lines)) + "\n"
+
+
+def _turns(
+    t: Translator, ui: GameUI, view: Any, events: Sequence[dict]
+) -> list[tuple[int, list[str]]]:
+    """The moves among ``events`` in the UI's words over ``view`` (the table before them):
+    (seat, texts) per run of a seat's moves in a row."""
+    turns: list[tuple[int, list[str]]] = []
+    for event in events:
+        if event["type"] not in ui.move_events:
+            continue
+        text = ui.move_text(t, view, event)
+        if text is None:
+            continue
+        text = " ".join(plain_text(text).split())
+        if turns and turns[-1][0] == event["seat"]:
+            turns[-1][1].append(text)
+        else:
+            turns.append((event["seat"], [text]))
+    return turns
+
+
+def _block(news: str) -> list[str]:
+    """A news message as lines of its own: its first line, then the rest indented (so that
+    a numbered line inside, a reveal's "1. 🔴 ruby" or a 4th place, is not taken for a
+    move)."""
+    rows = [row.rstrip() for row in plain_text(news).splitlines() if row.strip()]
+    return rows[:1] + [f"    {row}" for row in rows[1:]]
+
+
+def _single_blanks(lines: list[str]) -> list[str]:
+    """``lines`` without a blank line after another one (two news in a row)."""
+    return [line for i, line in enumerate(lines) if line or i == 0 or lines[i - 1]]
 
 
 def replay_json(match: Match, moves: Sequence[tuple[int, int, str]]) -> str:

@@ -360,7 +360,10 @@ async def _send_files(
             user_id, log, f"match-{match.id}.txt", t("history.log", id=match.id)
         )
         await host.messenger.send_document(
-            user_id, replay, f"match-{match.id}.json", t("history.replay", id=match.id)
+            user_id,
+            replay,
+            f"match-{match.id}.json",
+            t(f"history.replay.{match.game}", id=match.id),
         )
 
 

@@ -246,6 +246,12 @@ class AzulUI(GameUI[AzulView]):
     def move_text(self, t: Translator, view: AzulView, event: dict) -> str:
         return self._move_text(t, view, event)
 
+    def log_step(self, t: Translator, view: AzulView, action: Action, seat: int) -> str | None:
+        """The grey wall's column, chosen in the open (the tiling message tells it again)."""
+        if isinstance(as_action(action), Column):
+            return self.move_label(t, view, action, seat)
+        return None
+
     def _latest(self, t: Translator, view: AzulView, names: Names) -> str:
         """The takes since the previous turn of the player to take (while drafting)."""
         if view["phase"] != "draft":

@@ -191,6 +191,18 @@ class GameUI(abc.ABC, Generic[ViewT]):
         None: not worth telling."""
         return None
 
+    # -- the match log (/history) ----------------------------------------------------------
+    def log_step(self, t: Translator, view: ViewT, action: Action, seat: int) -> str | None:
+        """For the match log: ``seat``'s move (over ``view``, the table before it) that left
+        no move event in the public log — a step of a longer move, told again at its end;
+        None: a secret, told at its reveal (the log says the player moved)."""
+        return None
+
+    def log_news(self, t: Translator, events: list[dict], view: ViewT, names: Names) -> list[str]:
+        """The public events a move caused, as the match log tells them: the group's news
+        (:meth:`announce`), and what only the board showed (cards face up, a round won)."""
+        return self.announce(t, events, view, names)
+
     def since_your_turn(self, t: Translator, view: ViewT, seat: int, names: Names) -> str:
         """What the other players did since ``seat``'s previous turn, for the top of its
         prompt: "Since your turn:" and a line per turn ("" when nobody moved)."""

@@ -197,6 +197,33 @@ class DonkeyUI(GameUI[DonkeyView]):
             )
         return t("donkey.history.round", round=won["round"], plays=plays)
 
+    def log_news(
+        self, t: Translator, events: list[dict], view: DonkeyView, names: Names
+    ) -> list[str]:
+        """Each round won, as the board's last rounds showed it, with its winner; then the
+        group's news."""
+        news = []
+        for event in events:
+            if event["type"] == "round_won":
+                text = self._history_round(t, self._round_moves(view, event), event, names)
+                if not event["donkey"]:  # the board shows the winner's cards in bold
+                    text += " → " + t("donkey.log.won", name=names[event["seat"]])
+                news.append(text)
+        return news + self.announce(t, events, view, names)
+
+    @staticmethod
+    def _round_moves(view: DonkeyView, won: dict) -> list[dict]:
+        """The moves of the round that ``won`` (a ``round_won`` event of the log) ended."""
+        log = view["log"]
+        end = next(index for index, event in enumerate(log) if event is won)
+        moves: list[dict] = []
+        for event in reversed(log[:end]):
+            if event["type"] in ("round_won", "hand_started"):
+                break
+            if event["type"] in MOVE_EVENTS:
+                moves.append(event)
+        return moves[::-1]
+
     def _donkey_line(self, t: Translator, view: DonkeyView, names: Names) -> str:
         holder = view["donkey_holder"]
         if holder is None:

@@ -108,6 +108,21 @@ class UI5211(GameUI[View5211]):
                 messages.append("\n".join(lines))
         return messages
 
+    def log_step(self, t: Translator, view: View5211, action: Action, seat: int) -> str | None:
+        return t("5211.log.chosen")  # face down: the log shows them at the reveal
+
+    def log_news(
+        self, t: Translator, events: list[dict], view: View5211, names: Names
+    ) -> list[str]:
+        """The cards turned face up (the board showed them), then the group's news."""
+        news = []
+        for event in events:
+            if event["type"] == "revealed":
+                title = t("5211.log.revealed", round=event["round"], part=event["part"])
+                cards = [f"{names[seat]}: {cards_text(c)}" for seat, c in enumerate(event["cards"])]
+                news.append("\n".join([title, *cards]))
+        return news + self.announce(t, events, view, names)
+
     def _round_message(self, t: Translator, event: dict, view: View5211, names: Names) -> str:
         n = len(names)
         played: list[list[int]] = [[] for _ in range(n)]

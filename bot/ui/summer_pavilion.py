@@ -315,10 +315,26 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
                 )
             return text
         if kind == "place":
-            return self._placement_words(t, view, event)
+            text = self._placement_words(t, view, event)
+            if event["wilds"]:  # the colour says the rest of the payment
+                cost = view["numbers"][event["star"]][event["space"] - 1]
+                tiles = payment(event["colour"], cost, event["wilds"], view["wild"])
+                text += " · " + t("summer_pavilion.move.paid", tiles=tiles)
+            return text
         if kind == "bonus":
             return f"{BONUS_MARK} {colour_name(t, event['colour'])}"
         return self._pass_text(t, event)
+
+    def log_step(
+        self, t: Translator, view: SummerPavilionView, action: Action, seat: int
+    ) -> str | None:
+        """A pass's first steps (the tiles kept are told again with the pass)."""
+        match as_action(action):
+            case Pass():
+                return t("summer_pavilion.log.passing")
+            case Keep(colour=colour):
+                return t("summer_pavilion.log.keep", tile=square(colour))
+        return None
 
     def _latest(self, t: Translator, view: SummerPavilionView, names: Names) -> str:
         """The moves since the previous turn of the player to act (while the game runs)."""

@@ -8,17 +8,20 @@ import random
 import pytest
 
 from bot.i18n import LANGUAGES, translator
-from bot.match_log import readable_log, replay, replay_document
+from bot.match_log import plain_text, readable_log, replay, replay_document
 from bot.storage import Match, Seat
+from bot.ui import get_ui
+from bot.ui.base import Names
 from games import get_engine
 from games.core import encode_action
 
 
-def played(game: str, players: int, seed: int, moves: int | None = None, choose=None):
+def played(game: str, players: int, seed: int, moves: int | None = None, choose=None, options=None):
     """A match of random legal moves (``choose(legal, rng)`` picks; stops after ``moves``
     moves, or at the end) as the host stores it: a Match and its moves table."""
     engine = get_engine(game)
-    state = engine.new_game(players, {}, seed=seed)
+    options = options or {}
+    state = engine.new_game(players, options, seed=seed)
     rng = random.Random(seed)
     table = [(1, -1, "start")]
     while not engine.is_over(state) and (moves is None or len(table) - 1 < moves):
@@ -28,7 +31,7 @@ def played(game: str, players: int, seed: int, moves: int | None = None, choose=
         state = engine.apply(state, seat, action)
         table.append((len(table) + 1, seat, encode_action(action)))
     seats = [Seat(n, 100 + n, f"Player{n}") for n in range(players)]
-    match = Match(7, -1, 0, game, {}, "finished", 100, state=state, seats=seats)
+    match = Match(7, -1, 0, game, options, "finished", 100, state=state, seats=seats)
     return match, table
 
 
@@ -128,3 +131,103 @@ def test_a_sultan_log_shows_no_bid_that_was_not_revealed():
                 checked += 1
         state = after
     assert checked >= 5
+
+
+# A whole match of every game, in the reader's language: (game, options, players, seed, lang)
+MATCHES = [
+    ("azul", {}, 3, 11, "ru"),
+    ("azul", {"wall": "grey"}, 2, 3, "en"),
+    ("summer_pavilion", {}, 3, 11, "en"),
+    ("summer_pavilion", {}, 2, 5, "it"),
+    ("sultan", {}, 3, 11, "it"),
+    ("5211", {}, 3, 11, "uk"),
+    ("donkey", {}, 3, 11, "en"),
+    ("donkey", {}, 4, 2, "ru"),
+]
+IDS = [f"{game}-{lang}-{players}p" for game, _, players, _, lang in MATCHES]
+
+
+def whole_match(game, options, players, seed, lang):
+    """A finished match of random moves, its log's lines, and what the group was told along
+    the way: each news message and each move's words, as plain lines."""
+    match, table = played(game, players, seed, options=options)
+    assert get_engine(game).is_over(match.state)
+    t = translator(lang)
+    log = readable_log(t, match, table, "x").splitlines()
+    engine, ui = get_engine(game), get_ui(game)
+    names = Names.of([seat.name for seat in match.seats])
+    state = engine.new_game(players, options, seed=seed)
+    news, moves = [], []
+    for _, seat, action in table[1:]:
+        before = engine.view(state, None)
+        state = engine.apply(state, seat, _decode(action))
+        public = engine.view(state, None)
+        events = public["log"][len(before["log"]) :]
+        news += ui.announce(t, events, public, names)  # the group's messages
+        moves += [ui.move_text(t, before, e) for e in events if e["type"] in ui.move_events]
+    return t, log, news, [move for move in moves if move]
+
+
+def numbered(log: list[str]) -> list[str]:
+    """What each numbered move line says after "12. Name: "."""
+    return [line.split(": ", 1)[1] for line in log if line.split(".", 1)[0].isdigit()]
+
+
+@pytest.mark.parametrize(("game", "options", "players", "seed", "lang"), MATCHES, ids=IDS)
+def test_no_public_move_reads_only_moved(game, options, players, seed, lang):
+    """Every public move says what it was (the take, the placement, the pass, the bid, the
+    cards played); 5211's choices, secret until the reveal, say only that they were made."""
+    t, log, _, _ = whole_match(game, options, players, seed, lang)
+    said = numbered(log)
+    assert t("log.moved") not in said
+    if game == "5211":
+        assert set(said) == {t("5211.log.chosen")}
+    else:
+        assert all(text.strip() for text in said)
+
+
+@pytest.mark.parametrize(("game", "options", "players", "seed", "lang"), MATCHES, ids=IDS)
+def test_the_log_holds_the_groups_news_as_lines_of_their_own(game, options, players, seed, lang):
+    """Each message the group got (a round's tiling or summary, a reveal, a hand's end)
+    stands in the log in the same words, line by line, not on a player's move line; and
+    every move the group saw on the board is told in the board's words."""
+    _, log, news, moves = whole_match(game, options, players, seed, lang)
+    assert (news and moves) or game == "5211"
+    stripped = [line.strip() for line in log]
+    for message in news:
+        rows = [row.strip() for row in plain_text(message).splitlines() if row.strip()]
+        start = stripped.index(rows[0])  # a line of its own: the title opens it
+        assert not log[start].split(".", 1)[0].isdigit()
+        assert stripped[start : start + len(rows)] == rows
+    for move in moves:
+        assert any(" ".join(plain_text(move).split()) in line for line in log), move
+
+
+def test_summer_pavilion_placements_tell_their_wilds_and_passes_their_kept_tiles():
+    """The issue's example log read "1. Bob: moved / 2. Carol: moved": now a placement
+    names its star, space, colour and the wild tiles paid, and a pass its steps."""
+    t = translator("en")
+    _, log, _, _ = whole_match("summer_pavilion", {}, 3, 11, "en")
+    said = numbered(log)
+    assert any(t("summer_pavilion.move.paid", tiles="").strip() in text for text in said)
+    assert t("summer_pavilion.log.passing") in said
+    assert any(text.startswith("keeps ") for text in said)
+    assert any("from the centre + first-player tile" in text for text in said)
+
+
+def test_a_grey_wall_column_is_told():
+    _, log, _, _ = whole_match("azul", {"wall": "grey"}, 2, 3, "en")
+    assert any(" placed in column " in text for text in numbered(log))
+
+
+def test_5211_cards_show_at_their_reveal():
+    """A choice is secret until everyone chose; the reveal then shows everyone's cards."""
+    t = translator("en")
+    _, log, _, _ = whole_match("5211", {}, 3, 11, "en")
+    title = t("5211.log.revealed", round=1, part=1)
+    start = log.index(title)
+    assert [line.split(":")[0].strip() for line in log[start + 1 : start + 4]] == [
+        "Player0",
+        "Player1",
+        "Player2",
+    ]

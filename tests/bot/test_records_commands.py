@@ -19,7 +19,7 @@ from bot.rate_limit import TelegramLimits
 from bot.storage.records import FORGOTTEN
 from bot.testing.fake_telegram import FakeUser, plain
 from bot.ui import get_ui
-from games import get_engine
+from games import GAME_MODULES, get_engine
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -300,6 +300,27 @@ async def test_history_and_the_move_log_in_the_readers_language(driver, api, lan
     moves = await get_host(driver.app).storage.moves(match.id)
     assert text == readable_log(t, match, moves, lines[0])  # the group's language throughout
     assert replay(json.loads(replay_file.document)) == match.state
+    assert replay_file.text == plain_text(t("history.replay.5211", id=match.id))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_games_replay_caption_says_what_its_replay_holds(lang):
+    """The JSON's caption names the game's secrets: the tile games have no cards and no
+    bids, only the bag's order; 5211 and Sultan have cards chosen or bid face down."""
+    t = translator(lang)
+    captions = {game: t(f"history.replay.{game}", id=7) for game in GAME_MODULES}
+    assert len(set(captions.values())) == len(GAME_MODULES)
+    words = {
+        "en": ("bag", "bid", "card"),
+        "ru": ("мешк", "ставк", "карт"),
+        "uk": ("мішеч", "ставк", "карт"),
+        "it": ("sacchetto", "puntat", "cart"),
+    }[lang]
+    bag, bid, card = words
+    for game in ("azul", "summer_pavilion"):
+        assert card not in captions[game] and bid not in captions[game]
+    assert bag in captions["azul"]
+    assert bid in captions["sultan"] and card in captions["5211"]
 
 
 def openskill(ranks: list[int]) -> list[str]:
