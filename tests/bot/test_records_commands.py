@@ -99,9 +99,14 @@ async def test_stats_in_russian_uses_plural_forms(driver):
     assert "Иван — все игры" in text and "1 игра" in text and "рейтинг" in text
 
 
-def top_lines(text: str) -> list[tuple[str, float, int]]:
-    found = re.findall(r"^\S+ (\w+) — (-?[0-9.]+) \((\d+) games?\)$", text, re.M)
-    return [(name, float(rating), int(games)) for name, rating, games in found]
+def top_lines(text: str) -> list[tuple[str, str, int]]:
+    """(name, rating as shown — "1566?" while provisional —, rated games) of each place."""
+    found = re.findall(r"^\S+ (\w+) — (\d+\??) \((\d+) games?\)$", text, re.M)
+    return [(name, rating, int(games)) for name, rating, games in found]
+
+
+def points(rating: str) -> int:
+    return int(rating.rstrip("?"))
 
 
 async def test_top_orders_by_rating_and_switches_game(driver):
@@ -114,12 +119,12 @@ async def test_top_orders_by_rating_and_switches_game(driver):
     assert "5211 — top players of this group" in text
     lines = top_lines(text)
     assert [name for name, _, _ in lines] == sorted(
-        ["Alice", "Bob", "Carol"], key=lambda n: -dict((x, r) for x, r, _ in lines)[n]
+        ["Alice", "Bob", "Carol"], key=lambda n: -points(dict((x, r) for x, r, _ in lines)[n])
     )
-    ratings = [rating for _, rating, _ in lines]
+    ratings = [points(rating) for _, rating, _ in lines]
     assert ratings == sorted(ratings, reverse=True) and {g for _, _, g in lines} == {2}
     stored = await storage.leaderboard("5211", GROUP)
-    assert [round(s.rating, 1) for s in stored] == ratings
+    assert [round(1500 + 20 * s.rating) for s in stored] == ratings
     await driver.press_label(ALICE, GROUP, "Sultan")
     text = last_text(driver, GROUP)
     assert "Sultan — top players of this group" in text
@@ -303,10 +308,11 @@ async def test_history_and_the_move_log_in_the_readers_language(driver, api, lan
 
 
 def openskill(ranks: list[int]) -> list[str]:
-    """The ordinals of fresh players after one match with these ranks, as /top shows them."""
+    """The ratings of fresh players after one match with these ranks, as /top shows them:
+    1500 + 20 × the ordinal, provisional."""
     model = PlackettLuce()
     rated = model.rate([[model.rating()] for _ in ranks], ranks=ranks)
-    return [f"{team[0].ordinal():.1f}" for team in rated]
+    return [f"{round(1500 + 20 * team[0].ordinal())}?" for team in rated]
 
 
 async def test_a_player_the_bot_played_for_is_rated_last_and_lifts_nobody(driver):
@@ -324,7 +330,7 @@ async def test_a_player_the_bot_played_for_is_rated_last_and_lifts_nobody(driver
     assert match.status == "finished"
     ranks = get_engine("5211").result(match.state).ranks
     await driver.send(CAROL, GROUP, "/top")
-    shown = {name: f"{rating:.1f}" for name, rating, _ in top_lines(last_text(driver, GROUP))}
+    shown = {name: rating for name, rating, _ in top_lines(last_text(driver, GROUP))}
     alice, carol = openskill([ranks[0], ranks[2]])
     bob = openskill([ranks[0], max(ranks) + 1, ranks[2]])[1]
     assert shown == {"Alice": alice, "Bob": bob, "Carol": carol}
