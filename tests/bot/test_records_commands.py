@@ -564,8 +564,8 @@ async def test_history_presses_never_hold_back_a_running_match_in_the_group(api,
 
 # -- the rating as players read it ---------------------------------------------------------
 LEGEND = (
-    "Ratings start at 1500, rise with good results and fall with poor ones; "
-    "? — provisional: fewer than 10 rated games."
+    "The rating is a cautious estimate of skill, starting at 1500: good results and more games "
+    "raise it, poor results lower it; ? — provisional: fewer than 10 rated games."
 )
 
 
