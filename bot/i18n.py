@@ -5,6 +5,10 @@ such as ``"lobby.joined"``; the English catalogue holds the English text). The h
 messages live in the ``bot`` domain, each game's in a domain named after the game, so a
 new game or language is a new file, not an edit of a shared one. Placeholders use
 ``str.format`` syntax: ``{name}``.
+
+Numbers shown to people go through :meth:`Translator.number` (and ``{n}`` of plural
+messages does on its own): each language's decimal sign and thousands separator, from
+Babel's locale data, and a real minus sign.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent, get_minus_sign_symbol
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 LANGUAGES = ("en", "ru", "uk", "it")
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский", "uk": "Українська", "it": "Italiano"}
 FALLBACK = "en"
+MINUS = "\N{MINUS SIGN}"  # "−", not the hyphen "-" that Babel's data has for these languages
 
 
 def po_files(lang: str) -> list[Path]:
@@ -71,8 +77,24 @@ class Translator:
         return text.format(**values) if values else text
 
     def plural(self, key: str, n: int, /, **values: object) -> str:
-        """A message with plural forms; ``{n}`` is available in the text."""
-        return self._catalog.ngettext(key, key, n).format(n=n, **values)
+        """A message with plural forms; ``{n}`` is available in the text, written as the
+        language writes numbers."""
+        return self._catalog.ngettext(key, key, n).format(n=self.number(n), **values)
+
+    def number(self, value: float, decimals: int = 0, *, grouped: bool = True) -> str:
+        """``value`` as this language writes it, with ``decimals`` places: "1,234.5" in
+        English, "1 234,5" in Russian and Ukrainian, "1.234,5" in Italian; a real minus
+        sign "−" in every language. ``grouped=False``: no thousands separator (a rating,
+        read like a chess rating: "1520")."""
+        value = round(value, decimals) or 0  # never "−0"
+        pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+        text = format_decimal(value, pattern, locale=self.lang, group_separator=grouped)
+        return text.replace(get_minus_sign_symbol(self.lang), MINUS)
+
+    def percent(self, part: float, whole: float) -> str:
+        """``part`` of ``whole`` as a whole percentage, as this language writes it ("31%",
+        "31 %"); 0% of nothing."""
+        return format_percent(part / whole if whole else 0, locale=self.lang)
 
     def has(self, key: str) -> bool:
         return self._catalog.gettext(key) != key

@@ -24,6 +24,7 @@ from bot.i18n import Translator
 from bot.match_log import readable_log, replay_json
 from bot.messenger import MessageGone, Unreachable
 from bot.storage import GameStats, Match, PastMatch, Standing
+from bot.storage.records import PROVISIONAL_GAMES, RATING_START
 from bot.ui import get_ui, playable_games
 from bot.ui.base import Names, medal
 from games import get_engine
@@ -37,8 +38,15 @@ def day(moment: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(moment))
 
 
-def rating_text(value: float) -> str:
-    return f"{value:.1f}"
+def rating_text(t: Translator, shown: int, provisional: bool) -> str:
+    """A rating as players read it: "1520", or "1520?" while it is provisional (lichess's
+    mark). No thousands separator: a rating reads like a chess rating, not like a count."""
+    return t.number(shown, grouped=False) + ("?" if provisional else "")
+
+
+def rating_legend(t: Translator) -> str:
+    """What the number means, in one line (under /top and /stats)."""
+    return t.plural("rating.legend", PROVISIONAL_GAMES, start=t.number(RATING_START, grouped=False))
 
 
 async def _remember(host: Host, user: User | None) -> None:
@@ -84,10 +92,9 @@ async def _stats_target(
 
 def stats_line(t: Translator, stats: GameStats) -> str:
     title = html.escape(get_ui(stats.game).title(t))
-    rate = round(100 * stats.wins / stats.games) if stats.games else 0
     parts = [
         t.plural("stats.games", stats.games),
-        t.plural("stats.wins", stats.wins, rate=rate),
+        t.plural("stats.wins", stats.wins, rate=t.percent(stats.wins, stats.games)),
     ]
     if stats.average is not None:
         # Who's the Donkey? counts penalty points: the lowest total is the best
@@ -95,9 +102,10 @@ def stats_line(t: Translator, stats: GameStats) -> str:
         key, best = (
             ("stats.penalties", stats.lowest) if penalties else ("stats.scores", stats.highest)
         )
-        parts.append(t(key, average=f"{stats.average:.1f}", best=best))
-    if stats.rating is not None:
-        parts.append(t.plural("stats.rating", stats.rated_games, rating=rating_text(stats.rating)))
+        parts.append(t(key, average=t.number(stats.average, 1), best=t.number(best)))
+    if stats.shown is not None:
+        rating = rating_text(t, stats.shown, stats.provisional)
+        parts.append(t.plural("stats.rating", stats.rated_games, rating=rating))
     else:
         parts.append(t("stats.unrated"))
     return f"<b>{title}</b>: " + " · ".join(parts)
@@ -123,8 +131,11 @@ async def stats_command(update: Update, context: BotContext) -> None:
     if not found:
         await message.reply_html(header + "\n" + t("stats.none"))
         return
-    lines = [stats_line(t, found[game]) for game in playable_games() if game in found]
-    await message.reply_html("\n".join([header, *lines]))
+    played = [found[game] for game in playable_games() if game in found]
+    lines = [header, *(stats_line(t, stats) for stats in played)]
+    if any(stats.rating is not None for stats in played):
+        lines += ["", rating_legend(t)]
+    await message.reply_html("\n".join(lines))
 
 
 # -- /top ---------------------------------------------------------------------------------
@@ -137,12 +148,11 @@ def top_text(t: Translator, game: str, board: list[Standing], group: bool) -> st
                 "top.line",
                 place=medal(place),
                 name=html.escape(standing.name),
-                rating=rating_text(standing.rating),
+                rating=rating_text(t, standing.shown, standing.provisional),
                 games=t.plural("stats.games", standing.games),
             )
         )
-    lines.append("")
-    lines.append(t("top.rule"))
+    lines += ["", rating_legend(t), t("top.rule")]
     return "\n".join(lines)
 
 
@@ -233,7 +243,8 @@ def history_line(t: Translator, past: PastMatch) -> str:
     title = html.escape(get_ui(past.game).title(t))
     if past.outcome == "finished":
         players = ", ".join(
-            f"{'🏆 ' if p.rank == 1 else ''}{html.escape(p.name)} {p.score}" for p in past.players
+            f"{'🏆 ' if p.rank == 1 else ''}{html.escape(p.name)} {t.number(p.score)}"
+            for p in past.players
         )
     else:
         names = ", ".join(html.escape(p.name) for p in past.players)

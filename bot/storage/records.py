@@ -22,6 +22,11 @@ A match with an AI seat is practice and rates nobody (its AI seats are not count
 and so is any match played in a private chat (practice against AI seats): both are recorded,
 never rated, so they never reach a leaderboard.
 
+What is stored is the model's own values: μ, σ and the ordinal μ − 3σ (a cautious estimate
+of skill, by which leaderboards are sorted). What players see is :func:`shown_rating`, the
+ordinal on a chess-like scale: a newcomer (ordinal 0) starts at 1500, and it stays positive
+in any real play. A rating of fewer than :data:`PROVISIONAL_GAMES` games is provisional.
+
 The record, the ratings and the move that ends the match are committed in one transaction;
 the record's primary key makes recording (and so rating) happen at most once per match.
 Each backend runs the statements below in its own way (:meth:`Storage._write_record`); the
@@ -44,6 +49,16 @@ OUTCOMES = ("finished", "cancelled", "abandoned")
 FORGOTTEN = "👤"  # the name left on past matches of a player who used /forget
 
 MODEL = PlackettLuce()
+
+# The shown scale: 1500 + 20 × ordinal, rounded. A newcomer's ordinal is 0 (μ = 25, σ = 25/3):
+# 1500. One game moves a newcomer by tens of points (+50 to +70 for a win, −35 to −75 for a
+# last place), a settled player by a few to twenty; 20 points per unit make a difference
+# read roughly like a chess (Elo) one — 100 points, about two wins in three between settled
+# players. Everyone's ordinal in a long random league stays above −25 (1000 shown); the
+# floor of 0 is for a player who loses hundreds of games on purpose.
+RATING_START = 1500
+RATING_POINTS = 20  # shown points per unit of the ordinal
+PROVISIONAL_GAMES = 10  # a rating of fewer rated games is still settling: marked "?"
 
 
 @dataclass(frozen=True)
@@ -123,6 +138,16 @@ class Rating:
     @property
     def ordinal(self) -> float:
         return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
+
+
+def shown_rating(ordinal: float) -> int:
+    """The rating players see for an ordinal: monotonic in it (a leaderboard reads in
+    order), 1500 for a newcomer, never negative."""
+    return max(0, round(RATING_START + RATING_POINTS * ordinal))
+
+
+def provisional(rated_games: int) -> bool:
+    return rated_games < PROVISIONAL_GAMES
 
 
 def fresh() -> Rating:

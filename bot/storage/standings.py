@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.records import FORGOTTEN, GLOBAL
+from bot.storage.records import FORGOTTEN, GLOBAL, provisional, shown_rating
 
 TOP = 10  # places on a leaderboard
 HISTORY = 8  # matches on /history
@@ -26,13 +26,31 @@ class GameStats:
     rating: float | None  # the ordinal; None: never rated in this scope
     rated_games: int
 
+    @property
+    def shown(self) -> int | None:
+        """The rating on the scale players see (:func:`shown_rating`)."""
+        return None if self.rating is None else shown_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.rated_games)
+
 
 @dataclass(frozen=True)
 class Standing:
     user_id: int
     name: str
-    rating: float
-    games: int
+    rating: float  # the ordinal, by which the board is sorted
+    games: int  # rated games in this scope
+
+    @property
+    def shown(self) -> int:
+        """The rating on the scale players see (:func:`shown_rating`)."""
+        return shown_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.games)
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,11 @@ from bot.storage.records import (
     PlayerRecord,
     Rating,
     counted_seats,
+    fresh,
     new_ratings,
+    provisional,
     rated,
+    shown_rating,
 )
 from games import get_engine
 from games.core import encode_action
@@ -334,3 +337,14 @@ async def test_matches_that_ended_before_records_are_recorded_at_start_up(databa
 def test_rating_ordinal_is_openskills():
     rating = Rating(30.0, 5.0)
     assert rating.ordinal == pytest.approx(PlackettLuce().rating(mu=30.0, sigma=5.0).ordinal())
+
+
+def test_the_shown_rating_starts_at_1500_and_keeps_the_order():
+    """Players see 1500 + 20 × the ordinal: a newcomer 1500, monotonic in the ordinal (so
+    a leaderboard sorted by the ordinal reads in order), never below 0."""
+    assert shown_rating(fresh().ordinal) == 1500
+    ordinals = [x / 4 for x in range(-400, 400)]
+    shown = [shown_rating(x) for x in ordinals]
+    assert shown == sorted(shown) and min(shown) == 0
+    assert shown_rating(-2.76) == 1445 and shown_rating(3.3) == 1566
+    assert [provisional(games) for games in (0, 1, 9, 10, 200)] == [True] * 3 + [False] * 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import time
 
@@ -16,18 +17,21 @@ from bot.i18n import LANGUAGE_NAMES, LANGUAGES, translator
 from bot.match_log import plain_text, readable_log, replay
 from bot.publisher import names_of
 from bot.rate_limit import TelegramLimits
-from bot.storage.records import FORGOTTEN
+from bot.storage.records import FORGOTTEN, MatchRecord, PlayerRecord
 from bot.testing.fake_telegram import FakeUser, plain
 from bot.ui import get_ui
 from games import GAME_MODULES, get_engine
+from games.core import rank_by
 from tests.bot.conftest import (
     ALICE,
     BOB,
     CAROL,
     DAVE,
+    GIULIA,
     GROUP,
     IVAN,
     MALLORY,
+    OKSANA,
     OTHER_GROUP,
     running_bot,
 )
@@ -99,9 +103,14 @@ async def test_stats_in_russian_uses_plural_forms(driver):
     assert "Иван — все игры" in text and "1 игра" in text and "рейтинг" in text
 
 
-def top_lines(text: str) -> list[tuple[str, float, int]]:
-    found = re.findall(r"^\S+ (\w+) — (-?[0-9.]+) \((\d+) games?\)$", text, re.M)
-    return [(name, float(rating), int(games)) for name, rating, games in found]
+def top_lines(text: str) -> list[tuple[str, str, int]]:
+    """(name, rating as shown — "1566?" while provisional —, rated games) of each place."""
+    found = re.findall(r"^\S+ (\w+) — (\d+\??) \((\d+) games?\)$", text, re.M)
+    return [(name, rating, int(games)) for name, rating, games in found]
+
+
+def points(rating: str) -> int:
+    return int(rating.rstrip("?"))
 
 
 async def test_top_orders_by_rating_and_switches_game(driver):
@@ -114,12 +123,12 @@ async def test_top_orders_by_rating_and_switches_game(driver):
     assert "5211 — top players of this group" in text
     lines = top_lines(text)
     assert [name for name, _, _ in lines] == sorted(
-        ["Alice", "Bob", "Carol"], key=lambda n: -dict((x, r) for x, r, _ in lines)[n]
+        ["Alice", "Bob", "Carol"], key=lambda n: -points(dict((x, r) for x, r, _ in lines)[n])
     )
-    ratings = [rating for _, rating, _ in lines]
+    ratings = [points(rating) for _, rating, _ in lines]
     assert ratings == sorted(ratings, reverse=True) and {g for _, _, g in lines} == {2}
     stored = await storage.leaderboard("5211", GROUP)
-    assert [round(s.rating, 1) for s in stored] == ratings
+    assert [round(1500 + 20 * s.rating) for s in stored] == ratings
     await driver.press_label(ALICE, GROUP, "Sultan")
     text = last_text(driver, GROUP)
     assert "Sultan — top players of this group" in text
@@ -324,10 +333,11 @@ def test_each_games_replay_caption_says_what_its_replay_holds(lang):
 
 
 def openskill(ranks: list[int]) -> list[str]:
-    """The ordinals of fresh players after one match with these ranks, as /top shows them."""
+    """The ratings of fresh players after one match with these ranks, as /top shows them:
+    1500 + 20 × the ordinal, provisional."""
     model = PlackettLuce()
     rated = model.rate([[model.rating()] for _ in ranks], ranks=ranks)
-    return [f"{team[0].ordinal():.1f}" for team in rated]
+    return [f"{round(1500 + 20 * team[0].ordinal())}?" for team in rated]
 
 
 async def test_a_player_the_bot_played_for_is_rated_last_and_lifts_nobody(driver):
@@ -345,7 +355,7 @@ async def test_a_player_the_bot_played_for_is_rated_last_and_lifts_nobody(driver
     assert match.status == "finished"
     ranks = get_engine("5211").result(match.state).ranks
     await driver.send(CAROL, GROUP, "/top")
-    shown = {name: f"{rating:.1f}" for name, rating, _ in top_lines(last_text(driver, GROUP))}
+    shown = {name: rating for name, rating, _ in top_lines(last_text(driver, GROUP))}
     alice, carol = openskill([ranks[0], ranks[2]])
     bob = openskill([ranks[0], max(ranks) + 1, ranks[2]])[1]
     assert shown == {"Alice": alice, "Bob": bob, "Carol": carol}
@@ -571,3 +581,108 @@ async def test_history_presses_never_hold_back_a_running_match_in_the_group(api,
     assert not any(method == "sendDocument" for _, method, _ in calls)
     for user in (MALLORY, ALICE, BOB, CAROL):
         assert len([m for m in api.visible(user.id) if m.filename]) == 2  # sent once
+
+
+# -- the rating as players read it ---------------------------------------------------------
+LEGEND = (
+    "The rating is a cautious estimate of skill, starting at 1500: good results and more games "
+    "raise it, poor results lower it; ? — provisional: fewer than 10 rated games."
+)
+
+
+async def test_a_newcomers_rating_starts_near_1500_and_is_provisional(driver):
+    """After one game nobody reads a penalty: everyone is a few dozen points from 1500, the
+    last place too, marked "?" — and the legend under /top and /stats says what that means."""
+    await finished_5211(driver)
+    await driver.send(ALICE, GROUP, "/top")
+    text = last_text(driver, GROUP)
+    lines = top_lines(text)
+    assert [name for name, _, _ in lines] == [
+        s.name for s in await get_host(driver.app).storage.leaderboard("5211", GROUP)
+    ]
+    assert len(lines) == 3 and all(rating.endswith("?") for _, rating, _ in lines), text
+    assert all(1400 <= points(rating) <= 1600 for _, rating, _ in lines), text
+    assert points(lines[-1][1]) < 1500 < points(lines[0][1])  # the last lost, the first won
+    assert LEGEND in text.splitlines()
+    await driver.send(ALICE, GROUP, "/stats")
+    text = last_text(driver, GROUP)
+    alice = dict((name, rating) for name, rating, _ in lines)["Alice"]
+    assert f"rating {alice} after 1 rated game" in text
+    assert text.splitlines()[-1] == LEGEND
+
+
+async def test_the_provisional_mark_goes_after_ten_rated_games(driver):
+    storage = get_host(driver.app).storage
+    users = [ALICE.id, BOB.id]
+    for seed in range(1, 10):
+        await play_match(storage, players=2, seed=seed, chat=GROUP, users=users)
+    await driver.send(ALICE, GROUP, "/top")
+    lines = top_lines(last_text(driver, GROUP))
+    assert [(rating[-1], games) for _, rating, games in lines] == [("?", 9), ("?", 9)]
+    await play_match(storage, players=2, seed=10, chat=GROUP, users=users)
+    await driver.send(ALICE, GROUP, "/top")
+    lines = top_lines(last_text(driver, GROUP))
+    assert [(rating.isdigit(), games) for _, rating, games in lines] == [(True, 10), (True, 10)]
+    await driver.send(ALICE, GROUP, "/stats")
+    assert re.search(r"rating \d+ after 10 rated games", last_text(driver, GROUP))
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # the display; the storage is tested elsewhere
+async def test_no_shown_rating_is_negative_in_a_long_random_league(driver, backend):
+    """300 rated matches of 2 to 6 of 16 players — some strong, some weak, each ranked by
+    skill plus luck — recorded and rated by the bot's own code: every rating /stats and
+    /top show is a plain number well above 0, and /top still reads in rating order."""
+    storage = get_host(driver.app).storage
+    rng = random.Random(26)
+    league = [FakeUser(1000 + i, f"Player{i}") for i in range(16)]
+    skill = {user.id: rng.gauss(0, 1) for user in league}
+    for number in range(300):
+        seated = rng.sample(league, rng.randint(2, 6))
+        # a match row for the record to belong to (a chat holds one lobby at a time)
+        lobby = await storage.create_lobby(GROUP - 1000 - number, 0, "5211", {}, seated[0].id)
+        luck = [skill[user.id] + rng.gauss(0, 1) for user in seated]
+        ranks = rank_by([(value,) for value in luck])
+        record = MatchRecord(
+            lobby.id, GROUP, "5211", {}, "finished", time.time(), time.time(),
+            [PlayerRecord(seat, user.id, user.first_name, 0, rank)
+             for seat, (user, rank) in enumerate(zip(seated, ranks, strict=True))],
+        )  # fmt: skip
+        assert await storage._write_record(record)
+    shown = []
+    for user in league:
+        await driver.send(user, user.id, "/stats")
+        found = re.findall(r"rating (\S+) after (\d+) rated games", last_text(driver, user.id))
+        assert len(found) == 1, last_text(driver, user.id)
+        shown.append(found[0][0])
+    assert all(re.fullmatch(r"\d+\??", rating) for rating in shown), shown
+    assert min(points(rating) for rating in shown) >= 500, shown  # the scale, not the floor
+    await driver.send(league[0], GROUP, "/top")
+    board = [points(rating) for _, rating, _ in top_lines(last_text(driver, GROUP))]
+    assert len(board) == 10 and board == sorted(board, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("user", "average", "rate"),
+    [(IVAN, "средний штраф {}", "({} %)"), (OKSANA, "середній штраф {}", "({}%)"),
+     (GIULIA, "penalità media {}", "({}%)")],
+)  # fmt: skip
+async def test_stats_write_numbers_as_the_readers_language_does(driver, user, average, rate):
+    """An average penalty with a decimal comma, the win rate as the language writes a
+    percentage, the rating with no hyphen anywhere."""
+    storage = get_host(driver.app).storage
+    users = [user.id, BOB.id, CAROL.id]
+    penalties, wins = [], 0
+    for seed in (1, 2, 4):
+        match = await play_match(
+            storage, game="donkey", players=3, seed=seed, chat=GROUP, users=users
+        )
+        result = get_engine("donkey").result(match.state)
+        penalties.append(result.scores[0])
+        wins += result.ranks[0] == 1
+    mean = f"{sum(penalties) / 3:.1f}"
+    assert not mean.endswith(".0")  # a real decimal
+    await driver.send(user, user.id, "/stats")
+    text = last_text(driver, user.id)
+    assert average.format(mean.replace(".", ",")) in text, text
+    assert rate.format(round(100 * wins / 3)).replace(" ", "\N{NO-BREAK SPACE}") in text, text
+    assert mean not in text and "-" not in text, text

@@ -49,6 +49,7 @@ LABELS = {
     "best",
     "rate",
     "rating",
+    "start",  # where every rating starts (1500)
     "place",
     "id",
 }
