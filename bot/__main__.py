@@ -10,11 +10,11 @@ import asyncio
 import logging
 import sys
 
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, NetworkError, TimedOut
 
 from bot.app import ALLOWED_UPDATES, LOCK_LOST, build_application
 from bot.database_check import DatabaseProblem, check_database, check_postgres
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 
 
 def main() -> None:
@@ -51,9 +51,11 @@ def main() -> None:
             application.run_polling(allowed_updates=ALLOWED_UPDATES)
     except InvalidToken:
         sys.exit(
-            "tablebot: Telegram rejected TELEGRAM_BOT_TOKEN: copy the token again from "
-            "@BotFather into .env (see .env.example) or the environment"
+            f"tablebot: Telegram rejected TELEGRAM_BOT_TOKEN (Bot API at {_api(settings)}): copy "
+            "the token again from @BotFather into .env or the environment"
         )
+    except NetworkError as error:  # before serving: nothing was read or written yet
+        sys.exit(f"tablebot: {_unreachable(settings, error)}")
     if application.bot_data.get(LOCK_LOST):
         sys.exit(
             "tablebot: another instance took over the database while this one served (it "
@@ -62,10 +64,28 @@ def main() -> None:
         )
 
 
+def _api(settings: Settings) -> str:
+    return settings.telegram_api_url.rstrip("/")
+
+
+def _unreachable(settings: Settings, error: NetworkError) -> str:
+    """Telegram could not be reached at start-up, in one line: where, why, what to check."""
+    what = "did not answer in time" if isinstance(error, TimedOut) else "could not be reached"
+    why = str(error).removeprefix("httpx.")
+    return (
+        f"Telegram's Bot API at {_api(settings)} {what} ({why}): check this machine's "
+        "internet connection (DNS, firewall, proxy) and TELEGRAM_API_URL, then start again"
+    )
+
+
 def _without_rejected_token(record: logging.LogRecord) -> bool:
-    """PTB reports a rejected token with a traceback that prints the token itself; main()
-    says it in one line instead."""
-    return not (record.exc_info and isinstance(record.exc_info[1], InvalidToken))
+    """PTB reports a rejected token with a traceback that prints the token itself, and an
+    unreachable Telegram at start-up with a traceback 200 lines long; main() says each in
+    one line instead. Network errors while serving are logged as they come."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, InvalidToken):
+        return False
+    return not (isinstance(error, NetworkError) and "Bootstrap" in record.getMessage())
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.languages import Languages
 from bot.locks import MatchLocks
 from bot.messenger import Messenger
+from bot.outage_notice import OutageNotice
 from bot.publisher import Publisher
 from bot.rate_limit import TelegramLimits
 from bot.settings import Settings
@@ -102,8 +103,21 @@ def build_host(settings: Settings, application: Application) -> Host:
     ai_seats = AISeats(storage, lock, publisher, timers, settings.ai_workers)
     timers.ai_turns = ai_seats  # every change the timers see wakes the match's AI seats
     hints = Hints(settings.ai_workers)
+    # a database outage is told to the groups with a running match, once, and its end too
+    outage = OutageNotice(storage, messenger, settings.default_language)
+    storage.on_outage = outage
     return Host(
-        settings, storage, messenger, languages, lock, publisher, timers, chats, ai_seats, hints
+        settings,
+        storage,
+        messenger,
+        languages,
+        lock,
+        publisher,
+        timers,
+        chats,
+        ai_seats,
+        hints,
+        outage,
     )
 
 
@@ -189,6 +203,7 @@ async def _on_stop(application: Application) -> None:
     await host.ai_seats.stop()
     await host.hints.close()
     await host.publisher.idle()
+    await host.outage.idle()
 
 
 async def _on_shutdown(application: Application) -> None:

@@ -20,6 +20,7 @@ from bot.hints import Hints
 from bot.languages import Languages
 from bot.locks import MatchLocks
 from bot.messenger import Messenger
+from bot.outage_notice import OutageNotice
 from bot.publisher import Publisher
 from bot.sent_recently import SentRecently
 from bot.settings import Settings
@@ -41,6 +42,7 @@ class Host:
     chats: ChatLifecycle
     ai_seats: AISeats  # plays the AI seats off the event loop
     hints: Hints  # practice hints, in a lane of their own
+    outage: OutageNotice  # tells the groups of a database outage, and of its end
     # /history's matches sent to someone's private chat lately: (user id, match id)
     history_sent: SentRecently = field(default_factory=SentRecently)
 

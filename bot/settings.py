@@ -20,7 +20,7 @@ TOKEN_SHAPE = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{1,200}")
 EXAMPLE_TOKEN = "123456789:replace-with-your-token"  # the placeholder in .env.example
 # What Telegram accepts as a webhook's secret_token.
 SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
-WHERE = "put it in .env (see .env.example) or in the environment"
+WHERE = "in .env (as in .env.example) or in the environment"
 # No token and no .env: the same line as ./start gives before it installs anything.
 NO_DOTENV = (
     "TELEGRAM_BOT_TOKEN is not set and there is no .env: run `cp .env.example .env`, then put "
@@ -91,11 +91,14 @@ class Settings(BaseSettings):
     def _a_token(cls, token: SecretStr) -> SecretStr:
         value = token.get_secret_value().strip()
         if value == EXAMPLE_TOKEN:
-            raise ValueError("is still the example value: put the token from @BotFather there")
+            raise ValueError(
+                "is still the example value from .env.example: replace it with your bot's "
+                "token from @BotFather, in .env or in the environment"
+            )
         if not TOKEN_SHAPE.fullmatch(value):
             raise ValueError(
                 "does not look like a bot token (digits, a colon, then letters, digits, _ "
-                "and -): copy it again from @BotFather"
+                "and -): copy it again from @BotFather into .env or the environment"
             )
         return SecretStr(value)
 
@@ -170,11 +173,13 @@ def _explain(problem: dict) -> str:
             return NO_DOTENV  # the newcomer's first start: say the two steps
         if name == "TELEGRAM_BOT_TOKEN":
             return (
-                "TELEGRAM_BOT_TOKEN is not set: put TELEGRAM_BOT_TOKEN=<the token from "
-                "@BotFather> in .env (see .env.example) or in the environment"
+                "TELEGRAM_BOT_TOKEN is not set: add the line TELEGRAM_BOT_TOKEN=<your token "
+                "from @BotFather> to .env (as in .env.example), or set it in the environment"
             )
-        return f"{name} is not set: {WHERE}"
+        return f"{name} is not set: set it {WHERE}"
     message = problem["msg"].removeprefix("Value error, ")
+    if name == "TELEGRAM_BOT_TOKEN":
+        return f"{name} {message}"  # says where to put it right
     if not message.startswith(name):
         message = f"{name}: {message}"
-    return f"{message} ({WHERE})"
+    return f"{message}; change it {WHERE}"

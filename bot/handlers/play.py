@@ -169,7 +169,7 @@ async def _tell_hint(press: MatchPress, view: object, legal: list[Action], seed:
     if isinstance(tip, str):  # one already computing for this player, or too many at once
         await press.tell(tip)
         return
-    move = get_ui(match.game).move_label(t, view, tuple(tip.action), seat.seat)
+    move = get_ui(match.game).move_label(t, view, tuple(tip.action), seat.seat, suggested=True)
     points = round(tip.expected_score)
     key = "hint.penalty" if tip.lower_is_better else "hint.points"
     text = t.plural(key, points, move=move)

@@ -269,6 +269,10 @@ class Storage(Standings, abc.ABC):
         self.stats = StorageStats()
         # called once if another instance took the lock: the app stops serving
         self.on_lock_lost: Callable[[], None] = lambda: None
+        # called with True when calls start being refused (StorageUnavailable), with False
+        # when the database takes them again: once each per outage
+        self.on_outage: Callable[[bool], None] = lambda started: None
+        self.out_of_service = False
         self._lock_watch: asyncio.Task | None = None
 
     # -- what each backend provides ----------------------------------------------------------
@@ -383,6 +387,32 @@ class Storage(Standings, abc.ABC):
                 )
                 self.on_lock_lost()
                 return
+
+    # -- outages: the backends report them, the app tells the groups ---------------------------
+    def _refused(self) -> None:
+        """A call is being refused with :class:`StorageUnavailable` (every backend calls
+        this where it raises one): the first refusal of an outage starts it."""
+        if not self.out_of_service:
+            self.out_of_service = True
+            self.on_outage(True)
+
+    def _answered(self) -> None:
+        """The database takes writes again (a write committed; PostgreSQL: the server
+        answers again): the outage, if any, is over."""
+        if self.out_of_service:
+            self.out_of_service = False
+            log.warning("%s takes writes again", self.describe())
+            self.on_outage(False)
+
+    def running_chats(self) -> list[tuple[int, int, str | None]]:
+        """(chat id, topic id, the chat's language if known) of each running match held in
+        memory — known without asking the database, so an outage can be told to them."""
+        chats: dict[tuple[int, int], str | None] = {}
+        for match in list(self._matches.values()):
+            if match.status == "playing" and match.chat_id < 0:
+                lang = self._chat_langs.get(match.chat_id)
+                chats[match.chat_id, match.thread_id] = None if lang is _MISSING else lang
+        return [(chat, thread, lang) for (chat, thread), lang in chats.items()]
 
     @staticmethod
     def waiting_for_lock(holder: str) -> None:

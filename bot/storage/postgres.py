@@ -178,6 +178,7 @@ class PostgresStorage(Storage):
                 raise
             self._lock_silent_since = None
             self._unavailable = None
+            self._answered()  # the server answers: calls go through again
             return True
         self._unavailable = "the instance lock is not confirmed"
         connection = await self._connect_for_lock()
@@ -196,6 +197,7 @@ class PostgresStorage(Storage):
             return False
         self._lock_connection = connection
         self._unavailable = None
+        self._answered()
         log.warning("%s dropped the instance lock (a restart?): took it again", self.describe())
         return True
 
@@ -265,6 +267,7 @@ class PostgresStorage(Storage):
         """One call, within ``CALL_SECONDS``; a server that is down (or a lock not confirmed)
         fails it with :class:`StorageUnavailable` — at once once it is known to be down."""
         if self._unavailable is not None:
+            self._refused()
             raise StorageUnavailable(self._unavailable)
         try:
             async with asyncio.timeout(CALL_SECONDS):
@@ -273,7 +276,9 @@ class PostgresStorage(Storage):
             if self._unavailable is None:
                 log.warning("%s does not answer: %r", self.describe(), error)
             self._unavailable = f"{self.describe()} does not answer"
+            self._refused()
             raise StorageUnavailable(self._unavailable) from error
+        self._answered()
 
     async def _rows(self, sql: str, args: Sequence = ()) -> list[Row]:
         self.stats.round_trips += 1

@@ -230,6 +230,8 @@ class SQLiteStorage(Storage):
                         )
                     except BaseException as error:  # the commit itself failed: nothing holds
                         outcomes = [(False, error)] * len(batch)
+                if any(writes for _, writes, _ in batch) and all(ok for ok, _ in outcomes):
+                    self._answered()  # writes committed: the disk takes them (again)
                 for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue  # its caller was cancelled; the work is done all the same
@@ -272,7 +274,9 @@ class SQLiteStorage(Storage):
         if isinstance(error, sqlite3.Error) and name.startswith(OUTAGE_CODES):
             unavailable = StorageUnavailable(f"{self.describe()}: {error} ({name})")
             unavailable.__cause__ = error
-            return unavailable
+            error = unavailable
+        if isinstance(error, StorageUnavailable):
+            self._refused()
         return error
 
     def _fence(self) -> None:
@@ -294,7 +298,11 @@ class SQLiteStorage(Storage):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Transaction]:
         async with self._turn:
-            self._fence()
+            try:
+                self._fence()
+            except StorageUnavailable:
+                self._refused()
+                raise
             await self._call(self.db.execute, "BEGIN IMMEDIATE")
             try:
                 yield _Transaction(self)
@@ -302,6 +310,7 @@ class SQLiteStorage(Storage):
                 await self._call(self.db.execute, "ROLLBACK")
                 raise
             await self._call(self.db.execute, "COMMIT")
+        self._answered()
 
     async def _read_match(self, match_id: int) -> tuple[Row, list[Row], list[str]] | None:
         def read(db: sqlite3.Connection):

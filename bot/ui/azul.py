@@ -636,13 +636,16 @@ class AzulUI(GameUI[AzulView]):
             raise BadDraft(step)
         return DraftStep({"s": source, "c": colour})
 
-    def move_label(self, t: Translator, view: AzulView, action: Action, seat: int) -> str:
+    def move_label(
+        self, t: Translator, view: AzulView, action: Action, seat: int, suggested: bool = False
+    ) -> str:
+        kind = "azul.suggested" if suggested else "azul.played"
         move = as_action(action)
         if isinstance(move, Column):
             row = view["pending_rows"][seat]
             colour = view["line_colours"][seat][row]
             return t(
-                "azul.played.column",
+                f"{kind}.column",
                 tile=tile(colour),
                 column=move.column + 1,
                 points=column_points(view, seat, row, move.column),
@@ -657,7 +660,7 @@ class AzulUI(GameUI[AzulView]):
             "to_floor": outcome.to_floor,
             "to_lid": outcome.to_lid,
         }
-        return t("azul.played.take", move=self._move_text(t, view, event))
+        return t(f"{kind}.take", move=self._move_text(t, view, event))
 
 
 UI = AzulUI()

@@ -221,8 +221,11 @@ class GameUI(abc.ABC, Generic[ViewT]):
         lines = move_lines(t, events, names.names, lambda event: self.move_text(t, view, event))
         return block(t("recent.latest_moves"), lines)
 
-    def move_label(self, t: Translator, view: ViewT, action: Action, seat: int) -> str:
-        """A short description of ``seat``'s move, for the popup answer to the press."""
+    def move_label(
+        self, t: Translator, view: ViewT, action: Action, seat: int, suggested: bool = False
+    ) -> str:
+        """A short description of ``seat``'s move, for the popup answer to the press; with
+        ``suggested``, the move as advice (a practice hint: "Take …", not "Taken: …")."""
         return t("play.move_done")
 
 

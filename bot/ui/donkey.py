@@ -447,7 +447,9 @@ class DonkeyUI(GameUI[DonkeyView]):
                 return DraftStep({"v": int(step[1:])})
         raise BadDraft(step)
 
-    def move_label(self, t: Translator, view: DonkeyView, action: Action, seat: int) -> str:
+    def move_label(
+        self, t: Translator, view: DonkeyView, action: Action, seat: int, suggested: bool = False
+    ) -> str:
         match as_action(action):
             case Pass():
                 return t("donkey.moved.pass")

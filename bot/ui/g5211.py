@@ -256,7 +256,9 @@ class UI5211(GameUI[View5211]):
             return []
         return [i for i in draft.get("selected", []) if isinstance(i, int) and 0 <= i < len(hand)]
 
-    def move_label(self, t: Translator, view: View5211, action: Action, seat: int) -> str:
+    def move_label(
+        self, t: Translator, view: View5211, action: Action, seat: int, suggested: bool = False
+    ) -> str:
         return t("5211.prompt.played", cards=cards_text(list(as_action(action))))
 
 

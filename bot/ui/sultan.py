@@ -418,7 +418,9 @@ class UISultan(GameUI[SultanView]):
             raise BadDraft(step)
         return DraftStep({"c": cushion, "v": value})
 
-    def move_label(self, t: Translator, view: SultanView, action: Action, seat: int) -> str:
+    def move_label(
+        self, t: Translator, view: SultanView, action: Action, seat: int, suggested: bool = False
+    ) -> str:
         move = as_action(action)
         if isinstance(move, Return):
             return t("sultan.played.return", gem=gem_name(t, move.gem))

@@ -878,7 +878,14 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
             return {"s": star}
         return None
 
-    def move_label(self, t: Translator, view: SummerPavilionView, action: Action, seat: int) -> str:
+    def move_label(
+        self,
+        t: Translator,
+        view: SummerPavilionView,
+        action: Action,
+        seat: int,
+        suggested: bool = False,
+    ) -> str:
         match as_action(action):
             case Take() as take:
                 return t("summer_pavilion.played.take", tiles=take_text(view, take))

@@ -262,7 +262,7 @@ def expected_hint(match: Match, user: FakeUser) -> str:
     view = engine.view(match.state, seat.seat)
     legal = engine.legal_actions(match.state, seat.seat)
     tip = hint(match.game, view, seat.seat, legal, decision_seed(match, seat))
-    move = get_ui(match.game).move_label(EN, view, tip.action, seat.seat)
+    move = get_ui(match.game).move_label(EN, view, tip.action, seat.seat, suggested=True)
     return EN.plural("hint.points", round(tip.expected_score), move=move)
 
 
@@ -601,16 +601,16 @@ async def test_nobody_joins_a_practice_match_by_its_link(driver, api):
 
 
 @pytest.mark.parametrize(
-    ("user", "bot_name", "words"),
+    ("user", "bot_name", "words", "advice"),
     [
-        (ALICE, "🤖 Normal Bot", "The normal bot would play"),
-        (IVAN, "🤖 Бот (средний)", "Средний бот сыграл бы так"),
-        (OKSANA, "🤖 Бот (середній)", "Середній бот зіграв би так"),
-        (GIULIA, "🤖 Bot normale", "Il bot normale giocherebbe"),
+        (ALICE, "🤖 Normal Bot", "The normal bot would play", "Take "),
+        (IVAN, "🤖 Бот (средний)", "Средний бот сыграл бы так", "Взять "),
+        (OKSANA, "🤖 Бот (середній)", "Середній бот зіграв би так", "Взяти "),
+        (GIULIA, "🤖 Bot normale", "Il bot normale giocherebbe", "Prendi "),
     ],
 )
 async def test_the_hint_shows_the_normal_move_and_the_points_it_expects(
-    driver, api, deal, user, bot_name, words
+    driver, api, deal, user, bot_name, words, advice
 ):
     deal(8)
     t = translator(user.language_code[:2] if user.language_code else "en")
@@ -624,10 +624,11 @@ async def test_the_hint_shows_the_normal_move_and_the_points_it_expects(
     legal = engine.legal_actions(match.state, seat.seat)
     _, _, _, _, _, seed = decision_args(match, seat, "normal")
     tip = hint("azul", view, seat.seat, legal, seed)
-    move = get_ui("azul").move_label(t, view, tip.action, seat.seat)
+    move = get_ui("azul").move_label(t, view, tip.action, seat.seat, suggested=True)
     answer = await driver.press_label(user, user.id, t("hint.button"))
     assert answer == t.plural("hint.points", round(tip.expected_score), move=move)
     assert words in answer and move in answer and len(answer) <= 200
+    assert f"\n{advice}" in answer  # the move suggested, not told as made ("Taken: …")
     assert (await current_match(driver, user.id)).version == match.version  # nothing played
 
 
@@ -670,7 +671,7 @@ async def test_a_rematch_seats_the_same_bots(driver, api, deal):
 async def test_a_long_hint_is_shortened_to_fit_a_popup(driver, api, deal, monkeypatch):
     deal(8)
     ui = type(get_ui("azul"))
-    monkeypatch.setattr(ui, "move_label", lambda self, t, view, action, seat: "tiles " * 60)
+    monkeypatch.setattr(ui, "move_label", lambda self, t, view, action, seat, **_: "tiles " * 60)
     await driver.send(ALICE, ALICE.id, "/new azul")
     await driver.press_label(ALICE, ALICE.id, EN("lobby.start"))
     answer = await driver.press_label(ALICE, ALICE.id, EN("hint.button"))

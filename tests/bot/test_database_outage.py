@@ -12,6 +12,7 @@ import time
 import pytest
 
 from bot.i18n import translator
+from tests.bot.conftest import GROUP
 from tests.bot.databases import Look
 from tests.bot.process import BotProcess, until
 from tests.bot.test_handover import queue_presses
@@ -21,6 +22,7 @@ from tests.bot.test_process import REFUSALS, answered, assert_each_answered_move
 pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
 STORAGE_DOWN = translator("en")("error.storage")
+OUTAGE = (translator("en")("outage.started"), translator("en")("outage.over"))
 ANSWER_WITHIN = 8.0  # Telegram drops an answer after about 15 s
 STOP_WITHIN = 20.0  # a PaaS sends SIGKILL about 30 s after SIGTERM
 
@@ -47,6 +49,8 @@ async def test_presses_during_a_hung_database_are_answered_and_nothing_is_lost(
             waits.append(time.monotonic() - asked)
         assert all(answered(server.api, q) == STORAGE_DOWN for q, _, _ in presses)
         assert max(waits) < ANSWER_WITHIN, waits
+        # the group is told once, without asking the database (it does not answer)
+        await until(lambda: outage_notices(server.api) == [OUTAGE[0]], what="outage notice")
     pressed.extend(presses)
 
     look = Look(database)
@@ -55,6 +59,7 @@ async def test_presses_during_a_hung_database_are_answered_and_nothing_is_lost(
         await play_a_round(driver, look, rng, pressed)  # plays on once the server answers
     for _ in range(2):
         await play_a_round(driver, look, rng, pressed)
+    await until(lambda: outage_notices(server.api) == [OUTAGE[1]], what="the notice: back")
 
     with postgres_server.frozen():  # a deploy's SIGTERM while the server hangs
         stopped_in = await bot.terminate()
@@ -62,3 +67,7 @@ async def test_presses_during_a_hung_database_are_answered_and_nothing_is_lost(
 
     assert_each_answered_move_committed_once(server.api, look, pressed)
     look.close()
+
+
+def outage_notices(api) -> list[str]:
+    return [message.html for message in api.visible(GROUP) if message.html in OUTAGE]

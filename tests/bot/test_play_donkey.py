@@ -138,7 +138,7 @@ async def test_the_board_shows_the_round_the_last_winner_and_the_totals(driver, 
     assert "6 ×?" in labels and "12 ×?" in labels and "🫏 Lead the donkey" in labels
     assert "3 ×?" in labels  # a single 3, but the joker can join it: still two ways
     # the prompt says what "×?" means, with one of the buttons as the example
-    assert "«3 ×?»: tap to choose how many cards (and jokers) to play." in lead.text
+    assert "“3 ×?”: tap to choose how many cards (and jokers) to play." in lead.text
     await tap(driver, ALICE, lead, "6 ×?")
     step = api.messages[ALICE.id][lead.message_id]
     assert "How many 6? Jokers 🃏 can be added:" in step.text

@@ -332,7 +332,7 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     assert "You passed." in message.text and f"(room for {room} more)" in message.text
     loss = min(sum(hand), match.state["scores"][seat])
     verb = "goes" if sum(hand) == 1 else "go"
-    assert "Done now: " in message.text and f"{verb} to the tower, −{loss}." in message.text
+    assert "Done now: " in message.text and f"{verb} to the box, −{loss}." in message.text
     assert button(message, "a", "5")["text"] == f"✅ Done: discard {sum(hand)}, −{loss}"
     assert f"{user.first_name} passes and chooses the tiles to keep." in board(driver).text
     colour = next(c for c in range(6) if hand[c])
@@ -345,7 +345,7 @@ async def test_bonus_tiles_one_per_press_and_keeping_tiles_then_done(driver, api
     assert f"(room for {room - 1} more)" in message.text
     left = sum(match.state["hands"][seat])
     loss = min(left, match.state["scores"][seat])
-    assert await play_by_buttons(driver, user, (5,)) == "Done: the other tiles went to the tower."
+    assert await play_by_buttons(driver, user, (5,)) == "Done: the other tiles went to the box."
     match = await current_match(driver)
     assert match.state["corners"][seat][colour] == 1
     assert not any(match.state["hands"][seat])
@@ -547,7 +547,7 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     assert len(summaries) == 6 and "закінчено" in summaries[0].text
     final = api.last(GROUP)
     assert final.text.startswith("🏆 Гру закінчено!")
-    assert "після 6 раунду" in final.text
+    assert "після 6-го раунду" in final.text
     assert "Гру закінчено. Твій планшет:" in prompt(driver, OKSANA).text
     assert "Игра окончена. Твой планшет:" in prompt(driver, IVAN).text
 

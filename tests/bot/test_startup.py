@@ -5,6 +5,7 @@ webhook never accepts an update without the secret."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sqlite3
 
@@ -57,7 +58,9 @@ async def test_a_missing_token_says_where_to_put_it(server, tmp_path):
     )
     (tmp_path / ".env").write_text("DEFAULT_LANGUAGE=it\n")  # a .env without the token
     status, stderr = await run_to_exit(env, cwd=tmp_path)
-    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN is not set: put", ".env.example")
+    assert_one_clear_line(
+        status, stderr, "TELEGRAM_BOT_TOKEN is not set: add the line", ".env.example"
+    )
     assert not server.api.calls  # nothing was tried
 
 
@@ -66,7 +69,7 @@ async def test_a_missing_token_says_where_to_put_it(server, tmp_path):
     [
         ("replace-me", "does not look like a bot token"),
         ("123456:has spaces in it", "does not look like a bot token"),
-        ("123456789:replace-with-your-token", "is still the example value"),
+        ("123456789:replace-with-your-token", "is still the example value from .env.example"),
     ],
 )
 async def test_a_malformed_token_is_refused_before_any_network_call(
@@ -74,7 +77,8 @@ async def test_a_malformed_token_is_refused_before_any_network_call(
 ):
     env = env_for(server, tmp_path / "bot.sqlite3", TELEGRAM_BOT_TOKEN=token)
     status, stderr = await run_to_exit(env, cwd=tmp_path)
-    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN", phrase, ".env.example")
+    assert_one_clear_line(status, stderr, "TELEGRAM_BOT_TOKEN", phrase, "@BotFather", ".env")
+    assert not re.search(r"\([^)]*\(", stderr), stderr  # one clean sentence, no nested asides
     assert token not in stderr  # a secret is never echoed
     assert not server.api.calls
 
@@ -82,7 +86,38 @@ async def test_a_malformed_token_is_refused_before_any_network_call(
 async def test_a_token_telegram_rejects_is_one_line_too(server, tmp_path):
     server.api.faults.append(Fault("getMe", 401, "Unauthorized"))
     status, stderr = await run_to_exit(env_for(server, tmp_path / "bot.sqlite3"), cwd=tmp_path)
-    assert_one_clear_line(status, stderr, "Telegram rejected TELEGRAM_BOT_TOKEN", "@BotFather")
+    assert_one_clear_line(
+        status, stderr, "Telegram rejected TELEGRAM_BOT_TOKEN", server.url, "@BotFather"
+    )
+
+
+async def test_telegram_out_of_reach_at_start_up_is_one_line_naming_the_address(server, tmp_path):
+    closed = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    env = env_for(server, tmp_path / "bot.sqlite3", TELEGRAM_API_URL=closed)
+    status, stderr = await run_to_exit(env, cwd=tmp_path)
+    assert_one_clear_line(
+        status,
+        stderr,
+        f"Telegram's Bot API at {closed} could not be reached",
+        "check this machine's internet connection",
+        "TELEGRAM_API_URL",
+    )
+    assert "123456:STARTUP-TEST" not in stderr
+
+
+async def test_telegram_silent_at_start_up_is_one_line_too(server, tmp_path):
+    with socket.socket() as silent:  # accepts connections (the backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        env = env_for(server, tmp_path / "bot.sqlite3", TELEGRAM_API_URL=address)
+        status, stderr = await run_to_exit(env, cwd=tmp_path)
+    assert_one_clear_line(
+        status,
+        stderr,
+        f"Telegram's Bot API at {address} did not answer in time",
+        "TELEGRAM_API_URL",
+    )
 
 
 async def test_an_invalid_webhook_secret_is_refused_at_start_up(server, tmp_path):

@@ -25,7 +25,7 @@ from bot.storage.migrations import postgres as postgres_migrations
 from bot.storage.migrations import sqlite as sqlite_migrations
 from bot.storage.sqlite import SQLiteStorage, lock_path
 from games import get_engine
-from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, running_bot
+from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, OTHER_GROUP, running_bot
 from tests.bot.databases import BEFORE_EVENTS, Database, Look
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import card_buttons, choose, has_choice, prompt, start_game
@@ -321,6 +321,45 @@ async def test_a_full_disk_fails_a_write_as_storage_unavailable_and_undoes_its_b
     assert (await storage._rows("SELECT COUNT(*) FROM filler"))[0][0] == rows
     await storage._rows("PRAGMA max_page_count = 1000000")  # room again
     assert await storage._run("INSERT INTO filler VALUES (randomblob(4000))") == 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_running_match_s_group_learns_of_an_outage_once_and_of_its_end(api, database):
+    """While the database refuses writes, the group of the running match gets one notice
+    (not one per press), found without asking the database; a group with only a lobby
+    hears nothing; the first write that commits again turns the notice into "play on", and
+    the next outage is told again."""
+    en = translator("en")
+    async with running_bot(api, database) as driver:
+        driver.group(GROUP, "Game Night")
+        driver.group(OTHER_GROUP, "Office")
+        await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+        await driver.send(CAROL, OTHER_GROUP, "/new")  # a lobby: no match running there
+        lobby_messages = len(api.visible(OTHER_GROUP))
+        host = get_host(driver.app)
+        storage = host.storage
+
+        def notices() -> list:
+            return [
+                m for m in api.visible(GROUP) if m.html in (en("outage.started"), en("outage.over"))
+            ]
+
+        for outage in range(2):
+            await storage._rows("PRAGMA query_only = ON")
+            waiting = [player for player in (ALICE, BOB) if has_choice(driver, player)]
+            for player in waiting * 2:
+                hand = prompt(driver, player)
+                first_card = card_buttons(hand)[0]["callback_data"]
+                answer = await driver.press(player, player.id, hand.message_id, first_card)
+                assert answer == en("error.storage")
+            await host.outage.idle()
+            assert [m.html for m in notices()][outage:] == [en("outage.started")]
+            await storage._rows("PRAGMA query_only = OFF")
+            assert await choose(driver, waiting[0]) != en("error.storage")
+            await host.outage.idle()
+            assert [m.html for m in notices()][outage:] == [en("outage.over")]
+            assert notices()[outage].edits == 1  # the same message, edited
+        assert len(api.visible(OTHER_GROUP)) == lobby_messages
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])

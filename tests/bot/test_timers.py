@@ -392,7 +392,7 @@ async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(driv
     board_before, offer = api.visible(GROUP)[-2:]
     assert board_before.message_id == board(driver, GROUP).message_id
     assert offer.text == (
-        "⏳ Bob has not moved for 10 minutes. The other players can press «⏰ Start the clock» "
+        "⏳ Bob has not moved for 10 minutes. The other players can press “⏰ Start the clock” "
         "under the board: Bob then has 2 minutes to move."
     )
     message, button = clock_button(driver)

@@ -328,3 +328,64 @@ def test_counts_are_numbers_and_text_is_text_on_every_screen(game):
             assert types == {int}, f"{game}: {{{name}}} is a count but received {types}"
         elif name in TEXT:
             assert int not in types, f"{game}: {{{name}}} is text but received a number"
+
+
+# -- native typography and one name per thing ------------------------------------------------
+
+
+def test_english_quotes_with_english_quotation_marks_not_guillemets():
+    found = [
+        (key, text)
+        for key, message in catalogue("en").items()
+        for text in forms(message)
+        if "«" in text or "»" in text
+    ]
+    assert not found, found
+
+
+TITLES = re.compile(r"{(game|group|title)}")  # a game's or a group's name
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_title_inside_a_russian_or_ukrainian_sentence_stands_in_guillemets(lang):
+    """'в игре «Кто осёл?» в группе «Настолки по пятницам»': a name after a word (or in
+    brackets) is quoted; a name that heads a line or a label ('📍 {title}') is not."""
+    unquoted = []
+    for key, message in catalogue(lang).items():
+        for text in forms(message):
+            for found in TITLES.finditer(text):
+                before = re.sub(r"<b>$", "", text[: found.start()])
+                after = re.sub(r"^</b>", "", text[found.end() :])
+                if before.endswith("«") and after.startswith("»"):
+                    continue
+                if re.search(r"(\w\s|\()$", before):  # inside a sentence
+                    unquoted.append((key, text))
+    assert not unquoted, unquoted
+
+
+# Where discarded tiles go, as each language's rulebook names it; no other name anywhere
+# in that game's messages (Summer Pavilion Mini's is a cardboard box: "картонний бокс").
+DISCARD = {
+    "summer_pavilion": {
+        "en": ("box", ("tower", "lid")),
+        "ru": ("коробк", ("башн", "крышк")),
+        "uk": ("бокс", ("веж", "коробк", "кришк")),
+        "it": ("scatola", ("torre", "coperchio")),
+    },
+    "azul": {
+        "en": ("lid", ("tower",)),
+        "ru": ("крышк", ("башн", "коробку", "коробке")),
+        "uk": ("кришк", ("веж", "бокс")),
+        "it": ("coperchio", ("torre", "scatola")),
+    },
+}
+
+
+@pytest.mark.parametrize("game", sorted(DISCARD))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_game_names_its_discard_place_one_way(game, lang):
+    name, others = DISCARD[game][lang]
+    texts = [text for message in messages(lang, game).values() for text in forms(message)]
+    assert any(name in text.lower() for text in texts)
+    wrong = [text for text in texts if any(other in text.lower() for other in others)]
+    assert not wrong, wrong
