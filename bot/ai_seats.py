@@ -36,7 +36,7 @@ from games.core import Action
 log = logging.getLogger(__name__)
 
 # The longest a decision may take: about 10× the hard level's target (1.5 s at p99 on a
-# loaded machine, README "Time per decision"); past it the decision is a runaway.
+# loaded machine, docs/ai.md "Time per decision"); past it the decision is a runaway.
 DECISION_SECONDS = 15.0
 # Whose move gives way to the normal AI, computed in-process (milliseconds). Any other
 # level's runaway may be the normal AI's own: it gets the engine's default move instead.

@@ -17,7 +17,7 @@ from games.ai import Hint, hint
 from games.core import Action, View
 
 # Hints computing or waiting at once, across all players: the last of them waits for the
-# ones before it (a hint takes up to about 0.2 s of CPU: README "Time per decision").
+# ones before it (a hint takes up to about 0.2 s of CPU: docs/ai.md "Time per decision").
 HINTS_AT_ONCE = 6
 # The longest a hint may take: far past any hint's time (a bug, a huge position).
 HINT_SECONDS = 15.0

@@ -121,7 +121,7 @@ async def play_whole_game(game: str, driver) -> list[FakeUser]:
 
 # game: (group messages left; at most: group sends, edits, deletes; private sends, edits):
 # the group's sends and deletes as measured (a board re-post or a ping more fails), its
-# edits and the private chats' calls about 5% above (see the README's table). The tile
+# edits and the private chats' calls about 5% above (see docs/messages.md). The tile
 # games show board pictures: the group's calls are the same as with text, while a private
 # chat gets about twice the sends (the deciding player's photo prompt gives way to a text
 # one after the move); "azul_text" is a group that chose text.
