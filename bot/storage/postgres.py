@@ -53,6 +53,10 @@ STATEMENT_SECONDS = 4.0  # one statement
 CALL_SECONDS = 5.0  # one call: a connection from the pool, its statements, giving it back
 CLOSE_SECONDS = 3.0  # closing the connections at shutdown, then they are cut
 LOCK_SILENCE_SECONDS = 6.0  # a lock connection silent this long is cut and made afresh
+# A save carries a deadline on the server's clock, this long before the client gives up on
+# it: a save the server reaches only later (it hung, then resumed with the statement in its
+# socket) writes nothing, so a press told "no move was made" never finds its move made
+SAVE_DEADLINE_SECONDS = STATEMENT_SECONDS - 1.0
 # what a server that is down, restarting or out of reach raises
 OUTAGE = (
     TimeoutError,
@@ -106,6 +110,7 @@ class PostgresStorage(Storage):
         self._lock_silent_since: float | None = None
         self._opening: asyncio.Task | None = None
         self._unavailable: str | None = None  # why calls fail at once, while they do
+        self._server_clock_ahead = 0.0  # the server's clock minus ours, in seconds
 
     def describe(self) -> str:
         return describe_url(self.url)
@@ -117,6 +122,7 @@ class PostgresStorage(Storage):
             await self._take_lock(wait_for_lock)
         finally:
             self._opening = None
+        await self._read_server_clock(self._lock_connection)
         self._pool = await asyncpg.create_pool(
             self.url,
             min_size=1,
@@ -158,6 +164,15 @@ class PostgresStorage(Storage):
         connection.add_termination_listener(self._lock_connection_ended)
         return True
 
+    async def _read_server_clock(self, connection: asyncpg.Connection) -> None:
+        """How far the server's clock is ahead of ours (the saves' deadlines are on its
+        clock), read at the middle of the round trip."""
+        asked = time.time()
+        server = await connection.fetchval(
+            "SELECT extract(epoch FROM clock_timestamp())::float8", timeout=STATEMENT_SECONDS
+        )
+        self._server_clock_ahead = server - (asked + time.time()) / 2
+
     def _lock_connection_ended(self, connection: asyncpg.Connection) -> None:
         """The lock's session ended (a server restart, a failover, a cut connection): the
         server no longer holds the lock for us, so nothing is written until it is ours again."""
@@ -168,7 +183,7 @@ class PostgresStorage(Storage):
         connection = self._lock_connection
         if connection is not None and not connection.is_closed():
             try:
-                await connection.fetchval("SELECT 1", timeout=STATEMENT_SECONDS)
+                await self._read_server_clock(connection)
             except OUTAGE:
                 self._unavailable = f"{self.describe()} does not answer"
                 now = time.monotonic()
@@ -332,18 +347,27 @@ class PostgresStorage(Storage):
         args = [*row, *columns[:seat_columns], w.first_event, events, *columns[seat_columns:]]
         if w.state_changed:
             args.append(w.state)
+        sent = time.monotonic()
+        args.append(time.time() + self._server_clock_ahead + SAVE_DEADLINE_SECONDS)
         self.stats.round_trips += 1
         if w.record is None:
             async with self._answering():
                 saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
-            return saved == 1
-        # the match ends: the save, its record and the ratings in one transaction (the
-        # record reads the moves the save writes, so it follows in the same transaction)
-        async with self._answering(), self.pool.acquire() as connection, connection.transaction():
-            saved = await connection.fetchval(_save_sql(w.state_changed), *args)
-            if saved == 1:
-                _, trips = await write_record_async(connection, numbered, w.record, _dumps)
-                self.stats.round_trips += trips
+        else:
+            # the match ends: the save, its record and the ratings in one transaction (the
+            # record reads the moves the save writes, so it follows in the same transaction)
+            async with (
+                self._answering(),
+                self.pool.acquire() as connection,
+                connection.transaction(),
+            ):
+                saved = await connection.fetchval(_save_sql(w.state_changed), *args)
+                if saved == 1:
+                    _, trips = await write_record_async(connection, numbered, w.record, _dumps)
+                    self.stats.round_trips += trips
+        if saved != 1 and time.monotonic() - sent >= SAVE_DEADLINE_SECONDS / 2:
+            # most likely past its deadline (a slow server), not a newer version: say so
+            raise StorageUnavailable(f"{self.describe()} answered a save too late")
         return saved == 1
 
     async def _write_record(self, record: MatchRecord) -> bool:
@@ -362,19 +386,20 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
 
 @lru_cache(maxsize=2)
 def _save_sql(with_state: bool) -> str:
-    """The whole save in one statement: the row (guarded by its version) first; every other
-    part runs only if the row was saved."""
+    """The whole save in one statement: the row (guarded by its version, and by a deadline
+    on the server's clock) first; every other part runs only if the row was saved."""
     columns = ", ".join(PLAY_SEAT_FIELDS)
     updates = ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
     seat_types = "int[], bigint[], text[], int[], text[], text[], float8[], bool[], int[], bool[], int[], float8[], bool[], text[]"  # noqa: E501
     unnest = ", ".join(f"${11 + n}::{kind.strip()}" for n, kind in enumerate(seat_types.split(",")))
     first = 11 + len(seat_types.split(","))  # $25: the first event's number
     state = f", state = ${first + 7}" if with_state else ""
+    deadline = first + 8 if with_state else first + 7  # the last argument
     return f"""
     WITH saved AS (
         UPDATE matches SET status = $3, options = $4, turn_seconds = $5, ends_at = $6,
             last_mover = $7, version = $8, updated_at = $9{state}
-        WHERE id = $1 AND version = $2
+        WHERE id = $1 AND version = $2 AND clock_timestamp() < to_timestamp(${deadline})
         RETURNING id
     ), dropped AS (
         DELETE FROM seats WHERE match_id = $1 AND seat >= $10 AND EXISTS (SELECT 1 FROM saved)
