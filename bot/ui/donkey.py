@@ -450,15 +450,16 @@ class DonkeyUI(GameUI[DonkeyView]):
     def move_label(
         self, t: Translator, view: DonkeyView, action: Action, seat: int, suggested: bool = False
     ) -> str:
+        kind = "donkey.suggested" if suggested else "donkey.moved"
         match as_action(action):
             case Pass():
-                return t("donkey.moved.pass")
+                return t(f"{kind}.pass")
             case LeadDonkey():
-                return t("donkey.moved.donkey")
+                return t(f"{kind}.donkey")
             case Card(card=card):
-                return t("donkey.moved.play", cards=card_text(card))
+                return t(f"{kind}.play", cards=card_text(card))
             case Play() as play:
-                return t("donkey.moved.play", cards=play_text(play))
+                return t(f"{kind}.play", cards=play_text(play))
         return t("play.move_done")
 
 

@@ -259,7 +259,8 @@ class UI5211(GameUI[View5211]):
     def move_label(
         self, t: Translator, view: View5211, action: Action, seat: int, suggested: bool = False
     ) -> str:
-        return t("5211.prompt.played", cards=cards_text(list(as_action(action))))
+        key = "5211.suggested.play" if suggested else "5211.prompt.played"
+        return t(key, cards=cards_text(list(as_action(action))))
 
 
 UI = UI5211()

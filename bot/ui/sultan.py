@@ -421,11 +421,12 @@ class UISultan(GameUI[SultanView]):
     def move_label(
         self, t: Translator, view: SultanView, action: Action, seat: int, suggested: bool = False
     ) -> str:
+        kind = "sultan.suggested" if suggested else "sultan.played"
         move = as_action(action)
         if isinstance(move, Return):
-            return t("sultan.played.return", gem=gem_name(t, move.gem))
+            return t(f"{kind}.return", gem=gem_name(t, move.gem))
         gem = gem_name(t, view["cushions"][move.cushion])
-        return t("sultan.played.bid", value=move.value, gem=gem)
+        return t(f"{kind}.bid", value=move.value, gem=gem)
 
 
 UI = UISultan()

@@ -886,25 +886,26 @@ class SummerPavilionUI(GameUI[SummerPavilionView]):
         seat: int,
         suggested: bool = False,
     ) -> str:
+        kind = "summer_pavilion.suggested" if suggested else "summer_pavilion.played"
         match as_action(action):
             case Take() as take:
-                return t("summer_pavilion.played.take", tiles=take_text(view, take))
+                return t(f"{kind}.take", tiles=take_text(view, take))
             case Place() as place:
                 return t(
-                    "summer_pavilion.played.place",
+                    f"{kind}.place",
                     tile=square(place.colour),
                     star=star_label(t, view, place.star),
                     space=space_label(view, place.star, place.space),
                     tiles=self._payment(view, place),
                 )
             case Pass():
-                return t("summer_pavilion.played.pass")
+                return t(f"{kind}.pass")
             case Bonus(colour=colour):
-                return t("summer_pavilion.played.bonus", tile=square(colour))
+                return t(f"{kind}.bonus", tile=square(colour))
             case Keep(colour=colour):
-                return t("summer_pavilion.played.keep", tile=square(colour))
+                return t(f"{kind}.keep", tile=square(colour))
             case Done():
-                return t("summer_pavilion.played.done")
+                return t(f"{kind}.done")
         return t("play.move_done")
 
 

@@ -159,7 +159,8 @@ async def test_history_lists_matches_and_shows_a_final_screen_log_and_replay(dri
     listing = last_text(driver, GROUP)
     assert f"#{match.id} · 5211 ·" in listing and "🏆" in listing
     in_group = len(api.visible(GROUP))
-    assert "Sent to our private chat" in await driver.press_label(BOB, GROUP, f"#{match.id}")
+    answer = await driver.press_label(BOB, GROUP, f"#{match.id}")
+    assert "Sent to your private chat with me" in answer
     assert len(api.visible(GROUP)) == in_group  # nothing more in the group
     screen, log, replay_file = api.visible(BOB.id)[-3:]
     assert f"5211 #{match.id}" in screen.text
@@ -518,11 +519,12 @@ async def test_history_goes_to_the_private_chat_once_and_a_stranger_is_sent_ther
     sent = [m for m in api.visible(CAROL.id) if m.text.startswith("📜") or m.filename]
     assert len(sent) == 3  # the screen and the two files, once
     assert (
-        api.answers[-1]["text"] == f"#{match.id} is already in our private chat: have a look there."
+        api.answers[-1]["text"]
+        == f"#{match.id} is already in your private chat with me: have a look there."
     )
     await driver.press_label(DAVE, GROUP, f"#{match.id}")
     answer = api.answers[-1]
-    assert "Open our private chat and tap Start" in answer["text"]
+    assert "Open your private chat with me and tap Start" in answer["text"]
     assert answer["url"] == f"https://t.me/{api.username}?start=h{match.id}"
     assert api.visible(DAVE.id) == []
     await driver.follow(DAVE, answer["url"])  # Dave's app opens the chat; he taps Start
