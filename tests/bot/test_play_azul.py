@@ -609,8 +609,8 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
 def test_the_rules_mention_the_engines_own_end_rules_in_every_language():
     for lang, words in {
         "en": ("round 20", "no row of any wall"),
-        "ru": ("20-го раунда", "ни один ряд ни одной стены"),
-        "uk": ("20-го раунду", "жоден ряд жодної стіни"),
+        "ru": ("20-го раунда", "ни на одной стене уже нельзя заполнить"),
+        "uk": ("20-го раунду", "вже не можна заповнити на жодній стіні"),
         "it": ("round 20", "nessuna riga di nessun muro"),
     }.items():
         rules = UI.rules(translator(lang))

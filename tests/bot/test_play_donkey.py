@@ -404,7 +404,8 @@ def test_lobby_labels_for_every_match_length():
     assert minutes_label(30) == "⏲ By time: 30 min"
     assert minutes_label(0, "ru") == "⏲ На время: нет"
     assert (
-        hands_label(5, "ru") == "Длина: 5 партий" and hands_label(2, "uk") == "Тривалість: 2 партії"
+        hands_label(5, "ru") == "Длительность: 5 партий"
+        and hands_label(2, "uk") == "Тривалість: 2 партії"
     )
 
 

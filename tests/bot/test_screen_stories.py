@@ -162,7 +162,7 @@ def test_donkey_buttons_with_several_ways_say_they_ask_how_many():
     screen = prompt_of("donkey", state, 0)
     flat = [label for row in labels(screen) for label in row]
     assert "7 ×?" in flat and "2 ×?" in flat  # 7 7 7 with or without the joker; 2 or 2 🃏
-    assert "«2 ×?»: tap to choose how many cards (and jokers) to play." in screen.text
+    assert "“2 ×?”: tap to choose how many cards (and jokers) to play." in screen.text
     step = get_ui("donkey").draft(
         get_engine("donkey").view(state, 0),
         0,
