@@ -20,6 +20,10 @@ from collections.abc import Callable, Collection, Sequence
 from bot.i18n import Translator
 
 MAX_LINES = 4  # lines of moves on a phone screen; older ones are summed up in the first
+# a turn's words at the most (a Summer Pavilion turn can be a placement, the structures it
+# completed, its payment and a bonus tile): four of them beside four long names must still
+# fit a picture's caption
+MAX_TURN_CHARACTERS = 90
 
 
 def turn_start(
@@ -81,12 +85,20 @@ def move_lines(
             turns[-1][1].append(text)
         else:
             turns.append((event["seat"], [text]))
-    lines = [f"{names[seat]}: {' · '.join(texts)}" for seat, texts in turns]
+    lines = [f"{names[seat]}: {shortened(' · '.join(texts))}" for seat, texts in turns]
     if len(lines) <= MAX_LINES:
         return lines
     hidden = turns[: len(turns) - (MAX_LINES - 1)]
     earlier = t.plural("recent.earlier", sum(len(texts) for _, texts in hidden))
     return [earlier, *lines[-(MAX_LINES - 1) :]]
+
+
+def shortened(text: str) -> str:
+    """A turn's words cut to ``MAX_TURN_CHARACTERS`` with "…"; a text with markup is left
+    whole (a tag or entity cut in two would make Telegram refuse the message)."""
+    if len(text) <= MAX_TURN_CHARACTERS or "<" in text or "&" in text:
+        return text
+    return text[: MAX_TURN_CHARACTERS - 1].rstrip(" ·,;:") + "…"
 
 
 def block(heading: str, lines: Sequence[str]) -> str:

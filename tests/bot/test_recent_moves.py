@@ -8,7 +8,14 @@ import pytest
 
 from bot.i18n import translator
 from bot.ui.base import Names
-from bot.ui.recent import MAX_LINES, move_lines, moves_since_turn, turn_start
+from bot.ui.recent import (
+    MAX_LINES,
+    MAX_TURN_CHARACTERS,
+    move_lines,
+    moves_since_turn,
+    shortened,
+    turn_start,
+)
 
 
 def move(seat: int, kind: str = "draft") -> dict:
@@ -43,3 +50,11 @@ def test_a_long_story_keeps_the_latest_turns_and_counts_the_others():
 def test_the_earlier_moves_line_reads_in_every_language(lang):
     t = translator(lang)
     assert "1" in t.plural("recent.earlier", 1) and "5" in t.plural("recent.earlier", 5)
+
+
+def test_a_long_turn_is_shortened_and_markup_never_cut():
+    long = " · ".join(["🌈 Centre star, space 4: 🟧 orange, +1 point"] * 4)
+    short = shortened(long)
+    assert len(short) <= MAX_TURN_CHARACTERS and short.endswith("…")
+    assert long.startswith(short[:-1])
+    assert shortened("<b>" + long + "</b>") == "<b>" + long + "</b>"
