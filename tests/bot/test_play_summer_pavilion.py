@@ -399,7 +399,7 @@ async def test_variant_1_stars_of_your_own_colours_and_other_numbers(driver, api
 async def test_variant_2_uses_the_other_order_of_wild_colours(driver, api, seeded):
     await driver.send(ALICE, GROUP, "/new summer_pavilion")
     popup = await driver.press_label(ALICE, GROUP, "Wild order: standard")
-    assert popup == "Wild order: alternative (V2)"
+    assert popup == "Wild order: Variant 2"
     for user in PLAYERS:
         await driver.press_label(user, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "Start")
