@@ -222,15 +222,14 @@ class SQLiteStorage(Storage):
             while self._queue:
                 async with self._turn:
                     batch, self._queue = self._queue, []
+                    writes = any(writes for _, writes, _ in batch)
                     try:
                         outcomes = await self._call(
-                            self._run_batch,
-                            [work for work, _, _ in batch],
-                            any(writes for _, writes, _ in batch),
+                            self._run_batch, [work for work, _, _ in batch], writes
                         )
                     except BaseException as error:  # the commit itself failed: nothing holds
                         outcomes = [(False, error)] * len(batch)
-                if any(writes for _, writes, _ in batch) and all(ok for ok, _ in outcomes):
+                if writes and all(ok for ok, _ in outcomes):
                     self._answered()  # writes committed: the disk takes them (again)
                 for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():

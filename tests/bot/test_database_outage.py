@@ -15,8 +15,7 @@ from bot.i18n import translator
 from tests.bot.conftest import GROUP
 from tests.bot.databases import Look
 from tests.bot.process import BotProcess, until
-from tests.bot.test_handover import queue_presses
-from tests.bot.test_instance_lock_watch import PLAYERS, play_a_round, start_5211
+from tests.bot.test_handover import PLAYERS, play_a_round, queue_presses, start_5211
 from tests.bot.test_process import REFUSALS, answered, assert_each_answered_move_committed_once
 
 pytestmark = pytest.mark.usefixtures("no_bot_left_running")
@@ -34,7 +33,7 @@ async def test_presses_during_a_hung_database_are_answered_and_nothing_is_lost(
     rng = random.Random(5)
     bot = BotProcess(server, database, LOG_LEVEL="INFO")
     await bot.start()
-    driver = await start_5211(server, server.api)
+    driver = await start_5211(server.api)
     look = Look(database)
     pressed: list = []
     await play_a_round(driver, look, rng, pressed)

@@ -20,38 +20,23 @@ import pytest
 from bot.storage.postgres import INSTANCE_LOCK_KEY
 from bot.storage.sqlite import lock_path
 from bot.testing.fake_telegram import FakeTelegram, FakeUser
-from tests.bot.conftest import GROUP
 from tests.bot.databases import Database, Look, PostgresServer
-from tests.bot.process import BotProcess, ProcessDriver, last_calls, until
-from tests.bot.test_handover import TAKING_OVER, WAITING, logged, queue_presses
+from tests.bot.process import BotProcess, until
+from tests.bot.test_handover import (
+    PLAYERS,
+    TAKING_OVER,
+    WAITING,
+    logged,
+    play_a_round,
+    start_5211,
+)
 from tests.bot.test_process import REFUSALS, answered, assert_each_answered_move_committed_once
 
 pytestmark = pytest.mark.usefixtures("no_bot_left_running")
 
-PLAYERS = [FakeUser(400 + n, f"P{n}") for n in range(3)]
 TOOK_IT_AGAIN = "took it again"
 STOPS_SERVING = "this one stops serving"
 STARTED = "Application started"  # PTB's line once it serves
-
-
-async def start_5211(server, api: FakeTelegram) -> ProcessDriver:
-    driver = ProcessDriver(api)
-    driver.group(GROUP, "Game Night")
-    await driver.send(PLAYERS[0], GROUP, "/new 5211")
-    for player in PLAYERS:
-        await driver.follow(player, f"https://t.me/{api.username}?start=j1")
-    await driver.press_label(PLAYERS[0], GROUP, "Start")
-    return driver
-
-
-async def play_a_round(driver: ProcessDriver, look: Look, rng: random.Random, pressed: list):
-    presses = queue_presses(driver, look, PLAYERS, rng)
-    pressed.extend(presses)
-    for query, _, _ in presses:
-        await until(
-            lambda q=query: answered(driver.api, q) is not None,
-            what=f"an answer; calls:\n{last_calls(driver.api)}",
-        )
 
 
 def live_prompts(api: FakeTelegram, player: FakeUser) -> int:
@@ -78,7 +63,7 @@ async def test_a_lock_dropped_under_a_running_instance_is_taken_again_and_the_ne
     first = BotProcess(server, database, log="first.log", LOG_LEVEL="INFO")
     second = BotProcess(server, database, log="second.log", LOG_LEVEL="INFO")
     await first.start()
-    driver = await start_5211(server, server.api)
+    driver = await start_5211(server.api)
     look = Look(database)
     pressed: list = []
     await play_a_round(driver, look, rng, pressed)
@@ -144,7 +129,7 @@ async def test_an_instance_whose_lock_another_took_stops_serving_and_exits_non_z
 ):
     bot = BotProcess(server, database, LOG_LEVEL="INFO")
     await bot.start()
-    driver = await start_5211(server, server.api)
+    driver = await start_5211(server.api)
     if database.url:
         holder = await hold_postgres_lock_instead(database.url)
     else:
