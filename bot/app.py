@@ -12,6 +12,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     filters,
 )
@@ -24,7 +25,7 @@ from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_storage
 
 # importing the handler modules binds their buttons (@button, @match_button) into BUTTONS
-from bot.handlers import commands, lobby, membership, play, records  # noqa: F401
+from bot.handlers import commands, inline, lobby, membership, play, records  # noqa: F401
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
 from bot.hints import Hints
@@ -136,6 +137,7 @@ def _add_handlers(application: Application) -> None:
     for kind in sorted(BUTTONS, key=lambda kind: kind not in MOVE_KINDS):
         add(CallbackQueryHandler(BUTTONS[kind], pattern=callbacks.pattern(kind)))
     add(CallbackQueryHandler(commands.bad_callback))
+    add(InlineQueryHandler(inline.inline_query))
     add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.chat_migrated))
     add(ChatMemberHandler(membership.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     add(CommandHandler("start", commands.start_command))
@@ -168,7 +170,20 @@ async def _on_startup(application: Application) -> None:
             [BotCommand(name, t(f"command.{name}")) for name in COMMANDS],
             language_code=None if lang == "en" else lang,
         )
+    log_inline_mode(application)
     await restore_matches(host)
+
+
+def log_inline_mode(application: Application) -> None:
+    """One line on whether Telegram sends this bot inline queries: matches in any chat need
+    inline mode, which only @BotFather switches on."""
+    if application.bot.supports_inline_queries:
+        log.info("inline mode is on: '@%s' in any chat offers a game", application.bot.username)
+    else:
+        log.warning(
+            "inline mode is off: players cannot start a game in a chat without the bot; "
+            "switch it on with @BotFather: /setinline"
+        )
 
 
 LOCK_LOST = "lock_lost"  # bot_data: this instance stopped because another took the lock
@@ -210,6 +225,11 @@ async def _on_shutdown(application: Application) -> None:
     await get_host(application).storage.close()
 
 
-# messages (with the service messages of a supergroup upgrade), presses, and the bot's own
-# membership (removed from a group)
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+# messages (with the service messages of a supergroup upgrade), presses, the bot's own
+# membership (removed from a group), and inline queries
+ALLOWED_UPDATES = [
+    Update.MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.MY_CHAT_MEMBER,
+    Update.INLINE_QUERY,  # inline mode: "@bot" in any chat (chosen results are not needed)
+]

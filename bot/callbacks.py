@@ -40,6 +40,10 @@ class Kind(StrEnum):
     HISTORY = "hs"  # /history: match = the ended match
     FORGET = "fg"  # /forget's confirmation: payload = yes or no
     PRACTICE = "pr"  # under /start and /help in private: the game menu of a practice match
+    # inline mode: the table a user sent through the bot, before its first press (the bot
+    # learns its message then): payload = game, creator and their seal (``bot.place``)
+    INLINE_OPEN = "io"
+    INLINE_JOIN = "ij"  # an inline lobby's Join: the presser takes a seat
 
 
 MAX_BYTES = 64

@@ -1,5 +1,6 @@
 """What happens to a group's matches when the group itself changes: it is upgraded to a
-supergroup (a new chat id), or the bot is removed from it."""
+supergroup (a new chat id), or the bot is removed from it — and to a match whose one message
+is gone (an inline message deleted)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,20 @@ class ChatLifecycle:
             log.info("match %s ended: the bot is no longer in chat %s", match_id, chat_id)
             if was_playing:  # each prompt says so, as a new message: nobody else will
                 self.publisher.end_prompts(match, Ending("removed.private", notify=True))
+
+    async def place_gone(self, match_id: int) -> None:
+        """The message a match is played in is gone (its chat's users deleted the inline
+        message, or Telegram no longer lets it be edited): the match cannot be shown any
+        more, so it ends (a lobby closes), its timers stop, and the players hear it
+        privately."""
+        async with self.lock(match_id):
+            match = await self.storage.load(match_id)
+            if match is None or match.status not in ACTIVE:
+                return
+            was_playing = match.status == "playing"
+            match.status = "cancelled"
+            await self.storage.save(match, ended="abandoned")
+            self.timers.arm(match)
+        log.info("match %s ended: its message is gone", match_id)
+        if was_playing:  # each prompt says so, as a new message: nobody else can
+            self.publisher.end_prompts(match, Ending("inline.gone_private", notify=True))

@@ -44,11 +44,16 @@ def option_button(label: str, setting: bool = True) -> str:
 
 
 def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, InlineKeyboardMarkup]:
-    """The lobby's text and buttons; ``join_link`` opens the private chat to join."""
+    """The lobby's text and buttons; ``join_link`` opens the private chat to join (in an
+    inline message, Join seats the presser at once where the bot can already write to
+    them, and opens the private chat otherwise)."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
     if match.practice:
         title_key, hint_key = "lobby.practice_title", "lobby.practice_hint"
+    elif match.inline:
+        title_key = "lobby.title" if match.rematch_of is None else "lobby.rematch_title"
+        hint_key = "inline.lobby_hint"
     elif match.rematch_of is None:
         title_key, hint_key = "lobby.title", "lobby.hint"
     else:
@@ -72,7 +77,9 @@ def lobby_screen(match: Match, t: Translator, join_link: str) -> tuple[str, Inli
         )
 
     rows = []
-    if not match.practice:  # a practice match is its one player's: nobody joins or leaves
+    if match.inline:
+        rows.append([press(t("lobby.join"), Kind.INLINE_JOIN), press(t("lobby.leave"), Kind.LEAVE)])
+    elif not match.practice:  # a practice match is its one player's: nobody joins or leaves
         rows.append(
             [
                 InlineKeyboardButton(t("lobby.join"), url=join_link),

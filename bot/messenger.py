@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import re
 import warnings
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -78,6 +80,9 @@ class MessageKindDiffers(MessageGone):
 
 
 PHOTO_NAME = "board.png"  # the uploaded file's name: Telegram reads its type from it
+# pictures Telegram already has, remembered by content: an inline message cannot take an
+# upload, only a file id (a few recent boards are enough: the one in play is the newest)
+KNOWN_PICTURES = 512
 
 
 def message_parts(text: str, limit: int = MAX_TEXT) -> list[str]:
@@ -159,6 +164,8 @@ class Messenger:
             module=r"bot\.messenger$",
         )
 
+        self._file_ids: OrderedDict[str, str] = OrderedDict()
+
     def deep_link(self, payload: str) -> str:
         """A link that opens the private chat with the bot and sends ``/start <payload>``."""
         return f"https://t.me/{self.bot.username}?start={payload}"
@@ -207,10 +214,18 @@ class Messenger:
                 await self.sleep(NETWORK_BACKOFF_S[attempt - 1])
         raise AssertionError("unreachable")
 
-    async def _api(self, chat_id: int, method: str, params: dict[str, Any]) -> Any:
+    async def _api(
+        self, chat_id: int, method: str, params: dict[str, Any], limit_as: int | None = None
+    ) -> Any:
         """One Bot API call with plain JSON parameters (None values are left out), its
-        errors handled by :meth:`_call`; returns Telegram's raw result."""
-        return await self._call(chat_id, lambda: self.bot.do_api_request(method, api_kwargs=params))
+        errors handled by :meth:`_call`; returns Telegram's raw result. ``limit_as``: the
+        chat whose rate budget a call without a ``chat_id`` spends (an inline message's)."""
+        extra: dict[str, Any] = {}
+        if limit_as is not None and getattr(self.bot, "rate_limiter", None) is not None:
+            extra["rate_limit_args"] = limit_as
+        return await self._call(
+            chat_id, lambda: self.bot.do_api_request(method, api_kwargs=params, **extra)
+        )
 
     async def send(
         self,
@@ -342,6 +357,7 @@ class Messenger:
                 "disable_notification": not notify,
             },
         )
+        self._remember_picture(photo, sent)
         return sent["message_id"]
 
     async def send_document(
@@ -377,7 +393,7 @@ class Messenger:
             parse_mode=ParseMode.HTML,
         )
         try:
-            await self._api(
+            edited = await self._api(
                 chat_id,
                 "editMessageMedia",
                 {
@@ -389,6 +405,8 @@ class Messenger:
             )
         except BadRequest as error:
             _raise_edit_error(error, message_id)
+        else:
+            self._remember_picture(photo, edited)
 
     async def edit_caption(
         self,
@@ -436,6 +454,76 @@ class Messenger:
             chat_id, photo, caption, markup, thread_id=thread_id, notify=False
         )
 
+    # -- pictures Telegram already has --------------------------------------------------------
+    def _remember_picture(self, photo: bytes, sent: Any) -> None:
+        """Keep the file id Telegram gave a picture it received (its largest size)."""
+        sizes = sent.get("photo") if isinstance(sent, dict) else None
+        if not sizes:
+            return
+        key = _picture_key(photo)
+        self._file_ids[key] = sizes[-1]["file_id"]
+        self._file_ids.move_to_end(key)
+        while len(self._file_ids) > KNOWN_PICTURES:
+            self._file_ids.popitem(last=False)
+
+    def file_id(self, photo: bytes) -> str | None:
+        """The file id of a picture this bot has sent before (to any chat), if remembered."""
+        return self._file_ids.get(_picture_key(photo))
+
+    # -- inline messages: sent by users through inline mode, edited by their id -------------
+    async def edit_inline(
+        self, inline_message_id: str, text: str, markup: Markup = None, limit_as: int = 0
+    ) -> None:
+        """Edit an inline message's text and buttons; raises :class:`MessageGone` if it
+        was deleted (or cannot be edited), :class:`MessageKindDiffers` if it is a photo."""
+        params = {
+            "inline_message_id": inline_message_id,
+            "text": text,
+            "parse_mode": ParseMode.HTML.value,
+            "reply_markup": markup,
+            "link_preview_options": NO_PREVIEW,
+        }
+        await self._edit_inline("editMessageText", params, limit_as)
+
+    async def edit_inline_caption(
+        self, inline_message_id: str, caption: str, markup: Markup = None, limit_as: int = 0
+    ) -> None:
+        """Edit the caption and buttons of an inline message that shows a photo."""
+        params = {
+            "inline_message_id": inline_message_id,
+            "caption": caption,
+            "parse_mode": ParseMode.HTML.value,
+            "reply_markup": markup,
+        }
+        await self._edit_inline("editMessageCaption", params, limit_as)
+
+    async def edit_inline_photo(
+        self,
+        inline_message_id: str,
+        file_id: str,
+        caption: str,
+        markup: Markup = None,
+        limit_as: int = 0,
+    ) -> None:
+        """Show a photo Telegram already has (``file_id``) in an inline message — a text
+        message becomes a photo — with its caption and buttons. An inline message takes no
+        upload (the Bot API: "a new file can't be uploaded")."""
+        media = {"type": "photo", "media": file_id, "caption": caption, "parse_mode": "HTML"}
+        params = {"inline_message_id": inline_message_id, "media": media, "reply_markup": markup}
+        await self._edit_inline("editMessageMedia", params, limit_as)
+
+    async def _edit_inline(self, method: str, params: dict[str, Any], limit_as: int) -> None:
+        try:
+            await self._api(limit_as, method, params, limit_as=limit_as or None)
+        except BadRequest as error:
+            if _is_not_modified(error):
+                return
+            if _is_other_kind(error):
+                raise MessageKindDiffers(0) from error
+            if _is_gone(error) or "message_id_invalid" in error.message.lower():
+                raise MessageGone(0) from error
+            raise
+
     async def _replaced(self, chat_id: int, message_id: int, gone: MessageGone) -> None:
         """A message that could not be edited is about to be sent anew: one of the other
         kind (photo or text) still stands, so it goes first — one board, one prompt."""
@@ -446,6 +534,10 @@ class Messenger:
             await self.delete(chat_id, message_id)
         else:
             log.info("message %s in chat %s is gone; sending anew", message_id, chat_id)
+
+
+def _picture_key(photo: bytes) -> str:
+    return hashlib.blake2s(photo, digest_size=12).hexdigest()
 
 
 def _raise_edit_error(error: BadRequest, message_id: int) -> None:

@@ -59,6 +59,7 @@ from bot.messenger import (
     Messenger,
     Unreachable,
 )
+from bot.place import Place, place_of
 from bot.storage import Match, Notice, Seat, Storage, StorageUnavailable
 from bot.ui import get_ui
 from bot.ui.base import Button, GameUI, Names
@@ -188,12 +189,27 @@ def markup_of(rows: Rows) -> Markup:
     return {"inline_keyboard": rows} if rows else None
 
 
+def _rows_of(markup: Markup) -> Rows:
+    """The rows of buttons of a markup, PTB's or plain JSON, as plain JSON."""
+    if markup is None:
+        return []
+    if isinstance(markup, dict):
+        return markup["inline_keyboard"]
+    return markup.to_dict()["inline_keyboard"]
+
+
+UNKNOWN_PICTURE = "?"  # a photo whose picture the bot does not know (never a digest)
+
+
 class ChatWatcher(Protocol):
     """Who hears what drawing finds out about a group (``bot.chat_lifecycle``)."""
 
     async def move_chat(self, old: int, new: int) -> None: ...
 
     async def bot_removed(self, chat_id: int) -> None: ...
+
+    async def place_gone(self, match_id: int) -> None:
+        """The message a match is played in is gone (an inline message deleted)."""
 
 
 @dataclass
@@ -393,6 +409,11 @@ class Publisher:
     async def _draw_lobby(self, match: Match) -> None:
         t = await self.languages.chat_t(match.chat_id)
         text, markup = lobby_screen(match, t, self.messenger.deep_link(f"j{match.id}"))
+        place = place_of(match)
+        if place.lobby_becomes_board:
+            if await self._edit_in_place(match, place, text, markup):
+                await self._record_shown(lambda: self.storage.save_display(match))
+            return
         match.lobby_message_id = await self.messenger.edit_or_send(
             match.chat_id, match.lobby_message_id, text, markup, thread_id=match.thread_id
         )
@@ -401,6 +422,13 @@ class Publisher:
     async def close_lobby(self, match: Match, text: str) -> None:
         """Replace a lobby that closed without a game (cancelled, expired) with a line of
         text and no buttons: a finished lobby leaves a clean chat."""
+        place = place_of(match)
+        if place.inline_message_id is not None:
+            with contextlib.suppress(MessageGone, BadRequest):
+                await self.messenger.edit_inline(
+                    place.inline_message_id, text, limit_as=place.chat_id
+                )
+            return
         if match.lobby_message_id is None:
             return
         # the lobby message is cosmetic: if it is gone or the group unreachable, so be it
@@ -429,6 +457,10 @@ class Publisher:
         if match.state is None or match.status not in ("playing", "finished"):
             return
         scene = await self._group_scene(match)
+        place = place_of(match)
+        if not place.news_below:
+            await self._draw_in_board(scene, place)
+            return
         if match.published == 0 and match.lobby_message_id is not None:
             await self._close_started_lobby(match, scene.t)
         match.board_below += await self._post_news(scene)
@@ -569,6 +601,135 @@ class Publisher:
         )
         match.board_print = print_
 
+    # -- a board that holds its news (an inline message) -----------------------------------
+    async def _draw_in_board(self, scene: GroupScene, place: Place) -> None:
+        """Draw a match where nothing can follow the board (``Place.news_below`` is False):
+        the news lives inside it — the notices and the game's announcements since the last
+        news, in view until newer news replaces them, and the moves since the player to
+        act last moved — and at the end the final result takes its place, with the rematch
+        button. A tile game's board is the picture the player to act was just sent (no
+        picture can be uploaded here: Telegram's file is reused), text until there is one;
+        once a photo, the message stays one (Telegram cannot turn it back into text)."""
+        match, t = scene.match, scene.t
+        notices, news = await self._board_news(scene)
+        picture, file_id = await self._known_picture(scene)
+        photo = file_id is not None or picture_of(match.board_print) is not None
+        if scene.over:
+            result = get_engine(match.game).result(match.state)
+            final = scene.ui.final(t, scene.public, result, scene.names)
+            rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
+            rows: Rows = [[press_button(t("play.rematch"), rematch)]]
+            text = "\n\n".join(part for part in (news, final) if part)
+            if len(text) > MAX_NEWS:
+                text = final
+        elif photo:
+            rows = self._board_screen(scene)[1]
+            text = "\n\n".join(part for part in (self._caption(scene), news) if part)
+        else:
+            board, rows = self._board_screen(scene)
+            parts = [news, self._latest_moves(scene, board), board]
+            text = "\n\n".join(part for part in parts if part)
+            if len(text) > MAX_NEWS:
+                text = board
+        if photo:
+            text = fit_caption(text)
+        if await self._edit_in_place(match, place, text, markup_of(rows), picture, file_id):
+            for notice_id in notices:
+                await self.storage.mark_notice_sent(notice_id)
+            match.published = match.version
+            await self._record_shown(lambda: self.storage.save_display(match))
+
+    async def _board_news(self, scene: GroupScene) -> tuple[list[int], str]:
+        """The news shown inside the board, and the stored notices among it (marked sent
+        once shown): the notices not yet shown, and the game's announcements of the latest
+        events that had any — ``board_below`` keeps where they start in the log (a board
+        that holds its news has nothing below it)."""
+        match, t, public = scene.match, scene.t, scene.public
+        log_ = public["log"]
+        if len(log_) > match.announced:
+            fresh = scene.ui.announce(t, log_[match.announced :], public, scene.names)
+            if any(fresh):
+                match.board_below = match.announced
+            match.announced = len(log_)
+        items = await self._news(scene)  # notices, then announcements since ``announced``:
+        # none, as it was just brought up to date
+        texts = [item.text for item in items if item.text]
+        window = log_[match.board_below : match.announced]
+        texts += [text for text in scene.ui.announce(t, window, public, scene.names) if text]
+        notices = [notice_id for item in items for notice_id in item.notice_ids]
+        return notices, "\n\n".join(texts)
+
+    def _latest_moves(self, scene: GroupScene, board: str) -> str:
+        """The moves since the player to act last moved, where the board does not show them
+        already (the tile games' boards do)."""
+        t = scene.t
+        to_act = get_engine(scene.match.game).to_act(scene.match.state)
+        if not to_act or t("recent.latest_moves") in board:
+            return ""
+        return scene.ui.latest_moves(t, scene.public, min(to_act), scene.names)
+
+    async def _known_picture(self, scene: GroupScene) -> tuple[bytes | None, str | None]:
+        """The picture of the board Telegram already has (its bytes and file id): the one
+        the player to act was sent with their prompt — every board and the supply, public
+        in the tile games — drawn first if it is being drawn now; (None, None) if none."""
+        match = scene.match
+        if scene.over or not await self.pictures.wanted(match):
+            return None, None
+        engine = get_engine(match.game)
+        for number in sorted(engine.to_act(match.state)):
+            seat = match.seats[number]
+            if seat.is_ai:
+                continue
+            prompt = self._tasks.get(("user", seat.user_id))
+            if prompt is not None and prompt is not asyncio.current_task():
+                await asyncio.wait([prompt])
+            view = engine.view(match.state, number)
+            picture = await self.pictures.private(match, view, number)
+            file_id = self.messenger.file_id(picture) if picture is not None else None
+            if file_id is not None:
+                return picture, file_id
+        return None, None
+
+    async def _edit_in_place(
+        self,
+        match: Match,
+        place: Place,
+        text: str,
+        markup: Markup,
+        picture: bytes | None = None,
+        file_id: str | None = None,
+    ) -> bool:
+        """Show ``text`` in the place's one message — as the caption of the picture Telegram
+        has by ``file_id``, or of the photo the message already is; an unchanged screen
+        costs no call. False if the message is gone: the match ends (``place_gone``)."""
+        rows = _rows_of(markup)
+        print_ = fingerprint(text, rows, picture)
+        if print_ == match.board_print:
+            return True
+        inline, budget = place.inline_message_id, place.chat_id
+        shown = picture_of(match.board_print)
+        try:
+            try:
+                if file_id is not None and shown != picture_digest(picture):
+                    await self.messenger.edit_inline_photo(
+                        inline, file_id, text, markup, limit_as=budget
+                    )
+                elif shown is not None:
+                    await self.messenger.edit_inline_caption(inline, text, markup, limit_as=budget)
+                else:
+                    await self.messenger.edit_inline(inline, text, markup, limit_as=budget)
+            except MessageKindDiffers:  # a photo already (a rematch after a tile game)
+                await self.messenger.edit_inline_caption(
+                    inline, fit_caption(text), markup, limit_as=budget
+                )
+                print_ += ":p" + UNKNOWN_PICTURE
+        except MessageGone:
+            log.info("match %s: its inline message is gone", match.id)
+            await self._watcher().place_gone(match.id)
+            return False
+        match.board_print = print_
+        return True
+
     def _caption(self, scene: GroupScene) -> str:
         """The caption under the board picture: the game's short text (names cut where
         long) and the time left to move, within Telegram's limit."""
@@ -614,7 +775,7 @@ class Publisher:
             text += "\n\n" + t("clock.board", left=clock_words(t, left))
         rows = keyboard(match, board.rows, None)
         rows += self._clock_buttons(match, t)
-        if not scene.over and not match.practice:  # practice: the prompt is in this chat
+        if not scene.over and place_of(match).links_private_chat:
             label = scene.ui.private_button_label(t)
             link = self.messenger.deep_link(f"m{match.id}")
             rows.append([link_button(label, link)])

@@ -17,6 +17,10 @@ one call of a group at a time, so the bound holds whatever the load:
 Overall, calls are spaced by :class:`Pacing` (a burst of ``OVERALL_PER_SECOND`` calls, then
 one call every ``1 / OVERALL_PER_SECOND`` seconds, first come first served).
 
+An inline message's edit names no chat: the messenger passes the chat it is in (its stand-in
+id, ``bot.place``) as ``rate_limit_args``, and it is paced as a group's call — a private chat
+between two people allows no more.
+
 While a group waits here the publisher's requests for it coalesce: the next call draws the
 latest state. Reads (``getChatMember``...) are not messages and are not held back, so a
 press that needs an admin check is still answered at once. Answers to presses carry no
@@ -139,6 +143,8 @@ class TelegramLimits(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> Any:
         chat_id = data.get("chat_id")
+        if chat_id is None:  # an inline message's edit: the chat it is in (``Messenger``)
+            chat_id = rate_limit_args
         if chat_id is None:  # answers to presses, getMe...: no chat, no limit
             return await callback(*args, **kwargs)
         group = _group_id(chat_id)

@@ -38,9 +38,10 @@ def _bind(kind: Kind, handler: PtbHandler) -> None:
     BUTTONS[kind] = handler
 
 
-def button(kind: Kind):
+def button(kind: Kind, inline: bool = False):
     """Bind ``handler(update, context, data)`` to ``kind`` buttons. Malformed data, or a
-    press without a chat (an inline message), gets a popup."""
+    press without a chat (an inline message) where ``inline`` does not allow it, gets a
+    popup."""
 
     def bind(handler: Callable[[Update, BotContext, Callback], Awaitable[None]]) -> PtbHandler:
         @wraps(handler)
@@ -48,7 +49,7 @@ def button(kind: Kind):
             query = update.callback_query
             try:
                 data = parse(query.data)
-                if update.effective_chat is None:
+                if update.effective_chat is None and not (inline and query.inline_message_id):
                     raise BadCallback(query.data)
             except BadCallback:
                 t = await context.host.languages.user_t(query.from_user)
@@ -79,8 +80,10 @@ class MatchPress:
         return self.query.from_user
 
     @property
-    def chat_id(self) -> int:
-        return self.query.message.chat.id
+    def chat_id(self) -> int | None:
+        """The chat pressed in (None: an inline message, whose chat the bot is not told)."""
+        message = self.query.message
+        return message.chat.id if message is not None else None
 
     async def answer(self, text: str | None = None, alert: bool = False) -> None:
         """Answer the press: a popup with ``text``, or silently."""
@@ -136,12 +139,21 @@ Place = Literal["group", "private"]
 
 
 def pressed_in(*places: Place) -> Check:
-    """The button was pressed where it belongs: the match's group, the presser's private
-    chat, or either."""
+    """The button was pressed where it belongs: the match's group (for a match played in an
+    inline message, that message), the presser's private chat, or either."""
 
     async def check(press: MatchPress) -> str | None:
-        allowed = {"group": press.match.chat_id, "private": press.user.id}
-        return None if press.chat_id in {allowed[place] for place in places} else "error.bad_button"
+        match, inline_id = press.match, press.query.inline_message_id
+        here: set[str] = set()
+        if inline_id is not None:  # a press on an inline message: the match's own only
+            if inline_id == match.inline_message_id:
+                here.add("group")
+        else:  # (a practice match's group is the presser's private chat)
+            if press.chat_id == match.chat_id and not match.inline:
+                here.add("group")
+            if press.chat_id == press.user.id:
+                here.add("private")
+        return None if here.intersection(places) else "error.bad_button"
 
     return check
 
@@ -200,12 +212,12 @@ def match_button(
     (a confirmation), checked first."""
 
     def bind(handler: Callable[[MatchPress], Awaitable[None]]) -> PtbHandler:
-        @button(kind)
+        @button(kind, inline=True)
         @wraps(handler)
         async def checked(update: Update, context: BotContext, data: Callback) -> None:
             host = context.host
             query = update.callback_query
-            if language == "presser":
+            if language == "presser" or update.effective_chat is None:
                 t = await host.languages.user_t(query.from_user)
             else:
                 t = await host.languages.chat_t(update.effective_chat.id)

@@ -33,6 +33,7 @@ from bot.handlers.common import (
     popup,
     thread_of,
 )
+from bot.handlers.inline import START_PARAMETER as INLINE_START
 from bot.handlers.lobby import join_by_link, welcome_buttons
 from bot.handlers.records import HISTORY_LINK, history_by_link
 from bot.host import BotContext, Host
@@ -72,7 +73,7 @@ async def start_command(update: Update, context: BotContext) -> None:
         else:
             await resend_prompt(update, context, match_id)
         return
-    if payload:
+    if payload and payload != INLINE_START:  # (the button above inline results: a welcome)
         await message.reply_text(t("start.bad_link"))
         return
     await message.reply_html(

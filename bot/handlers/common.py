@@ -64,6 +64,8 @@ async def may_manage(host: Host, match: Match, user_id: int) -> bool:
     or, in a rematch's lobby, any player of the finished match."""
     if user_id == match.creator_id or await played_before(host, match, user_id):
         return True
+    if match.inline:  # a chat the bot is not in: it cannot ask who administers it
+        return False
     return await host.messenger.is_admin(match.chat_id, user_id)
 
 

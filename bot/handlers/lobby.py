@@ -152,6 +152,7 @@ async def create_lobby(
     options: dict | None = None,
     turn_seconds: int | None = None,
     rematch_of: Match | None = None,
+    inline_message_id: str | None = None,
 ) -> Match | None:
     """Open a lobby (``None`` if this chat or topic already has a match). The creator takes
     the first seat at once when the bot can already write to them privately; a rematch
@@ -172,6 +173,7 @@ async def create_lobby(
         title,
         turn_seconds,
         rematch_of=rematch_of.id if rematch_of else None,
+        inline_message_id=inline_message_id,
     )
     if match is None:
         return None
@@ -356,7 +358,9 @@ async def cancel(press: MatchPress) -> None:
 
 async def played_or_admin(press: MatchPress) -> str | None:
     """A rematch is for the finished match's players: one of them, or an admin, opens it."""
-    if press.seat is not None or await press.host.messenger.is_admin(
+    if press.seat is not None:
+        return None
+    if not press.match.inline and await press.host.messenger.is_admin(
         press.match.chat_id, press.user.id
     ):
         return None
@@ -379,16 +383,21 @@ async def rematch(press: MatchPress) -> None:
     the same players seated; each may leave, others may join while seats are free, and the
     finished match's players (or an admin) start it."""
     old = press.match
-    chat = press.query.message.chat
+    if old.inline:  # the same message becomes the rematch's lobby
+        chat_id, title = old.chat_id, old.title
+    else:
+        chat = press.query.message.chat
+        chat_id, title = chat.id, lobby_title(chat, press.t)
     match = await create_lobby(
         press.host,
-        chat.id,
+        chat_id,
         old.thread_id,
-        lobby_title(chat, press.t),
+        title,
         old.game,
         press.user,
         options=old.options,
         turn_seconds=old.turn_seconds,
         rematch_of=old,
+        inline_message_id=old.inline_message_id,
     )
     await press.tell("rematch.opened" if match else "lobby.already_running")

@@ -211,6 +211,7 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
         last_mover=row["last_mover"],
         title=row["title"],
         rematch_of=row["rematch_of"],
+        inline_message_id=row["inline_message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         lobby_message_id=row["lobby_message_id"],
@@ -409,7 +410,7 @@ class Storage(Standings, abc.ABC):
         memory — known without asking the database, so an outage can be told to them."""
         chats: dict[tuple[int, int], str | None] = {}
         for match in list(self._matches.values()):
-            if match.status == "playing" and match.chat_id < 0:
+            if match.status == "playing" and match.chat_id < 0 and not match.inline:
                 lang = self._chat_langs.get(match.chat_id)
                 chats[match.chat_id, match.thread_id] = None if lang is _MISSING else lang
         return [(chat, thread, lang) for (chat, thread), lang in chats.items()]
@@ -526,8 +527,10 @@ class Storage(Standings, abc.ABC):
         title: str = "",
         turn_seconds: int = 0,
         rematch_of: int | None = None,
+        inline_message_id: str | None = None,
     ) -> Match | None:
-        """A new lobby, or ``None`` if this chat (topic) already has an active match."""
+        """A new lobby, or ``None`` if this chat (topic) — or for an inline table, its
+        message — already has an active match."""
         now = time.time()
         args = (
             chat_id,
@@ -538,6 +541,7 @@ class Storage(Standings, abc.ABC):
             turn_seconds,
             creator_id,
             rematch_of,
+            inline_message_id,
             now,
             now,
         )
@@ -545,8 +549,8 @@ class Storage(Standings, abc.ABC):
         # the unique index on active matches per topic refuses a second one
         rows = await self._rows(
             "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
-            "status, creator_id, rematch_of, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+            "status, creator_id, rematch_of, inline_message_id, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
             args,
         )
         if not rows:
@@ -562,6 +566,7 @@ class Storage(Standings, abc.ABC):
             title=title,
             turn_seconds=turn_seconds,
             rematch_of=rematch_of,
+            inline_message_id=inline_message_id,
             created_at=now,
             updated_at=now,
         )
@@ -791,6 +796,14 @@ class Storage(Standings, abc.ABC):
         ids = await self._ids(
             "SELECT id FROM matches WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
             (chat_id, thread_id, *ACTIVE),
+        )
+        return ids[0] if ids else None
+
+    async def inline_match_id(self, inline_message_id: str) -> int | None:
+        """The active match of an inline message, if any."""
+        ids = await self._ids(
+            "SELECT id FROM matches WHERE inline_message_id = ? AND status IN (?, ?)",
+            (inline_message_id, *ACTIVE),
         )
         return ids[0] if ids else None
 

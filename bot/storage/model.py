@@ -9,6 +9,9 @@ from typing import Any
 from games.core import clone
 
 ACTIVE = ("lobby", "playing")
+# The chat ids given to chats known only through inline mode (``bot.place.inline_chat_id``):
+# below every Telegram chat id, which fit in 52 bits
+INLINE_CHATS = -(2**53)
 
 
 class StaleMatch(Exception):
@@ -67,6 +70,9 @@ class Match:
     last_mover: int | None = None  # the seat whose own press made the latest move
     title: str = ""  # the group's title, to tell matches apart in private chats
     rematch_of: int | None = None  # a rematch lobby: the finished match whose players manage it
+    # played in an inline message (inline mode: a chat the bot is not in), edited by this id;
+    # ``chat_id`` is then the chat's stand-in (``INLINE_CHATS``)
+    inline_message_id: str | None = None
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -86,6 +92,11 @@ class Match:
     @property
     def humans(self) -> list[Seat]:
         return [seat for seat in self.seats if not seat.is_ai]
+
+    @property
+    def inline(self) -> bool:
+        """Played in an inline message, in a chat the bot cannot write to."""
+        return self.inline_message_id is not None
 
     @property
     def practice(self) -> bool:

@@ -78,6 +78,7 @@ class StoredMessage:
     photo_size: tuple[int, int] = (0, 0)  # width, height
     document: bytes | None = None  # a file's content
     filename: str | None = None
+    inline_message_id: str | None = None  # sent by a user through the bot's inline mode
 
     @property
     def text(self) -> str:
@@ -124,6 +125,13 @@ class FakeTelegram(BaseRequest):
     _peak: int = 0
     _swept: float = 0.0  # when the quiet groups were last forgotten
     _ids: dict[int, itertools.count] = field(default_factory=dict)
+    # inline mode: switched on with @BotFather's /setinline; the messages users sent
+    # through it (by inline message id), and the answers to inline queries (by query id)
+    inline_mode: bool = True
+    inline_messages: dict[str, StoredMessage] = field(default_factory=dict)
+    inline_answers: dict[str, dict] = field(default_factory=dict)
+    # photos Telegram already has, by file id: (digest, size, bytes while recording)
+    file_ids: dict[str, tuple[str, tuple[int, int], bytes | None]] = field(default_factory=dict)
     _updates_ready: asyncio.Event | None = None
 
     def __hash__(self) -> int:
@@ -169,6 +177,8 @@ class FakeTelegram(BaseRequest):
             params = {**params, "_files": files}
         self.call_counts[api_method] += 1
         chat_id = _int(params.get("chat_id"))
+        if chat_id is None and params.get("inline_message_id") in self.inline_messages:
+            chat_id = self.inline_messages[params["inline_message_id"]].chat_id
         if self.record:
             self.calls.append((api_method, params))
         if self.record:
@@ -236,7 +246,7 @@ class FakeTelegram(BaseRequest):
             "username": self.username,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
         }
 
     def next_message_id(self, chat_id: int) -> int:
@@ -306,11 +316,29 @@ class FakeTelegram(BaseRequest):
         return {"digest": digest.hexdigest()}
 
     def _stored(self, params: dict) -> StoredMessage:
+        inline_id = params.get("inline_message_id")
+        if inline_id is not None:
+            if params.get("chat_id") is not None or params.get("message_id") is not None:
+                raise ApiError(400, "Bad Request: chat_id and message_id must be empty")
+            message = self.inline_messages.get(inline_id)
+            if message is None or message.deleted:
+                raise ApiError(400, "Bad Request: MESSAGE_ID_INVALID")
+            return message
         chat_id = _int(params.get("chat_id"))
         message = self.messages[chat_id].get(_int(params.get("message_id")))
         if message is None or message.deleted:
             raise ApiError(400, "Bad Request: message to edit not found")
         return message
+
+    def _check_can_edit(self, message: StoredMessage) -> None:
+        """An inline message is edited whoever is in its chat; others as their chat allows."""
+        if message.inline_message_id is None:
+            self._check_can_write(message.chat_id)
+
+    def _edited(self, message: StoredMessage) -> dict | bool:
+        """An edit's answer: the message, or ``True`` for an inline message (the bot is
+        not told about the chat it is in)."""
+        return True if message.inline_message_id is not None else self.message_dict(message)
 
     # -- Bot API methods -------------------------------------------------------------------
     def _api_getMe(self, params: dict) -> dict:
@@ -373,7 +401,7 @@ class FakeTelegram(BaseRequest):
 
     def _api_editMessageText(self, params: dict) -> dict:
         message = self._stored(params)
-        self._check_can_write(message.chat_id)
+        self._check_can_edit(message)
         if message.is_photo:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         markup = self._kept_markup(params.get("reply_markup"))
@@ -389,7 +417,7 @@ class FakeTelegram(BaseRequest):
         message.html = text
         message.markup = markup
         message.edits += 1
-        return self.message_dict(message)
+        return self._edited(message)
 
     def _api_sendPhoto(self, params: dict) -> dict:
         chat_id = _int(params["chat_id"])
@@ -406,7 +434,7 @@ class FakeTelegram(BaseRequest):
         )
         self._keep_photo(message, picture)
         self.messages[chat_id][message.message_id] = message
-        return self.message_dict(message)
+        return self._edited(message)
 
     def _api_sendDocument(self, params: dict) -> dict:
         chat_id = _int(params["chat_id"])
@@ -426,22 +454,33 @@ class FakeTelegram(BaseRequest):
             filename=(params.get("_filenames") or {}).get("document"),
         )
         self.messages[chat_id][message.message_id] = message
-        return self.message_dict(message)
+        return self._edited(message)
 
     def _api_editMessageMedia(self, params: dict) -> dict:
         """Replace the media (a text message may become a photo, as Telegram allows), its
         caption and the buttons."""
         message = self._stored(params)
-        self._check_can_write(message.chat_id)
+        self._check_can_edit(message)
         media = params.get("media")
         media = json.loads(media) if isinstance(media, str) else media
         if not isinstance(media, dict) or media.get("type") != "photo":
             raise ApiError(400, "Bad Request: can't parse input media JSON object")
-        picture = self._upload(params, media.get("media"))
+        reference = media.get("media")
+        if isinstance(reference, str) and reference in self.file_ids:
+            known = self.file_ids[reference]  # a file Telegram has: no upload
+        elif message.inline_message_id is not None:
+            # "When an inline message is edited, a new file can't be uploaded" (the Bot API);
+            # the wording of this refusal is the fake's own
+            raise ApiError(400, "Bad Request: can't upload a new file to an inline message")
+        elif isinstance(reference, str) and not reference.startswith("attach://"):
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        else:
+            picture = self._upload(params, reference)
+            known = (_digest(picture), (0, 0), picture)
         caption = self._caption(media)
         markup = self._kept_markup(params.get("reply_markup"))
         _check_markup(params.get("reply_markup"))
-        digest = _digest(picture)
+        digest = known[0]
         if (
             digest == message.photo_digest
             and plain(caption) == message.text
@@ -453,15 +492,18 @@ class FakeTelegram(BaseRequest):
                 "reply markup are exactly the same as a current content and reply markup "
                 "of the message",
             )
-        self._keep_photo(message, picture)
+        if known[2] is not None:
+            self._keep_photo(message, known[2])
+        else:
+            message.photo_digest, message.photo_size = digest, known[1]
         message.html = caption
         message.markup = markup
         message.edits += 1
-        return self.message_dict(message)
+        return self._edited(message)
 
     def _api_editMessageCaption(self, params: dict) -> dict:
         message = self._stored(params)
-        self._check_can_write(message.chat_id)
+        self._check_can_edit(message)
         if not message.is_photo:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         caption = self._caption(params)
@@ -477,7 +519,7 @@ class FakeTelegram(BaseRequest):
         message.html = caption
         message.markup = markup
         message.edits += 1
-        return self.message_dict(message)
+        return self._edited(message)
 
     def _upload(self, params: dict, reference: Any) -> bytes:
         """The uploaded picture a parameter refers to (``attach://<name>`` or its own
@@ -512,6 +554,12 @@ class FakeTelegram(BaseRequest):
             message.photo_size = image.size
         message.photo_digest = _digest(picture)
         message.photo = picture if self.record else None
+        kept = picture if self.record else None
+        self.file_ids[f"photo-{message.photo_digest}"] = (
+            message.photo_digest,
+            message.photo_size,
+            kept,
+        )
 
     def _api_editMessageReplyMarkup(self, params: dict) -> dict:
         message = self._stored(params)
@@ -520,7 +568,7 @@ class FakeTelegram(BaseRequest):
             raise ApiError(400, "Bad Request: message is not modified")
         message.markup = markup
         message.edits += 1
-        return self.message_dict(message)
+        return self._edited(message)
 
     def _api_deleteMessage(self, params: dict) -> bool:
         chat_id = _int(params["chat_id"])
@@ -537,6 +585,45 @@ class FakeTelegram(BaseRequest):
             self.on_answer(str(params.get("callback_query_id")))
         if self.record:
             self.answers.append(params)
+        return True
+
+    def _api_answerInlineQuery(self, params: dict) -> bool:
+        """Answers to an inline query, checked as Telegram checks them; kept by query id
+        for the user to choose from."""
+        query_id = str(params.get("inline_query_id"))
+        if query_id not in self.inline_answers:
+            raise ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        raw = params.get("results")
+        results = json.loads(raw) if isinstance(raw, str) else raw
+        if not isinstance(results, list) or len(results) > 50:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        ids = set()
+        for result in results:
+            result_id = str(result.get("id", ""))
+            if not 1 <= len(result_id.encode()) <= 64:
+                raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+            if result_id in ids:
+                raise ApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
+            ids.add(result_id)
+            if result.get("type") != "article" or not result.get("title"):
+                raise ApiError(400, "Bad Request: RESULT_TYPE_INVALID")
+            content = result.get("input_message_content") or {}
+            text = content.get("message_text") or ""
+            if not text.strip():
+                raise ApiError(400, "Bad Request: MESSAGE_EMPTY")
+            if len(plain(text)) > 4096:
+                raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+            _check_markup(result.get("reply_markup"))
+        button = params.get("button")
+        button = json.loads(button) if isinstance(button, str) else button
+        if button is not None:
+            start = button.get("start_parameter", "")
+            if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", start) or not button.get("text"):
+                raise ApiError(400, "Bad Request: START_PARAM_INVALID")
+        self.inline_answers[query_id] = {**params, "results": results, "button": button}
         return True
 
     async def _api_getUpdates(self, params: dict) -> list[dict]:
@@ -858,6 +945,85 @@ class Driver:
                 if label in button["text"]:
                     return message, button
         raise AssertionError(f"no button {label!r} in chat {chat_id}")
+
+    # -- inline mode -----------------------------------------------------------------------
+    @staticmethod
+    def chat_instance(chat_id: int) -> str:
+        """Telegram's stable, opaque identifier of a chat for callback queries (not its id)."""
+        return str(-(abs(chat_id) * 7919 + 13))
+
+    async def inline_query(
+        self, user: FakeUser, query: str = "", chat_type: str = "sender"
+    ) -> dict:
+        """The user types ``@bot query`` in a chat of ``chat_type`` ("sender": their private
+        chat with another user; "group", "supergroup"...); returns the bot's answer (its
+        ``results``, ``button``, ``cache_time``...)."""
+        query_id = str(next(self._query_ids))
+        self.api.inline_answers[query_id] = {}
+        update = {
+            "update_id": next(self._update_ids),
+            "inline_query": {
+                "id": query_id,
+                "from": user.as_dict(),
+                "query": query,
+                "offset": "",
+                "chat_type": chat_type,
+            },
+        }
+        await self.feed(update)
+        answer = self.api.inline_answers.pop(query_id)
+        assert answer, f"the inline query {query!r} was not answered"
+        return answer
+
+    def choose_result(self, user: FakeUser, chat_id: int, result: dict) -> str:
+        """The user taps a result: the message it describes appears in ``chat_id``, sent by
+        the user via the bot; returns its inline message id (the bot is not told: without
+        /setinlinefeedback it learns the id from the first press on the message)."""
+        inline_id = f"AgAAA{len(self.api.inline_messages) + 1:06d}{abs(chat_id)}"
+        content = result["input_message_content"]
+        message = StoredMessage(
+            message_id=self.api.next_message_id(chat_id),
+            chat_id=chat_id,
+            html=self.api._kept_text(content["message_text"]),
+            markup=self.api._kept_markup(result.get("reply_markup")),
+            inline_message_id=inline_id,
+        )
+        self.api.messages[chat_id][message.message_id] = message
+        self.api.inline_messages[inline_id] = message
+        return inline_id
+
+    async def press_inline(self, user: FakeUser, inline_message_id: str, data: str) -> str | None:
+        """Press a button of an inline message: the query carries the inline message id and
+        the chat's ``chat_instance``, not the message; returns the popup text."""
+        message = self.api.inline_messages[inline_message_id]
+        query = {
+            "id": str(next(self._query_ids)),
+            "from": user.as_dict(),
+            "chat_instance": self.chat_instance(message.chat_id),
+            "inline_message_id": inline_message_id,
+            "data": data,
+        }
+        before = len(self.api.answers)
+        await self.feed({"update_id": next(self._update_ids), "callback_query": query})
+        answers = self.api.answers[before:]
+        assert answers, f"the press {data!r} was not answered"
+        return answers[-1].get("text")
+
+    async def press_inline_label(
+        self, user: FakeUser, inline_message_id: str, label: str
+    ) -> str | None:
+        """Press the button of an inline message whose label contains ``label``."""
+        message = self.api.inline_messages[inline_message_id]
+        for button in message.buttons():
+            if label in button["text"]:
+                if "url" in button:
+                    return await self.follow(user, button["url"])
+                return await self.press_inline(user, inline_message_id, button["callback_data"])
+        raise AssertionError(f"no button {label!r} on inline message {inline_message_id}")
+
+    def delete_inline(self, inline_message_id: str) -> None:
+        """A user of the chat deletes the inline message."""
+        self.api.inline_messages[inline_message_id].deleted = True
 
     async def follow(self, user: FakeUser, url: str) -> None:
         """Open a t.me deep link: the user's app sends /start <payload> to the bot."""

@@ -148,4 +148,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (match_id, user_id)
     );
     """,
+    # 4: a table in an inline message (inline mode: a chat the bot is not in): the
+    # message's id; a chat may hold several such tables, one per message
+    """
+    ALTER TABLE matches ADD COLUMN inline_message_id TEXT;
+    DROP INDEX one_active_match_per_topic;
+    CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id)
+        WHERE status IN ('lobby', 'playing') AND inline_message_id IS NULL;
+    CREATE UNIQUE INDEX one_active_match_per_inline_message ON matches (inline_message_id)
+        WHERE status IN ('lobby', 'playing') AND inline_message_id IS NOT NULL;
+    """,
 ]
