@@ -233,8 +233,8 @@ def match_button(
                 press = MatchPress(host, query, data, match, t, seat)
                 for check in checks:
                     refused = await check(press)
-                    if refused is not None:
-                        await press.tell(refused)
+                    if refused is not None:  # (a popup may name the bot: "@{bot}")
+                        await press.tell(refused, bot=host.messenger.bot.username)
                         return
                 await handler(press)
             for work in press._after_unlock:

@@ -360,9 +360,9 @@ async def played_or_admin(press: MatchPress) -> str | None:
     """A rematch is for the finished match's players: one of them, or an admin, opens it."""
     if press.seat is not None:
         return None
-    if not press.match.inline and await press.host.messenger.is_admin(
-        press.match.chat_id, press.user.id
-    ):
+    if press.match.inline:  # a chat the bot is not in: no admins it can ask about
+        return "inline.rematch_players_only"
+    if await press.host.messenger.is_admin(press.match.chat_id, press.user.id):
         return None
     return "rematch.players_only"
 

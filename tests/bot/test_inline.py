@@ -79,7 +79,7 @@ async def test_typing_the_bots_name_offers_the_five_games_in_the_users_language(
     async with running_bot(api, database) as driver:
         answer = await driver.inline_query(IVAN, "")
         titles = [result["title"] for result in answer["results"]]
-        assert titles == ["5211", "Султан", "Кто осёл?", "Азул", "Летний дворец"]
+        assert titles == ["5211", "Султан", "Кто осёл?", "Азул", "Азул Мини: Летний дворец"]
         sultan = answer["results"][1]
         assert sultan["description"].startswith("👥 2–5 · 🏆 За 3 раунда купи самые ценные камни")
         assert "Иван ищет соперников" in sultan["input_message_content"]["message_text"]
@@ -90,12 +90,12 @@ async def test_typing_the_bots_name_offers_the_five_games_in_the_users_language(
             "start_parameter": "inline",
         }
         filtered = await driver.inline_query(IVAN, "азу")
-        assert [result["id"] for result in filtered["results"]] == ["azul"]
+        assert [result["id"] for result in filtered["results"]] == ["azul", "summer_pavilion"]
+        filtered = await driver.inline_query(IVAN, "sultan")  # the game's id works too
+        assert [result["id"] for result in filtered["results"]] == ["sultan"]
         await driver.follow(IVAN, "https://t.me/tablebot_test_bot?start=inline")
         assert "Привет" in prompt(driver, IVAN).text  # the welcome, not "a broken link"
-        assert "button" not in (await driver.inline_query(IVAN, "sult")) or not (
-            await driver.inline_query(IVAN, "sult")
-        ).get("button")
+        assert (await driver.inline_query(IVAN, "")).get("button") is None
 
 
 async def test_the_bot_says_at_start_up_whether_inline_mode_is_on(tmp_path, caplog):
@@ -123,7 +123,7 @@ async def test_two_friends_play_a_whole_sultan_match_in_their_private_chat(datab
         board = shown(api, inline_id)
         assert board.text.startswith("Sultan\nRound 1 of 3 · circle 1 of 4")
         assert "👉 Bob" in board.text
-        assert prompt(driver, BOB).text.startswith("🎲 Alice's table")
+        assert prompt(driver, BOB).text.startswith("📍 Alice's table\nSultan\n")
         moves = await play_sultan.play_to_the_end(driver, stand_in(PAIR), [ALICE, BOB])
         assert moves > 40
         board = shown(api, inline_id)
@@ -140,3 +140,178 @@ async def test_two_friends_play_a_whole_sultan_match_in_their_private_chat(datab
         here = await storage.leaderboard("sultan", stand_in(PAIR))
         everywhere = await storage.leaderboard("sultan")
         assert {s.user_id for s in here} == {s.user_id for s in everywhere} == {ALICE.id, BOB.id}
+
+
+async def test_two_friends_play_a_whole_azul_match_with_the_board_as_a_picture(database):
+    """The board is a photo as soon as the player to act has been sent theirs: Telegram's
+    file is reused, as an inline message takes no upload."""
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB)
+        inline_id = await open_table(driver, "azul", ALICE, [BOB])
+        board = shown(api, inline_id)
+        assert board.is_photo
+        assert prompt(driver, board_player(board)).is_photo
+        assert board.photo_digest == prompt(driver, board_player(board)).photo_digest
+        play = play_azul.PLAY
+        await play.play_until(driver, [ALICE, BOB], lambda s: s["round"] > 1, group=stand_in(PAIR))
+        board = shown(api, inline_id)
+        assert "🧱 Round 1: wall tiling" in board.text  # the round's news, inside the board
+        assert "↪️ Latest moves:" in board.text
+        moves = await play.play_until(driver, [ALICE, BOB], lambda s: False, group=stand_in(PAIR))
+        assert moves > 20
+        board = shown(api, inline_id)
+        assert "🏆 Game over! Winner:" in board.text
+        assert [b["text"] for b in board.buttons()] == ["🔁 Rematch"]
+        assert bot_messages(api, PAIR) == []
+        assert api.refused == []  # never an upload into the inline message
+        match = await current_match(driver, stand_in(PAIR))
+        assert match.status == "finished"
+
+
+def board_player(board: StoredMessage) -> FakeUser:
+    """The player the board says is to act."""
+    return ALICE if "👉 Alice takes tiles" in board.text else BOB
+
+
+async def test_three_users_play_whos_the_donkey_in_a_group_without_the_bot(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB, CAROL)
+        inline_id = await open_table(driver, "donkey", ALICE, [BOB, CAROL], chat_id=CLUB)
+        assert shown(api, inline_id).text.startswith("🫏 Who's the Donkey?\n")
+        rng = random.Random(3)
+        players = [ALICE, BOB, CAROL]
+        moves = 0
+        while True:
+            _match, _seat, user = await play_donkey.acting(driver, players, stand_in(CLUB))
+            if user is None:
+                break
+            await play_donkey.random_move(driver, user, rng)
+            moves += 1
+            assert moves < 2000, "the match did not end"
+        assert moves > 10
+        match = await current_match(driver, stand_in(CLUB))
+        assert match.status == "finished"
+        assert "🔁 Rematch" in [b["text"] for b in shown(api, inline_id).buttons()]
+        assert CLUB not in api.chats and bot_messages(api, CLUB) == []
+        assert api.refused == []
+
+
+# -- what a group match has --------------------------------------------------------------------
+
+
+async def test_a_restart_mid_match_loses_nothing(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB)
+        inline_id = await open_table(driver, "sultan", ALICE, [BOB])
+        rng = random.Random(5)
+        for _ in range(7):
+            await play_sultan.play_move(driver, stand_in(PAIR), [ALICE, BOB], rng)
+        before = shown(api, inline_id).text
+        version = (await current_match(driver, stand_in(PAIR))).version
+    async with running_bot(api, database) as driver:  # a new process, the same chats
+        assert shown(api, inline_id).text == before
+        assert (await current_match(driver, stand_in(PAIR))).version == version
+        await play_sultan.play_to_the_end(driver, stand_in(PAIR), [ALICE, BOB], seed=9)
+        assert "🏁 Sultan is over." in shown(api, inline_id).text
+        assert api.refused == []
+
+
+async def test_a_player_who_runs_out_of_time_twice_goes_on_autopilot(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        clock = use_clock(driver)
+        await started(driver, ALICE, BOB)
+        inline_id = await open_table(driver, "sultan", ALICE, [BOB])
+        match = await current_match(driver, stand_in(PAIR))
+        (first,) = play_sultan.ENGINE.to_act(match.state)
+        late = [ALICE, BOB][first]
+        clock.now += 181
+        await tick(driver, clock, match.id)
+        board = shown(api, inline_id).text
+        assert f"⏰ {late.first_name} ran out of time, so I made a move for them." in board
+        rng = random.Random(2)
+        while True:  # the other player moves until it is the late one's turn again
+            match = await current_match(driver, stand_in(PAIR))
+            if match.seats[first].user_id in {
+                match.seats[s].user_id for s in play_sultan.ENGINE.to_act(match.state)
+            }:
+                break
+            await play_sultan.play_move(driver, stand_in(PAIR), [ALICE, BOB], rng)
+        clock.now += 181
+        await tick(driver, clock, match.id)
+        match = await current_match(driver, stand_in(PAIR))
+        assert match.seats[first].autopilot
+        assert "You are on autopilot" in prompt(driver, late).text
+        assert f"Moves {late.first_name} missed in a row: 2." in shown(api, inline_id).text
+
+
+async def test_a_rematch_opens_in_the_same_message_with_the_same_players(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB)
+        inline_id = await open_table(driver, "sultan", ALICE, [BOB])
+        await play_sultan.play_to_the_end(driver, stand_in(PAIR), [ALICE, BOB])
+        assert await driver.press_inline_label(MALLORY, inline_id, "Rematch") == (
+            "Only this game's players can start a rematch. "
+            "For a game of your own, type @tablebot_test_bot in any chat."
+        )
+        popup = await driver.press_inline_label(BOB, inline_id, "Rematch")
+        assert popup == "Rematch open: the same players are seated."
+        lobby = shown(api, inline_id).text
+        assert lobby.startswith("🔁 Sultan — rematch")
+        assert "1. Alice\n2. Bob" in lobby
+        assert await driver.press_inline_label(BOB, inline_id, "Start") == "Let's play!"
+        match = await current_match(driver, stand_in(PAIR))
+        assert match.status == "playing" and match.rematch_of == 1
+        assert shown(api, inline_id).text.startswith("Sultan\nRound 1 of 3")
+
+
+async def test_a_strangers_press_gets_a_popup_and_changes_nothing(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB, MALLORY)
+        inline_id = await offer(driver, ALICE, PAIR, "sultan")
+        await driver.press_inline_label(BOB, inline_id, "Join")
+        assert await driver.press_inline_label(MALLORY, inline_id, "Start") == (
+            "Only the player who opened the game or an admin can do that."
+        )
+        assert await driver.press_inline_label(MALLORY, inline_id, "Leave") == (
+            "You have not joined this game."
+        )
+        await driver.press_inline_label(ALICE, inline_id, "Start")
+        match = await current_match(driver, stand_in(PAIR))
+        (seat,) = play_sultan.ENGINE.to_act(match.state)
+        move = play_sultan.ENGINE.legal_actions(match.state, seat)[0]
+        token = match.seats[seat].token
+        data = Callback(Kind.ACTION, match.id, token, ".".join(map(str, move))).encode()
+        board_before = shown(api, inline_id).text
+        assert await driver.press_inline(MALLORY, inline_id, data) == POPUP_STRANGER
+        # a move of this table pressed on another table (a forged press) is refused too
+        other = await offer(driver, BOB, PAIR, "sultan")
+        player = [ALICE, BOB][seat]
+        assert await driver.press_inline(player, other, data) == "This button is not valid."
+        assert (await get_host(driver.app).storage.load(match.id)).version == match.version
+        assert shown(api, inline_id).text == board_before
+
+
+async def test_a_deleted_inline_message_ends_its_match_and_the_players_hear_it(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB)
+        inline_id = await open_table(driver, "sultan", ALICE, [BOB])
+        driver.delete_inline(inline_id)
+        rng = random.Random(1)
+        await play_sultan.play_move(driver, stand_in(PAIR), [ALICE, BOB], rng)
+        match = await get_host(driver.app).storage.load(1)
+        assert match.status == "cancelled"
+        for user in (ALICE, BOB):
+            assert prompt(driver, user).text == (
+                "⏹ The message of our game of Sultan (Alice's table) was deleted, "
+                "so the game has ended."
+            )
+        assert api.refused == [("editMessageText", PAIR, "Bad Request: MESSAGE_ID_INVALID")]
+        storage = get_host(driver.app).storage
+        assert [p.outcome for p in await storage.history(stand_in(PAIR))] == ["abandoned"]
