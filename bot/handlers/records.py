@@ -23,6 +23,7 @@ from bot.host import BotContext, Host
 from bot.i18n import Translator
 from bot.match_log import readable_log, replay_json
 from bot.messenger import MessageGone, Unreachable
+from bot.place import is_inline_chat
 from bot.storage import GameStats, Match, PastMatch, Standing
 from bot.storage.records import PROVISIONAL_GAMES, RATING_START
 from bot.ui import get_ui, playable_games
@@ -266,7 +267,9 @@ async def history_command(update: Update, context: BotContext) -> None:
         return
     practice = is_private(chat)  # a practice match's chat is its player's private chat
     past = await host.storage.history(chat.id)
-    if not past:
+    # in private, also the user's matches in inline messages (chats without the bot)
+    elsewhere = await host.storage.inline_history(chat.id) if practice else []
+    if not past and not elsewhere:
         await message.reply_text(t("history.empty_practice") if practice else t("history.empty"))
         return
     title, hint = (
@@ -274,7 +277,12 @@ async def history_command(update: Update, context: BotContext) -> None:
         if practice
         else (t("history.title"), t("history.hint"))
     )
-    lines = [title, *(history_line(t, p) for p in past), "", hint]
+    lines = [title, *(history_line(t, p) for p in past)] if past else []
+    if elsewhere:
+        lines += [""] if lines else []
+        lines += [t("history.title_inline"), *(history_line(t, p) for p in elsewhere)]
+    lines += ["", hint]
+    past = past + elsewhere
     buttons = [
         InlineKeyboardButton(
             t("history.button", id=p.match_id, game=get_ui(p.game).title(t)),
@@ -304,7 +312,19 @@ async def history_button(update: Update, context: BotContext, data: Callback) ->
     t = await host.languages.user_t(user)
     past = await host.storage.past_match(data.match_id)
     match = await host.storage.load(data.match_id) if past else None
-    if past is None or match is None or past.chat_id != chat.id or not on_menu(query, Kind.HISTORY):
+    # a match of this chat; in private, also one of the user's in an inline message
+    mine_inline = (
+        match is not None
+        and is_private(chat)
+        and is_inline_chat(match.chat_id)
+        and match.seat_of(user.id) is not None
+    )
+    if (
+        past is None
+        or match is None
+        or (past.chat_id != chat.id and not mine_inline)
+        or not on_menu(query, Kind.HISTORY)
+    ):
         await popup(query, t("error.bad_button"))
         return
     sent = (user.id, match.id)

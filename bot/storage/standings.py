@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage.model import INLINE_CHATS
 from bot.storage.records import FORGOTTEN, GLOBAL, provisional, shown_rating
 
 TOP = 10  # places on a leaderboard
@@ -139,6 +140,16 @@ class Standings:
         rows = await self._rows(
             "SELECT * FROM match_records WHERE chat_id = ? ORDER BY ended_at DESC LIMIT ?",
             (chat_id, limit),
+        )
+        return await self._with_players(rows)
+
+    async def inline_history(self, user_id: int, limit: int = HISTORY) -> list[PastMatch]:
+        """A player's last ended matches played in inline messages (chats the bot is not
+        in, which have no /history of their own), the latest first."""
+        rows = await self._rows(
+            "SELECT r.* FROM match_records r JOIN match_players p ON p.match_id = r.match_id "
+            "WHERE p.user_id = ? AND r.chat_id <= ? ORDER BY r.ended_at DESC LIMIT ?",
+            (user_id, INLINE_CHATS, limit),
         )
         return await self._with_players(rows)
 

@@ -3,14 +3,19 @@ bot keeps up to date, and the players' hands and prompts come privately, as in a
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
 import pytest
+from telegram import Update
 
 from bot.callbacks import Callback, Kind
 from bot.host import get_host
+from bot.i18n import translator
+from bot.lobby_view import turn_label
 from bot.place import inline_chat_id
+from bot.rate_limit import TelegramLimits
 from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser, StoredMessage
 from tests.bot import play_azul, play_donkey, play_sultan
 from tests.bot.conftest import ALICE, BOB, CAROL, IVAN, MALLORY, running_bot
@@ -315,3 +320,63 @@ async def test_a_deleted_inline_message_ends_its_match_and_the_players_hear_it(d
         assert api.refused == [("editMessageText", PAIR, "Bad Request: MESSAGE_ID_INVALID")]
         storage = get_host(driver.app).storage
         assert [p.outcome for p in await storage.history(stand_in(PAIR))] == ["abandoned"]
+
+
+async def test_a_flood_of_presses_on_one_inline_message_keeps_its_chat_within_telegrams_limit(
+    database,
+):
+    """Telegram's minute shrunk to a second: the creator cycles an option 50 times a second;
+    the lobby's edits, which name no chat, are paced as their chat's calls (at most 19 in
+    any minute), coalesce, and the message ends on the latest state."""
+    api = FakeTelegram()
+    window = 1.0
+    limits = TelegramLimits(window=window, margin=0.05)
+    async with running_bot(api, database, limits, rate_limit=True) as driver:
+        await started(driver, ALICE)
+        inline_id = await offer(driver, ALICE, CLUB, "sultan")
+        await driver.press_inline_label(ALICE, inline_id, "Join")
+        data = next(
+            b["callback_data"] for b in shown(api, inline_id).buttons() if "per move" in b["text"]
+        )
+        api.timeline.clear()
+        for _ in range(100):
+            update = Update.de_json(press(driver, inline_id, data), driver.app.bot)
+            await driver.app.process_update(update)
+            await asyncio.sleep(window / 50)
+        await driver.settle()
+        match = await current_match(driver, stand_in(CLUB))
+        edits = [when for when, method, chat in api.timeline if method == "editMessageText"]
+    assert len(edits) > 19  # more than one minute's budget was drawn...
+    assert api.peak_group_calls_per_minute(window=window) <= 19  # ...never more in a minute
+    assert len(edits) < 100  # coalesced
+    assert turn_label(translator("en"), match.turn_seconds) in shown(api, inline_id).text
+
+
+def press(driver: Driver, inline_id: str, data: str) -> dict:
+    """A press on an inline message by Alice, as an update (not yet handled)."""
+    message = driver.api.inline_messages[inline_id]
+    query = {
+        "id": f"flood-{random.random()}",
+        "from": ALICE.as_dict(),
+        "chat_instance": Driver.chat_instance(message.chat_id),
+        "inline_message_id": inline_id,
+        "data": data,
+    }
+    return {"update_id": random.randrange(10**9), "callback_query": query}
+
+
+async def test_history_in_private_lists_ones_inline_games_and_sends_them_there(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE, BOB, MALLORY)
+        await open_table(driver, "sultan", ALICE, [BOB])
+        await play_sultan.play_to_the_end(driver, stand_in(PAIR), [ALICE, BOB])
+        await driver.send(BOB, BOB.id, "/history")
+        listing = prompt(driver, BOB)
+        assert listing.text.startswith("📜 Your games in other chats\n#1 · Sultan · ")
+        assert await driver.press_label(BOB, BOB.id, "#1 Sultan") == (
+            "#1: its final screen and move log are below."
+        )
+        assert "🏁 Sultan is over." in "\n".join(m.text for m in api.visible(BOB.id))
+        await driver.send(MALLORY, MALLORY.id, "/history")  # not hers
+        assert "#1" not in prompt(driver, MALLORY).text
