@@ -424,10 +424,12 @@ class Publisher:
         text and no buttons: a finished lobby leaves a clean chat."""
         place = place_of(match)
         if place.inline_message_id is not None:
+            inline, budget = place.inline_message_id, place.chat_id
             with contextlib.suppress(MessageGone, BadRequest):
-                await self.messenger.edit_inline(
-                    place.inline_message_id, text, limit_as=place.chat_id
-                )
+                try:
+                    await self.messenger.edit_inline(inline, text, limit_as=budget)
+                except MessageKindDiffers:  # a photo (a rematch after a tile game)
+                    await self.messenger.edit_inline_caption(inline, text, limit_as=budget)
             return
         if match.lobby_message_id is None:
             return
@@ -605,11 +607,13 @@ class Publisher:
     async def _draw_in_board(self, scene: GroupScene, place: Place) -> None:
         """Draw a match where nothing can follow the board (``Place.news_below`` is False):
         the news lives inside it — the notices and the game's announcements since the last
-        news, in view until newer news replaces them, and the moves since the player to
-        act last moved — and at the end the final result takes its place, with the rematch
-        button. A tile game's board is the picture the player to act was just sent (no
-        picture can be uploaded here: Telegram's file is reused), text until there is one;
-        once a photo, the message stays one (Telegram cannot turn it back into text)."""
+        news (a round's results), in view until newer news replaces them, above the board,
+        which names the moves since the player to act last moved (the tile games' "Latest
+        moves", Sultan's bids, the Donkey's plays) — and at the end the final result takes
+        its place, with the rematch button. A tile game's board is the picture the player
+        to act was just sent (no picture can be uploaded here: Telegram's file is reused),
+        text until there is one; once a photo, the message stays one (Telegram cannot turn
+        it back into text)."""
         match, t = scene.match, scene.t
         notices, news = await self._board_news(scene)
         picture, file_id = await self._known_picture(scene)
@@ -619,7 +623,9 @@ class Publisher:
             final = scene.ui.final(t, scene.public, result, scene.names)
             rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
             rows: Rows = [[press_button(t("play.rematch"), rematch)]]
-            text = "\n\n".join(part for part in (news, final) if part)
+            # a caption keeps its first lines (``fit_caption``): the result before the news
+            parts = (final, news) if photo else (news, final)
+            text = "\n\n".join(part for part in parts if part)
             if len(text) > MAX_NEWS:
                 text = final
         elif photo:
@@ -627,8 +633,7 @@ class Publisher:
             text = "\n\n".join(part for part in (self._caption(scene), news) if part)
         else:
             board, rows = self._board_screen(scene)
-            parts = [news, self._latest_moves(scene, board), board]
-            text = "\n\n".join(part for part in parts if part)
+            text = "\n\n".join(part for part in (news, board) if part)
             if len(text) > MAX_NEWS:
                 text = board
         if photo:
@@ -658,15 +663,6 @@ class Publisher:
         texts += [text for text in scene.ui.announce(t, window, public, scene.names) if text]
         notices = [notice_id for item in items for notice_id in item.notice_ids]
         return notices, "\n\n".join(texts)
-
-    def _latest_moves(self, scene: GroupScene, board: str) -> str:
-        """The moves since the player to act last moved, where the board does not show them
-        already (the tile games' boards do)."""
-        t = scene.t
-        to_act = get_engine(scene.match.game).to_act(scene.match.state)
-        if not to_act or t("recent.latest_moves") in board:
-            return ""
-        return scene.ui.latest_moves(t, scene.public, min(to_act), scene.names)
 
     async def _known_picture(self, scene: GroupScene) -> tuple[bytes | None, str | None]:
         """The picture of the board Telegram already has (its bytes and file id): the one

@@ -25,7 +25,8 @@ import pytest
 
 from bot.callbacks import Callback, Kind
 from bot.host import get_host
-from bot.testing.fake_telegram import FakeTelegram, FakeUser
+from bot.place import inline_chat_id
+from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
 from bot.ui.base import COLOUR_GLYPHS
 from tests.bot import play5211, play_azul, play_donkey, play_sultan, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
@@ -177,6 +178,75 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
         assert chat.sends <= private_sends and chat.edits <= private_edits, chat
 
 
+# -- inline mode: the table is one message, in a chat the bot is not in ----------------------
+PAIR = 7_000_002  # two friends' private chat (three friends': a group without the bot)
+INLINE_PLAYERS = {"sultan": [ALICE, BOB], "azul": [ALICE, BOB], "donkey": [ALICE, BOB, CAROL]}
+# game: (at most: edits of the inline message; private sends, edits per player), about 5%
+# above the counts (docs/messages.md)
+INLINE_EXPECTED = {
+    "sultan": (66, 21, 92),
+    "azul": (53, 50, 41),
+    "donkey": (164, 52, 123),
+}
+
+
+async def play_whole_inline_game(game: str, driver: Driver) -> tuple[list[FakeUser], str]:
+    """One whole game in an inline message: the players and the message's id."""
+    players = INLINE_PLAYERS[game]
+    for player in players:
+        await driver.send(player, player.id, "/start")
+    answer = await driver.inline_query(ALICE, game)
+    inline_id = driver.choose_result(ALICE, PAIR, answer["results"][0])
+    for player in players[1:]:
+        await driver.press_inline_label(player, inline_id, "Join")
+    await driver.press_inline_label(ALICE, inline_id, "Start")
+    chat = inline_chat_id(Driver.chat_instance(PAIR))
+    if game == "sultan":
+        await play_sultan.play_to_the_end(driver, chat, players, seed=3)
+    elif game == "azul":
+        await play_azul.play_until(driver, players, lambda s: False, 3, True, group=chat)
+    else:
+        rng = random.Random(2)
+        while True:
+            _match, _seat, user = await play_donkey.acting(driver, players, chat)
+            if user is None:
+                break
+            await play_donkey.random_move(driver, user, rng)
+    assert (await current_match(driver, chat)).status == "finished"
+    return players, inline_id
+
+
+def inline_edits(api: FakeTelegram, inline_id: str) -> int:
+    return sum(1 for method, params in api.calls if params.get("inline_message_id") == inline_id)
+
+
+@pytest.mark.parametrize("game", list(INLINE_EXPECTED))
+async def test_a_whole_inline_game_is_one_message_edited_and_one_prompt_each(
+    game, driver, api, seeded
+):
+    players, inline_id = await play_whole_inline_game(game, driver)
+    most_edits, private_sends, private_edits = INLINE_EXPECTED[game]
+    assert [m.inline_message_id for m in api.visible(PAIR)] == [inline_id]  # nothing else
+    assert 0 < inline_edits(api, inline_id) <= most_edits
+    assert api.refused == [], api.refused
+    for player in players:
+        chat = tally(api, player.id)
+        messages = [m for m in api.visible(player.id) if m.from_bot]
+        # the welcome of /start, then the live prompt, which ends as the final screen
+        assert chat.left == 2, (player.first_name, [m.text[:80] for m in messages])
+        assert " over" in messages[-1].text and not messages[-1].buttons()
+        assert chat.sends <= private_sends and chat.edits <= private_edits, chat
+
+
+async def measure_inline(game: str) -> tuple[int, dict[str, Tally]]:
+    with tempfile.TemporaryDirectory() as folder:
+        api = FakeTelegram()
+        async with running_bot(api, Path(folder) / "bot.sqlite3") as driver:
+            players, inline_id = await play_whole_inline_game(game, driver)
+        tallies = {p.first_name: tally(api, p.id) for p in players}
+        return inline_edits(api, inline_id), tallies
+
+
 async def measure(game: str) -> dict[str, Tally]:
     """Play one game in a fresh bot and tally every chat (for the table below)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -207,6 +277,15 @@ def main() -> None:
             f"| {game} | {group.left} | {group.sends} ({group.loud}) / {group.edits} / "
             f"{group.deletes} / {group.refused} | {private_left} | {private} |"
         )
+    print()
+    print("| inline game | inline message edits | private sends / edits / deletes, per player |")
+    print("|---|---|---|")
+    for game in INLINE_EXPECTED:
+        edits, chats = asyncio.run(measure_inline(game))
+        private = ", ".join(
+            f"{name} {t.sends} / {t.edits} / {t.deletes}" for name, t in chats.items()
+        )
+        print(f"| {game} ({len(chats)}) | {edits} | {private} |")
     sys.stdout.flush()
 
 
