@@ -380,3 +380,39 @@ async def test_history_in_private_lists_ones_inline_games_and_sends_them_there(d
         assert "🏁 Sultan is over." in "\n".join(m.text for m in api.visible(BOB.id))
         await driver.send(MALLORY, MALLORY.id, "/history")  # not hers
         assert "#1" not in prompt(driver, MALLORY).text
+
+
+async def test_a_player_who_never_started_the_bot_is_sent_to_it_and_seated_on_return(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE)
+        inline_id = await offer(driver, ALICE, PAIR, "azul")
+        before = len(api.answers)
+        popup = await driver.press_inline_label(CAROL, inline_id, "Join")
+        assert popup == (
+            "Open our private chat and press Start: that seats you, and your cards will come there."
+        )
+        link = api.answers[before]["url"]
+        assert link == "https://t.me/tablebot_test_bot?start=j1"
+        assert "1. Alice\n" in shown(api, inline_id).text  # the lobby is open, Alice seated
+        assert "Carol" not in shown(api, inline_id).text
+        await driver.follow(CAROL, link)  # her app opens the private chat: /start j1
+        assert prompt(driver, CAROL).text.startswith("You joined Azul in Alice's table.")
+        assert "1. Alice\n2. Carol" in shown(api, inline_id).text
+        assert await driver.press_inline_label(CAROL, inline_id, "Join") == (
+            "You are already in this Azul game."
+        )
+
+
+async def test_an_inline_lobby_nobody_starts_expires_into_one_line(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        clock = use_clock(driver)
+        await started(driver, ALICE)
+        inline_id = await offer(driver, ALICE, PAIR, "sultan")
+        await driver.press_inline_label(ALICE, inline_id, "Join")
+        clock.now += 24 * 3600
+        assert await get_host(driver.app).timers.expire_lobbies() == [1]
+        assert shown(api, inline_id).text == "⌛ This lobby expired: nobody started it."
+        assert shown(api, inline_id).buttons() == []
+        assert await driver.press_inline(ALICE, inline_id, "st:1:0:") == "This lobby is closed."
