@@ -356,3 +356,60 @@ async def test_sigterm_finishes_the_update_in_flight_and_closes_the_database(ser
     finally:
         await bot.terminate()
         look.close()
+
+
+async def test_an_inline_match_survives_sigkill(server, database):
+    """Inline mode as a real process: two friends' Sultan in an inline message, the bot
+    killed (SIGKILL) around two presses: no answered move is lost, the message is redrawn
+    to the committed state, and the match ends, recorded once."""
+    api: FakeTelegram = server.api
+    look = Look(database)
+    bot = BotProcess(server, database)
+    try:
+        await bot.start()
+        driver = ProcessDriver(api)
+        for player in (ALICE, BOB):
+            await driver.send(player, player.id, "/start")
+        answer = await driver.inline_query(ALICE, "sultan")
+        inline_id = driver.choose_result(ALICE, 7_000_003, answer["results"][0])
+        await driver.press_inline_label(BOB, inline_id, "Join")
+        await driver.press_inline_label(ALICE, inline_id, "Start")
+        engine, rng, played = get_engine("sultan"), random.Random(7), []
+        for press in range(500):
+            state, _, tokens, status = read_match(look)
+            if status == "finished":
+                break
+            (seat,) = engine.to_act(state)
+            action = encode_action(rng.choice(engine.legal_actions(state, seat)))
+            user = (ALICE, BOB)[seat]
+            update = driver.press_update(user, user.id, 1, f"a:1:{tokens[seat]}:{action}")
+            query = update["callback_query"]["id"]
+            api.queue_update(update)
+            if press in (3, 8):  # killed around the press: it may or may not be answered
+                await asyncio.sleep(rng.uniform(0, 0.05))
+                await bot.kill()
+                await bot.start()
+                with contextlib.suppress(AssertionError):
+                    await until(lambda q=query: answered(api, q) is not None, timeout=2)
+                await until(lambda: inline_drawn(look), what="the inline message redrawn")
+            else:
+                await until(lambda q=query: answered(api, q) is not None, what="an answer")
+            if answered(api, query) not in (None, *REFUSALS):
+                played.append((seat, action))
+        await until(lambda: "is over" in api.inline_messages[inline_id].text, what="the end")
+        await bot.terminate()
+        moves = look.rows(
+            "SELECT seat, action FROM moves WHERE match_id = 1 AND seat >= 0 ORDER BY version"
+        )
+        assert [move for move in played if move not in moves] == []
+        assert look.rows("SELECT match_id, outcome, rated FROM match_records") == [
+            (1, "finished", True)
+        ]
+    finally:
+        look.close()
+
+
+def inline_drawn(look: Look) -> bool:
+    """The inline message shows the committed version of match 1."""
+    version, published = look.rows("SELECT version, published FROM matches WHERE id = 1")[0]
+    return published == version
