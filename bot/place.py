@@ -36,12 +36,9 @@ class Place:
 
     @property
     def news_below(self) -> bool:
-        """News is posted as messages below the board (else it lives inside the board)."""
-        return self.kind != "inline"
-
-    @property
-    def uploads(self) -> bool:
-        """A new picture can be uploaded into the board (else only one Telegram has)."""
+        """News is posted as messages below the board, and new pictures are uploaded into
+        it; else (an inline message) the news lives inside the board, whose picture can only
+        be one Telegram already has (``Publisher._draw_in_board``)."""
         return self.kind != "inline"
 
     @property
@@ -56,9 +53,9 @@ class Place:
         return self.kind != "practice"
 
     @property
-    def has_admins(self) -> bool:
-        """The bot can ask who administers the chat (it is in it)."""
-        return self.kind == "group"
+    def bot_in_chat(self) -> bool:
+        """The bot is in the chat: it can post there and ask Telegram who administers it."""
+        return self.kind != "inline"
 
 
 def place_of(match: Match) -> Place:

@@ -7,6 +7,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest
 
 from bot.host import Host
+from bot.place import place_of
 from bot.storage import Match
 
 
@@ -64,7 +65,7 @@ async def may_manage(host: Host, match: Match, user_id: int) -> bool:
     or, in a rematch's lobby, any player of the finished match."""
     if user_id == match.creator_id or await played_before(host, match, user_id):
         return True
-    if match.inline:  # a chat the bot is not in: it cannot ask who administers it
+    if not place_of(match).bot_in_chat:  # (an inline message's chat: the bot is not in it)
         return False
     return await host.messenger.is_admin(match.chat_id, user_id)
 

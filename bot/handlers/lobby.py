@@ -27,6 +27,7 @@ from bot.handlers.common import display_name, is_group, is_private, on_menu, pop
 from bot.host import BotContext, Host
 from bot.i18n import Translator
 from bot.lobby_view import TURN_OPTION, option_choices, turn_label
+from bot.place import place_of
 from bot.settings import TURN_PRESETS
 from bot.storage import Match, Seat
 from bot.ui import get_ui, playable_games
@@ -360,7 +361,7 @@ async def played_or_admin(press: MatchPress) -> str | None:
     """A rematch is for the finished match's players: one of them, or an admin, opens it."""
     if press.seat is not None:
         return None
-    if press.match.inline:  # a chat the bot is not in: no admins it can ask about
+    if not place_of(press.match).bot_in_chat:  # an inline message's chat: none it can ask
         return "inline.rematch_players_only"
     if await press.host.messenger.is_admin(press.match.chat_id, press.user.id):
         return None

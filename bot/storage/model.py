@@ -80,7 +80,9 @@ class Match:
     lobby_message_id: int | None = None
     board_message_id: int | None = None
     board_print: str | None = None  # fingerprint of the board as last drawn
-    board_below: int = 0  # phone-screen rows of the bot's news posted below the board
+    # phone-screen rows of the bot's news posted below the board (a board that holds its
+    # news, in an inline message: where in the log that news starts)
+    board_below: int = 0
     announced: int = 0  # how many log events have been announced in the group
     published: int = 0  # the last version the group has been shown
     # -- storage's own bookkeeping --
