@@ -75,7 +75,17 @@ async def inline_query(update: Update, context: BotContext) -> None:
     host = context.host
     query = update.inline_query
     user = query.from_user
-    await host.storage.remember_user(user.id, display_name(user), telegram_lang=user.language_code)
+    record = await host.storage.user(user.id)
+    # a table's first press may come from someone else: its creator's name and language are
+    # kept (written only when they change: a query comes with every letter typed)
+    if record is None or (record.name, record.telegram_lang) != (
+        display_name(user),
+        user.language_code,
+    ):
+        await host.storage.remember_user(
+            user.id, display_name(user), telegram_lang=user.language_code
+        )
+        record = await host.storage.user(user.id)
     t = await host.languages.user_t(user)
     wanted = query.query.strip().casefold()
     creator = html.escape(display_name(user))
@@ -102,7 +112,6 @@ async def inline_query(update: Update, context: BotContext) -> None:
                 ),
             )
         )
-    record = await host.storage.user(user.id)
     start = None
     if record is None or not record.can_message:  # private hands need the private chat
         start = InlineQueryResultsButton(t("inline.start_private"), start_parameter=START_PARAMETER)

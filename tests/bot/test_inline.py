@@ -300,6 +300,11 @@ async def test_a_strangers_press_gets_a_popup_and_changes_nothing(database):
         assert await driver.press_inline(player, other, data) == "This button is not valid."
         assert (await get_host(driver.app).storage.load(match.id)).version == match.version
         assert shown(api, inline_id).text == board_before
+        # that other table is a table of its own, in the same chat, while this one plays
+        await driver.press_inline_label(ALICE, other, "Join")
+        second = await current_match(driver, stand_in(PAIR))
+        assert (second.id, second.status, second.creator_id) == (2, "lobby", BOB.id)
+        assert [seat.name for seat in second.seats] == ["Bob", "Alice"]
 
 
 async def test_a_deleted_inline_message_ends_its_match_and_the_players_hear_it(database):
