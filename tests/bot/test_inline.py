@@ -421,3 +421,53 @@ async def test_an_inline_lobby_nobody_starts_expires_into_one_line(database):
         assert shown(api, inline_id).text == "⌛ This lobby expired: nobody started it."
         assert shown(api, inline_id).buttons() == []
         assert await driver.press_inline(ALICE, inline_id, "st:1:0:") == "This lobby is closed."
+
+
+async def test_the_creator_fills_seats_with_bots_and_plays_them(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        await started(driver, ALICE)
+        inline_id = await offer(driver, ALICE, PAIR, "sultan")
+        await driver.press_inline_label(ALICE, inline_id, "Join")
+        assert await driver.press_inline_label(BOB, inline_id, "Normal") == (
+            "Only the player who opened the game or an admin can do that."
+        )
+        await driver.press_inline_label(ALICE, inline_id, "Normal")
+        assert "1. Alice\n2. 🤖" in shown(api, inline_id).text
+        await driver.press_inline_label(ALICE, inline_id, "Start")
+        rng = random.Random(4)
+        while (await current_match(driver, stand_in(PAIR))).status == "playing":
+            match = await current_match(driver, stand_in(PAIR))
+            (seat,) = play_sultan.ENGINE.to_act(match.state)
+            assert seat == 0, "the bot's turns are played for it"
+            await play_sultan.play_move(driver, stand_in(PAIR), [ALICE, ALICE], rng)
+        assert "🏁 Sultan is over." in shown(api, inline_id).text
+        assert api.refused == []
+
+
+async def test_a_silent_player_in_a_game_without_limit_can_be_given_a_clock(database):
+    api = FakeTelegram()
+    async with running_bot(api, database) as driver:
+        clock = use_clock(driver)
+        await started(driver, ALICE, BOB)
+        inline_id = await offer(driver, ALICE, PAIR, "sultan")
+        await driver.press_inline_label(BOB, inline_id, "Join")
+        for _ in range(4):  # 3 min → 10 min → 1 h → 24 h → none
+            await driver.press_inline_label(ALICE, inline_id, "per move")
+        await driver.press_inline_label(ALICE, inline_id, "Start")
+        match = await current_match(driver, stand_in(PAIR))
+        (seat,) = play_sultan.ENGINE.to_act(match.state)
+        silent, other = ([ALICE, BOB][seat], [ALICE, BOB][1 - seat])
+        clock.now += 10 * 60
+        await tick(driver, clock, match.id)
+        board = shown(api, inline_id)
+        assert f"⏳ {silent.first_name} has not moved for 10 minutes." in board.text
+        assert await driver.press_inline_label(other, inline_id, "Start the clock") == (
+            "⏰ The clock is running."
+        )
+        assert (await current_match(driver, stand_in(PAIR))).seats[seat].deadline == (
+            clock.now + 120
+        )
+        board = shown(api, inline_id)
+        assert f"⏰ {other.first_name} started the clock" in board.text
+        assert board.text.endswith("⏱ Time left to move: over 90 seconds.")
