@@ -195,7 +195,7 @@ class FakeTelegram(BaseRequest):
             if self.record:
                 self.refused.append((api_method, chat_id, body["description"]))
             return 400, json.dumps(body).encode()
-        fault = self._take_fault(api_method, params)
+        fault = self._take_fault(api_method, chat_id)
         if fault and fault.code == 0:
             return 0, b""
         if fault:
@@ -225,11 +225,12 @@ class FakeTelegram(BaseRequest):
         body = {"ok": False, "error_code": code, "description": description}
         return code, json.dumps(body).encode()
 
-    def _take_fault(self, api_method: str, params: dict) -> Fault | None:
+    def _take_fault(self, api_method: str, chat_id: int | None) -> Fault | None:
+        """The fault for this call (``chat_id``: its chat, an inline message's included)."""
         for fault in self.faults:
             if fault.method != api_method:
                 continue
-            if fault.chat_id is not None and _int(params.get("chat_id")) != fault.chat_id:
+            if fault.chat_id is not None and chat_id != fault.chat_id:
                 continue
             fault.times -= 1
             if fault.times <= 0:

@@ -16,7 +16,7 @@ from bot.i18n import translator
 from bot.lobby_view import turn_label
 from bot.place import inline_chat_id
 from bot.rate_limit import TelegramLimits
-from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser, StoredMessage
+from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser, Fault, StoredMessage
 from tests.bot import play_azul, play_donkey, play_sultan
 from tests.bot.conftest import ALICE, BOB, CAROL, IVAN, MALLORY, running_bot
 from tests.bot.helpers import current_match, prompt, tick, use_clock
@@ -307,22 +307,29 @@ async def test_a_strangers_press_gets_a_popup_and_changes_nothing(database):
         assert [seat.name for seat in second.seats] == ["Bob", "Alice"]
 
 
-async def test_a_deleted_inline_message_ends_its_match_and_the_players_hear_it(database):
+@pytest.mark.parametrize("how", ["deleted", "too old"])
+async def test_an_inline_message_gone_ends_its_match_and_the_players_hear_it(database, how):
     api = FakeTelegram()
     async with running_bot(api, database) as driver:
         await started(driver, ALICE, BOB)
         inline_id = await open_table(driver, "sultan", ALICE, [BOB])
-        driver.delete_inline(inline_id)
+        if how == "deleted":
+            driver.delete_inline(inline_id)
+            refusal = "Bad Request: MESSAGE_ID_INVALID"
+        else:
+            refusal = "Bad Request: message can't be edited"
+            api.faults.append(Fault("editMessageText", 400, refusal, chat_id=PAIR))
         rng = random.Random(1)
         await play_sultan.play_move(driver, stand_in(PAIR), [ALICE, BOB], rng)
         match = await get_host(driver.app).storage.load(1)
         assert match.status == "cancelled"
         for user in (ALICE, BOB):
             assert prompt(driver, user).text == (
-                "⏹ The message of our game of Sultan (Alice's table) was deleted, "
-                "so the game has ended."
+                "⏹ The message of our game of Sultan (Alice's table) was deleted or can no "
+                "longer be edited, so the game has ended."
             )
-        assert api.refused == [("editMessageText", PAIR, "Bad Request: MESSAGE_ID_INVALID")]
+        if how == "deleted":
+            assert api.refused == [("editMessageText", PAIR, refusal)]
         storage = get_host(driver.app).storage
         assert [p.outcome for p in await storage.history(stand_in(PAIR))] == ["abandoned"]
 
