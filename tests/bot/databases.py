@@ -35,6 +35,15 @@ BEFORE_RECORDS = next(
     number for number, script in enumerate(sqlite_migrations.MIGRATIONS)
     if "CREATE TABLE match_records" in script
 )  # fmt: skip
+# the statements that undo inline mode's migration (either backend): a database as released
+# before it, for tests that take a database back to an older schema
+UNDO_INLINE_TABLES = (
+    "DROP INDEX one_active_match_per_inline_message",
+    "DROP INDEX one_active_match_per_topic",
+    "ALTER TABLE matches DROP COLUMN inline_message_id",
+    "CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id) "
+    "WHERE status IN ('lobby', 'playing')",
+)
 
 
 @dataclass(frozen=True)
