@@ -134,6 +134,9 @@ async def open_table(update: Update, context: BotContext, data: Callback) -> Non
         return
     game, creator_id = offered
     match_id = await host.storage.inline_match_id(inline_id)
+    if match_id is None and await host.storage.inline_match_id(inline_id, active=False):
+        await popup(query, t("lobby.closed"))  # an old invitation's button: its table ended
+        return
     if match_id is None:
         creator = await known_user(host, creator_id, user)
         chat_id = inline_chat_id(query.chat_instance)

@@ -799,11 +799,16 @@ class Storage(Standings, abc.ABC):
         )
         return ids[0] if ids else None
 
-    async def inline_match_id(self, inline_message_id: str) -> int | None:
-        """The active match of an inline message, if any."""
+    async def inline_match_id(self, inline_message_id: str, active: bool = True) -> int | None:
+        """The active match of an inline message (``active=False``: its latest, whatever
+        its status), if any."""
+        if active:
+            sql, args = "AND status IN (?, ?)", ACTIVE
+        else:
+            sql, args = "", ()
         ids = await self._ids(
-            "SELECT id FROM matches WHERE inline_message_id = ? AND status IN (?, ?)",
-            (inline_message_id, *ACTIVE),
+            f"SELECT id FROM matches WHERE inline_message_id = ? {sql} ORDER BY id DESC LIMIT 1",
+            (inline_message_id, *args),
         )
         return ids[0] if ids else None
 

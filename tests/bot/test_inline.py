@@ -428,6 +428,12 @@ async def test_an_inline_lobby_nobody_starts_expires_into_one_line(database):
         assert shown(api, inline_id).text == "⌛ This lobby expired: nobody started it."
         assert shown(api, inline_id).buttons() == []
         assert await driver.press_inline(ALICE, inline_id, "st:1:0:") == "This lobby is closed."
+        invitation = await driver.inline_query(ALICE, "sultan")  # its first button, again
+        opening = invitation["results"][0]["reply_markup"]["inline_keyboard"][0][0]
+        assert await driver.press_inline(BOB, inline_id, opening["callback_data"]) == (
+            "This lobby is closed."
+        )
+        assert shown(api, inline_id).text == "⌛ This lobby expired: nobody started it."
 
 
 async def test_the_creator_fills_seats_with_bots_and_plays_them(database):
