@@ -174,4 +174,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (match_id, user_id)
     );
     """,
+    # 10: the operator's switches that outlive a restart (the drain before an upgrade)
+    """
+    CREATE TABLE bot_flags (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
