@@ -75,9 +75,9 @@ async def status_text(host: Host, t: Translator) -> str:
         version=html.escape(VERSION),
         uptime=format_timedelta(time.monotonic() - host.started_at, locale=t.lang),
         backend=host.storage.backend,
-        size=megabytes(t, await host.storage.database_size()),
-        lock=t("status.lock_held" if host.storage.holds_lock else "status.lock_lost"),
-        draining=t("status.yes" if host.draining.on else "status.no"),
+        database=megabytes(t, await host.storage.database_size()),
+        lock=t("status.lock_held") if host.storage.holds_lock else t("status.lock_lost"),
+        draining=t("status.yes") if host.draining.on else t("status.no"),
         playing=playing or t("status.none"),
         lobbies=t.number(activity.lobbies),
         groups=t.number(activity.groups_active),
@@ -90,7 +90,7 @@ async def status_text(host: Host, t: Translator) -> str:
 
 
 def megabytes(t: Translator, size: int) -> str:
-    return t("status.megabytes", size=t.number(size / MEGABYTE, 1))
+    return t("status.megabytes", megabytes=t.number(size / MEGABYTE, 1))
 
 
 def whole_bot_memory() -> tuple[int, int]:
