@@ -30,7 +30,7 @@ from bot.draining import Draining
 from bot.handlers import commands, lobby, membership, operator, play, records  # noqa: F401
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
-from bot.health import check
+from bot.health import HealthCheck
 from bot.hints import Hints
 from bot.host import HOST_KEY, BotContext, Host, get_host
 from bot.i18n import LANGUAGES, translator
@@ -99,7 +99,7 @@ def build_application(
     application.bot_data[HOST_KEY] = host
     port = settings.port if settings.webhook_url else settings.health_port
     if port is not None:  # a web server of the bot's own: health checks (and the webhook)
-        web = WebServer(lambda: check(host.storage), port)
+        web = WebServer(HealthCheck(host.storage), port)
         application.bot_data[WEB_KEY] = web
         if settings.webhook_url:  # updates come through it: run_webhook's updater uses it
             application.updater = WebhookUpdater(application.bot, application.update_queue, web)

@@ -20,13 +20,26 @@ class Health:
     reason: str  # for people reading the check's answer: why not, or "serving"
 
 
-async def check(storage: Storage | None) -> Health:
-    if storage is None or not storage.holds_lock:
-        return Health(False, "waiting for the instance lock (another instance serves)")
-    if storage.out_of_service:
-        return Health(False, f"{storage.describe()} refuses writes")
-    try:
-        await asyncio.wait_for(storage.ping(), PING_SECONDS)
-    except Exception as error:  # a timeout, a dropped connection: the database is out
-        return Health(False, f"{storage.describe()} does not answer ({type(error).__name__})")
-    return Health(True, "serving")
+class HealthCheck:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        # the database's answer to the last probe, while it is still awaited: a hung server
+        # is asked once, not once per probe
+        self._ping: asyncio.Task | None = None
+
+    async def __call__(self) -> Health:
+        storage = self.storage
+        if not storage.holds_lock:
+            return Health(False, "waiting for the instance lock (another instance serves)")
+        if storage.out_of_service:
+            return Health(False, f"{storage.describe()} refuses writes")
+        if self._ping is None or self._ping.done():
+            self._ping = asyncio.get_running_loop().create_task(storage.ping())
+        # not wait_for: a cancelled query can itself hang on a server that does not answer
+        done, _ = await asyncio.wait({self._ping}, timeout=PING_SECONDS)
+        if not done:
+            return Health(False, f"{storage.describe()} does not answer")
+        error = self._ping.exception()
+        if error is not None:
+            return Health(False, f"{storage.describe()} does not answer ({type(error).__name__})")
+        return Health(True, "serving")
