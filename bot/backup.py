@@ -45,13 +45,15 @@ class BackupProblem(Exception):
     """A backup or restore that cannot be made, in one line for the operator."""
 
 
-def backup(database: Path, dest: Path) -> Path:
-    """A consistent copy of ``database`` at ``dest`` (a file, or a folder for a dated one),
-    written beside it first and moved into place only once complete and checked."""
+def backup(database: Path, dest: Path, now: float | None = None) -> Path:
+    """A consistent copy of ``database`` at ``dest`` (a file, or a folder for one named by
+    the time, UTC), written beside it first and moved into place only once complete and
+    checked."""
     if not database.exists():
         raise BackupProblem(f"there is no database at {database}")
     if dest.is_dir():
-        dest = dest / f"{PREFIX}{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}{SUFFIX}"
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if now is None else now))
+        dest = dest / f"{PREFIX}{stamp}{SUFFIX}"
     partial = dest.with_name(dest.name + ".partial")
     partial.unlink(missing_ok=True)
     with (
@@ -82,8 +84,34 @@ def restore(backup_file: Path, database: Path) -> None:
                 # the backup API writes through the database's own journal (its WAL
                 # included): what was there is replaced whole
                 source.backup(target)
+                with target:
+                    _redraw_running_matches(target)
         finally:
             lock.release()
+
+
+def _stale(column: str) -> str:
+    """SQL: a message's fingerprint (``bot.publisher.fingerprint``: "k:" or "t:", a digest,
+    ":p" and a picture's digest for a photo) that matches no drawing, of the same kind."""
+    return (
+        f"CASE WHEN instr({column}, ':p') > 0 THEN substr({column}, 1, 2) || 'restored:prestored'"
+        f" ELSE substr({column}, 1, 2) || 'restored' END"
+    )
+
+
+def _redraw_running_matches(db: sqlite3.Connection) -> None:
+    """Telegram still shows what the bot drew after the backup (later moves, newer buttons):
+    the running matches' boards and prompts are marked as not drawn, so the first start
+    draws them again from the restored state, and players press buttons it knows."""
+    running = "SELECT id FROM matches WHERE status IN ('lobby', 'playing')"
+    db.execute(
+        f"UPDATE matches SET board_print = {_stale('board_print')} "
+        f"WHERE board_print IS NOT NULL AND id IN ({running})"
+    )
+    db.execute(
+        f"UPDATE seats SET prompt_text = {_stale('prompt_text')} "
+        f"WHERE prompt_text IS NOT NULL AND match_id IN ({running})"
+    )
 
 
 def _check(db: sqlite3.Connection, path: Path) -> None:
@@ -108,7 +136,8 @@ def backup_if_due(database: Path, folder: Path, keep: int, now: float | None = N
     existing = backups_in(folder)
     if existing and now - existing[-1].stat().st_mtime < DAY_SECONDS:
         return None
-    made = backup(database, folder)
+    made = backup(database, folder, now)
+    os.utime(made, (now, now))
     for old in backups_in(folder)[:-keep]:
         old.unlink()
     log.info("daily backup written to %s", made)
