@@ -38,7 +38,6 @@ def start(dsn: str | None, token: str, transport: Any = None) -> bool:
     sentry_sdk.init(
         dsn=dsn,
         release=f"tablebot@{VERSION}",
-        send_default_pii=False,
         include_local_variables=False,  # a frame's variables hold hands, updates, texts
         max_request_body_size="never",
         auto_enabling_integrations=False,  # no HTTP client/server integrations: see above
@@ -48,6 +47,17 @@ def start(dsn: str | None, token: str, transport: Any = None) -> bool:
     )
     _enabled = True
     return True
+
+
+def stop() -> None:
+    """Send what is left and report no more (tests; the process's exit does it too)."""
+    global _enabled
+    if not _enabled:
+        return
+    import sentry_sdk
+
+    sentry_sdk.get_client().close()
+    _enabled = False
 
 
 @contextlib.contextmanager

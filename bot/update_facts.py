@@ -30,7 +30,7 @@ def facts_of(update: object) -> UpdateFacts:
             data = callbacks.parse(update.callback_query.data)
         except (ValueError, TypeError):
             return UpdateFacts("callback_query", chat, None, None)
-        return UpdateFacts("callback_query", chat, data.match_id or None, str(data.kind))
+        return UpdateFacts("callback_query", chat, data.match_id or None, data.kind.name.lower())
     message = update.effective_message
     if message is not None and message.text and message.text.startswith("/"):
         return UpdateFacts("command", chat, None, None)
