@@ -62,6 +62,7 @@ async def test_a_handlers_error_is_reported_with_its_match_and_nothing_private(
 
         monkeypatch.setattr(storage, "save", broken_save)
         await driver.press(BOB, BOB.id, shown.message_id, card_buttons(shown)[0]["callback_data"])
+
         # a command with words of the player's own, whose handler fails
         def broken_games():
             raise RuntimeError("the disk is on fire")
