@@ -45,8 +45,7 @@ def main(argv: list[str] | None = None) -> None:
     application = build_application(settings)
     try:
         if settings.webhook_url:
-            token = settings.telegram_bot_token.get_secret_value()
-            path = token.split(":")[0]  # the bot's id: public, so the secret below guards it
+            path = settings.webhook_path()  # the bot's id: public, so the secret guards it
             application.run_webhook(
                 listen="0.0.0.0",
                 port=settings.port,

@@ -45,7 +45,7 @@ from bot.storage import storage_for
 from bot.timers import Timers
 from bot.update_log import LoggedApplication
 from bot.version import VERSION
-from bot.web import WebhookUpdater, WebServer
+from bot.web import Webhook, WebhookUpdater, WebServer
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +99,12 @@ def build_application(
     application.bot_data[HOST_KEY] = host
     port = settings.port if settings.webhook_url else settings.health_port
     if port is not None:  # a web server of the bot's own: health checks (and the webhook)
-        web = WebServer(HealthCheck(host.storage), port)
+        webhook = None
+        if settings.webhook_url:
+            webhook = Webhook(settings.webhook_path(), settings.webhook_secret_token())
+        web = WebServer(HealthCheck(host.storage), port, webhook)
         application.bot_data[WEB_KEY] = web
-        if settings.webhook_url:  # updates come through it: run_webhook's updater uses it
+        if webhook is not None:  # updates come through it: run_webhook's updater uses it
             application.updater = WebhookUpdater(application.bot, application.update_queue, web)
     _add_handlers(application)
     return application

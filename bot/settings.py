@@ -183,6 +183,10 @@ class Settings(BaseSettings):
         token = self.telegram_bot_token.get_secret_value().encode()
         return hmac.new(token, b"tablebot webhook secret", hashlib.sha256).hexdigest()
 
+    def webhook_path(self) -> str:
+        """The webhook's path: the bot's id (public: the secret token guards it)."""
+        return self.telegram_bot_token.get_secret_value().split(":")[0]
+
     @field_validator("default_turn_seconds")
     @classmethod
     def _a_preset(cls, seconds: int) -> int:

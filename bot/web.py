@@ -39,16 +39,17 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
 class Webhook:
-    """Where the webhook route hands updates; closed until :meth:`open`."""
+    """Where the webhook route hands updates: known from the start (a waiting instance
+    answers Telegram with 503), taking updates once :meth:`open`."""
 
-    def __init__(self) -> None:
-        self.path: str | None = None
-        self.secret = ""
+    def __init__(self, path: str | None = None, secret: str = "") -> None:
+        self.path = path.strip("/") if path is not None else None
+        self.secret = secret
         self.bot: Bot | None = None
         self.queue: asyncio.Queue | None = None
 
-    def open(self, path: str, secret: str, bot: Bot, queue: asyncio.Queue) -> None:
-        self.path, self.secret, self.bot, self.queue = path.strip("/"), secret, bot, queue
+    def open(self, bot: Bot, queue: asyncio.Queue) -> None:
+        self.bot, self.queue = bot, queue
 
     def close(self) -> None:
         self.queue = None
@@ -92,9 +93,11 @@ class WebhookHandler(tornado.web.RequestHandler):
 
 
 class WebServer:
-    def __init__(self, check: Callable[[], Awaitable[Health]], port: int) -> None:
+    def __init__(
+        self, check: Callable[[], Awaitable[Health]], port: int, webhook: Webhook | None = None
+    ) -> None:
         self.port = port
-        self.webhook = Webhook()
+        self.webhook = webhook or Webhook()
         self.app = tornado.web.Application(
             [
                 (r"/healthz", HealthHandler, {"check": check}),
@@ -134,7 +137,9 @@ class WebhookUpdater(Updater):
         **_: Any,
     ) -> asyncio.Queue:
         # as PTB's own: the route takes updates first, then Telegram is told where to send
-        self.web.webhook.open(url_path, secret_token or "", self.bot, self.update_queue)
+        if url_path.strip("/") != self.web.webhook.path or secret_token != self.web.webhook.secret:
+            raise ValueError("run_webhook's path and secret must be the web server's")
+        self.web.webhook.open(self.bot, self.update_queue)
         await self.bot.set_webhook(
             webhook_url,
             allowed_updates=allowed_updates,

@@ -13,8 +13,9 @@ import httpx
 import pytest
 
 from bot.testing.fake_server import free_port
+from tests.bot.conftest import ALICE, GROUP
 from tests.bot.databases import Database
-from tests.bot.process import BotProcess, until
+from tests.bot.process import BotProcess, ProcessDriver, until
 from tests.bot.test_handover import TAKING_OVER, WAITING, logged
 
 pytestmark = pytest.mark.usefixtures("no_bot_left_running")
@@ -107,3 +108,52 @@ async def test_without_health_port_polling_opens_no_port(server, database: Datab
         assert await status(port) is None
     finally:
         await bot.terminate()
+
+
+async def post_update(port: int, update: dict, secret: str) -> int:
+    async with httpx.AsyncClient() as client:
+        response = await client.post(
+            f"http://127.0.0.1:{port}/123456",  # the bot's id, from the test token
+            json=update,
+            headers={"X-Telegram-Bot-Api-Secret-Token": secret},
+        )
+    return response.status_code
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_waiting_webhook_instance_listens_and_defers_updates_until_it_serves(
+    server, database: Database
+):
+    """A web process must answer on its port soon after it starts (Heroku kills one that
+    does not within a minute). While it waits for the lock it answers health checks with
+    503 and Telegram's updates with 503, which Telegram sends again later."""
+    webhook = {"WEBHOOK_URL": "https://bots.example.com"}
+    old_port, new_port = free_port(), free_port()
+    old = BotProcess(server, database, log="old.log", PORT=str(old_port), **webhook)
+    new = BotProcess(
+        server, database, log="new.log", PORT=str(new_port), LOG_LEVEL="INFO", **webhook
+    )
+    driver = ProcessDriver(server.api)
+    driver.group(GROUP, "Game Night")
+    await old.start(ready="setWebhook")
+    try:
+        (registered,) = [p for m, p in server.api.calls if m == "setWebhook"]
+        secret = registered["secret_token"]
+        await new.start(ready=None)
+        await until(lambda: logged(new, WAITING), what="the new instance to wait")
+        assert await status(new_port) == 503
+        update = driver.message_update(ALICE, GROUP, "/help")
+        assert await post_update(new_port, update, secret) == 503
+        assert await post_update(new_port, update, "wrong") == 403
+        await old.terminate()
+        await until_status(new_port, 200)
+        sent = len(server.api.calls)
+        assert await post_update(new_port, update, secret) == 200  # Telegram's retry
+        await until(
+            lambda: any(m == "sendMessage" for m, _ in server.api.calls[sent:]),
+            what="the new instance to answer the update",
+        )
+    finally:
+        for bot in (old, new):
+            if bot.process is not None and bot.process.returncode is None:
+                await bot.terminate()
