@@ -48,6 +48,7 @@ def as_released_before(path: Path) -> None:
             "ratings",
             "usernames",
             "forgotten_players",
+            "bot_flags",
         ):
             db.execute(f"DROP TABLE {table}")
         db.execute("ALTER TABLE chats DROP COLUMN leaderboard")
