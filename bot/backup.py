@@ -31,8 +31,6 @@ log = logging.getLogger(__name__)
 PREFIX = "bot-"  # backups in a folder: bot-20261126-101500.sqlite3
 SUFFIX = ".sqlite3"
 DAY_SECONDS = 86400.0
-# while the bot commits, the backup API restarts its copy; in steps it finishes between them
-PAGES_PER_STEP = 1024
 POSTGRES_ADVICE = (
     "the database is PostgreSQL (DATABASE_URL): use your platform's backups (Heroku, Render "
     "and Railway keep daily ones) or pg_dump, e.g. pg_dump --format=custom "
@@ -60,7 +58,9 @@ def backup(database: Path, dest: Path, now: float | None = None) -> Path:
         contextlib.closing(sqlite3.connect(database, timeout=30)) as source,
         contextlib.closing(sqlite3.connect(partial)) as copy,
     ):
-        source.backup(copy, pages=PAGES_PER_STEP)
+        # in one step: one read transaction, so one committed state, while WAL lets the bot
+        # write on (a copy in steps would start over after each of the bot's commits)
+        source.backup(copy)
         _check(copy, partial)
         copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
     os.replace(partial, dest)
