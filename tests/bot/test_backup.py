@@ -18,7 +18,7 @@ from tests.bot.conftest import BOB, CAROL, DAVE, GROUP, running_bot
 from tests.bot.databases import Database
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
-from tests.bot.process import ROOT
+from tests.bot.process import ROOT, BotProcess, until
 
 PLAYERS = [BOB, CAROL, DAVE]
 
@@ -118,3 +118,19 @@ def test_the_daily_backup_is_taken_once_a_day_and_keeps_the_newest(tmp_path):
     assert backups_in(folder) == made[-3:]  # the newest three
     with sqlite3.connect(made[-1]) as copy:
         assert copy.execute("SELECT x FROM moves").fetchall() == [(1,)]
+
+
+@pytest.mark.usefixtures("no_bot_left_running")
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_the_running_bot_takes_its_daily_backup_into_backup_dir(server, database, tmp_path):
+    folder = tmp_path / "backups"
+    bot = BotProcess(server, database, BACKUP_DIR=str(folder), BACKUP_KEEP="2")
+    await bot.start()
+    try:
+        await until(lambda: len(backups_in(folder)) == 1, what="the first daily backup")
+    finally:
+        await bot.terminate()
+    (taken,) = backups_in(folder)
+    with sqlite3.connect(taken) as copy:
+        assert copy.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        assert copy.execute("SELECT COUNT(*) FROM bot_flags").fetchone()[0] == 0  # the schema
