@@ -326,7 +326,17 @@ def next_value(values: tuple, current: object) -> object:
     return values[(position + 1) % len(values)]
 
 
-@match_button(Kind.START, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager))
+async def not_draining(press: MatchPress) -> str | None:
+    """No match starts, and no rematch opens, while the bot drains before an upgrade."""
+    return "drain.paused" if press.host.draining.on else None
+
+
+@match_button(
+    Kind.START,
+    language="group",
+    missing="lobby.closed",
+    checks=(*OPEN_LOBBY, manager, not_draining),
+)
 async def start(press: MatchPress) -> None:
     host, match = press.host, press.match
     engine = get_engine(match.game)
@@ -361,11 +371,6 @@ async def cancel(press: MatchPress) -> None:
     await press.host.storage.save(match)
     await press.tell("lobby.cancelled")
     await press.host.publisher.close_lobby(match, press.t("lobby.cancelled_text"))
-
-
-async def not_draining(press: MatchPress) -> str | None:
-    """No rematch while the bot drains before an upgrade."""
-    return "drain.paused" if press.host.draining.on else None
 
 
 async def played_or_admin(press: MatchPress) -> str | None:

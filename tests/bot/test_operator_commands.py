@@ -86,19 +86,24 @@ async def test_drain_stops_new_games_lets_the_running_match_finish_and_outlives_
         await driver.press_label(BOB, GROUP, "Start")
         assert (await current_match(driver)).status == "playing"
         driver.group(OTHER_GROUP, "Office")
-        await driver.send(MALLORY, OTHER_GROUP, "/new")
-        other_menu = api.last(OTHER_GROUP)
+        await driver.send(MALLORY, OTHER_GROUP, "/new 5211")  # a lobby open before the drain
+        await driver.send(MALLORY, MALLORY.id, "/new")  # a game menu sent before the drain
+        practice_menu = api.last(MALLORY.id)
         await driver.send(OWNER, OWNER.id, "/drain")
-        assert api.last(OWNER.id).text == EN("drain.on", running=1, lobbies=0)
-        # no new lobby, and people are told why: /new in a group or in private (practice),
-        # a game menu sent before the drain
-        await driver.send(MALLORY, OTHER_GROUP, "/new")
+        assert api.last(OWNER.id).text == EN("drain.on", running=1, lobbies=1)
+        # no new game, and people are told why: /new in a group or in private (practice),
+        # a game menu sent before the drain, the start of a lobby opened before it
+        await driver.send(BOB, OTHER_GROUP, "/new")
         assert api.last(OTHER_GROUP).text == EN("drain.paused")
         await driver.send(MALLORY, MALLORY.id, "/new")
         assert api.last(MALLORY.id).text == EN("drain.paused")
-        answer = await driver.press_label(MALLORY, OTHER_GROUP, "5211", other_menu.message_id)
+        answer = await driver.press_label(MALLORY, MALLORY.id, "5211", practice_menu.message_id)
         assert answer == EN("drain.paused")
-        assert await get_host(driver.app).storage.active_match_id(OTHER_GROUP, 0) is None
+        assert await driver.press_label(MALLORY, OTHER_GROUP, "Start") == EN("drain.paused")
+        storage = get_host(driver.app).storage
+        assert await storage.active_match_id(MALLORY.id, 0) is None
+        lobby = await current_match(driver, OTHER_GROUP)
+        assert lobby.status == "lobby"
         # a move or two before the upgrade's restart
         await choose(driver, BOB)
     async with running_bot(api, database, **OWNERS) as driver:
