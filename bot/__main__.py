@@ -6,18 +6,27 @@ with one line on stderr (what is wrong, where, what to do) and exit status 1.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
 
 from telegram.error import InvalidToken, NetworkError, TimedOut
 
+from bot import error_reports, log_format
 from bot.app import ALLOWED_UPDATES, LOCK_LOST, build_application
 from bot.database_check import DatabaseProblem, check_database, check_postgres
 from bot.settings import Settings, SettingsError, load_settings
+from bot.version import VERSION
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the bot; its settings come from .env and the environment.",
+    )
+    parser.add_argument("--version", action="version", version=f"tablebot {VERSION}")
+    parser.parse_args(argv or [])  # main() from a test: no arguments
     try:
         settings = load_settings()
         if settings.postgres_url():
@@ -26,18 +35,17 @@ def main() -> None:
             check_database(settings.database_path)
     except (SettingsError, DatabaseProblem) as problem:
         sys.exit(f"tablebot: {problem}")
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per API call is noise
+    log_format.configure(settings.log_level, settings.log_format)
     for handler in logging.getLogger().handlers:
         handler.addFilter(_without_rejected_token)
+    if settings.sentry_dsn is not None:  # else the SDK is not even imported
+        error_reports.start(
+            settings.sentry_dsn.get_secret_value(), settings.telegram_bot_token.get_secret_value()
+        )
     application = build_application(settings)
     try:
         if settings.webhook_url:
-            token = settings.telegram_bot_token.get_secret_value()
-            path = token.split(":")[0]  # the bot's id: public, so the secret below guards it
+            path = settings.webhook_path()  # the bot's id: public, so the secret guards it
             application.run_webhook(
                 listen="0.0.0.0",
                 port=settings.port,
@@ -89,4 +97,4 @@ def _without_rejected_token(record: logging.LogRecord) -> bool:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

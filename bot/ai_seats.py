@@ -79,6 +79,11 @@ class AISeats:
     def busy(self) -> bool:
         return bool(self._tasks)
 
+    @property
+    def thinking(self) -> int:
+        """Matches whose AI seat waits for, or is being computed by, the workers."""
+        return len(self._thinking)
+
     async def idle(self) -> None:
         """Wait until no AI seat is thinking or moving (tests, the bench)."""
         while self._tasks:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from functools import partial
 
 from telegram import BotCommand, Update
 from telegram.ext import (
@@ -18,16 +20,26 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import callbacks
+from bot import backup, callbacks
 from bot.ai_seats import AISeats
 from bot.board_pictures import BoardPictures
 from bot.chat_lifecycle import ChatLifecycle
 from bot.database_check import check_storage
+from bot.draining import Draining
 
 # importing the handler modules binds their buttons (@button, @match_button) into BUTTONS
-from bot.handlers import commands, inline, lobby, membership, play, records  # noqa: F401
+from bot.handlers import (  # noqa: F401
+    commands,
+    inline,
+    lobby,
+    membership,
+    operator,
+    play,
+    records,
+)
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
+from bot.health import HealthCheck
 from bot.hints import Hints
 from bot.host import HOST_KEY, BotContext, Host, get_host
 from bot.i18n import LANGUAGES, translator
@@ -40,8 +52,14 @@ from bot.rate_limit import TelegramLimits
 from bot.settings import Settings
 from bot.storage import storage_for
 from bot.timers import Timers
+from bot.update_log import LoggedApplication
+from bot.version import VERSION
+from bot.web import Webhook, WebhookUpdater, WebServer
 
 log = logging.getLogger(__name__)
+
+WEB_KEY = "web"  # bot_data: the health (and webhook) server, when one is configured
+BACKUP_CHECK_SECONDS = 3600  # how often the bot looks whether the daily backup is due
 
 COMMANDS = (
     "new",
@@ -70,6 +88,7 @@ def build_application(
     limits)."""
     builder = (
         Application.builder()
+        .application_class(LoggedApplication)
         .token(settings.telegram_bot_token.get_secret_value())
         .context_types(ContextTypes(context=BotContext))
         .concurrent_updates(True)
@@ -85,7 +104,17 @@ def build_application(
     if settings.rate_limit:  # 429s are retried by the Messenger, not by the limiter
         builder = builder.rate_limiter(rate_limiter or TelegramLimits())
     application = builder.build()
-    application.bot_data[HOST_KEY] = build_host(settings, application)
+    host = build_host(settings, application)
+    application.bot_data[HOST_KEY] = host
+    port = settings.port if settings.webhook_url else settings.health_port
+    if port is not None:  # a web server of the bot's own: health checks (and the webhook)
+        webhook = None
+        if settings.webhook_url:
+            webhook = Webhook(settings.webhook_path(), settings.webhook_secret_token())
+        web = WebServer(HealthCheck(host.storage), port, webhook)
+        application.bot_data[WEB_KEY] = web
+        if webhook is not None:  # updates come through it: run_webhook's updater uses it
+            application.updater = WebhookUpdater(application.bot, application.update_queue, web)
     _add_handlers(application)
     return application
 
@@ -119,6 +148,7 @@ def build_host(settings: Settings, application: Application) -> Host:
         ai_seats,
         hints,
         outage,
+        Draining(storage),
     )
 
 
@@ -152,6 +182,8 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("top", records.top_command))
     add(CommandHandler("history", records.history_command))
     add(CommandHandler("forget", records.forget_command))
+    add(CommandHandler("status", operator.status_command))
+    add(CommandHandler("drain", operator.drain_command))
     add(MessageHandler(filters.COMMAND, commands.unknown_command))
     add(MessageHandler(private & filters.TEXT & ~filters.COMMAND, commands.private_text))
     application.add_error_handler(on_error)
@@ -159,11 +191,25 @@ def _add_handlers(application: Application) -> None:
 
 async def _on_startup(application: Application) -> None:
     host = get_host(application)
+    logging.getLogger().addHandler(host.errors)
+    log.info(
+        "tablebot %s starting: %s, %s",
+        VERSION,
+        host.storage.describe(),
+        "webhook" if host.settings.webhook_url else "long polling",
+    )
+    web = application.bot_data.get(WEB_KEY)
+    if web is not None:  # before the lock: a waiting instance answers health checks (503)
+        web.start()
     # `python -m bot` checked this already; here for every other way of starting the bot
     await check_storage(host.storage)
     # one instance at a time: during a deploy the new one waits here for the old one to stop
     await host.storage.open()
     host.storage.on_lock_lost = lambda: stop_serving(application)
+    await host.draining.load()
+    if host.draining.on:
+        log.warning("draining (an operator's /drain): no new games until /drain off")
+    _schedule_backups(application, host)
     for lang in LANGUAGES:
         t = translator(lang)
         await application.bot.set_my_commands(
@@ -222,7 +268,33 @@ async def _on_stop(application: Application) -> None:
 
 
 async def _on_shutdown(application: Application) -> None:
-    await get_host(application).storage.close()
+    host = get_host(application)
+    await host.storage.close()
+    web = application.bot_data.get(WEB_KEY)
+    if web is not None:
+        await web.stop()
+    logging.getLogger().removeHandler(host.errors)
+
+
+def _schedule_backups(application: Application, host: Host) -> None:
+    """``BACKUP_DIR`` on SQLite: the daily backup, looked for hourly (a restart does not
+    take an extra one; see :func:`bot.backup.backup_if_due`)."""
+    folder = host.settings.backup_dir
+    if folder is None or host.storage.backend != "sqlite" or application.job_queue is None:
+        return
+    copy = partial(
+        backup.backup_if_due, host.settings.database_path, folder, host.settings.backup_keep
+    )
+
+    async def backup_job(context: BotContext) -> None:
+        try:
+            await asyncio.to_thread(copy)
+        except Exception:
+            log.exception("the daily backup to %s failed", folder)
+
+    application.job_queue.run_repeating(
+        backup_job, interval=BACKUP_CHECK_SECONDS, first=1, name="daily backup"
+    )
 
 
 # messages (with the service messages of a supergroup upgrade), presses, the bot's own

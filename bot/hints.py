@@ -46,5 +46,10 @@ class Hints:
         finally:
             self._asking.discard(player)
 
+    @property
+    def asking(self) -> int:
+        """Hints computing or waiting."""
+        return len(self._asking)
+
     async def close(self) -> None:
         await self.pool.close()

@@ -7,6 +7,7 @@ module builds or imports its way back up.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,8 @@ from telegram.ext import Application, CallbackContext, ExtBot, JobQueue
 
 from bot.ai_seats import AISeats
 from bot.chat_lifecycle import ChatLifecycle
+from bot.draining import Draining
+from bot.error_count import ErrorCount
 from bot.hints import Hints
 from bot.languages import Languages
 from bot.locks import MatchLocks
@@ -43,6 +46,9 @@ class Host:
     ai_seats: AISeats  # plays the AI seats off the event loop
     hints: Hints  # practice hints, in a lane of their own
     outage: OutageNotice  # tells the groups of a database outage, and of its end
+    draining: Draining  # no new games before an upgrade (/drain)
+    errors: ErrorCount = field(default_factory=ErrorCount)  # errors logged lately (/status)
+    started_at: float = field(default_factory=time.monotonic)  # for /status's uptime
     # /history's matches sent to someone's private chat lately: (user id, match id)
     history_sent: SentRecently = field(default_factory=SentRecently)
 

@@ -48,6 +48,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "match_players": ("match_id", "seat"),
     "ratings": ("scope", "game", "user_id"),
     "usernames": ("username",),
+    "bot_flags": ("name",),  # an operator's switches (draining) move with the data
 }
 IDENTITIES = ("matches", "notices")  # their ids continue after the copied ones
 CHUNK = 5000

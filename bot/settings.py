@@ -6,10 +6,10 @@ import hashlib
 import hmac
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.storage import is_postgres_url
 
@@ -85,6 +85,52 @@ class Settings(BaseSettings):
         "own process); practice hints get one more, started at the first hint.",
     )
     log_level: str = Field("INFO")
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="text: one readable line per record; json: one JSON object per line "
+        "(time, level, logger, message, and match, chat, latency where known) for a "
+        "platform's log search.",
+    )
+    # comma-separated in the environment ("123,456"), not JSON: NoDecode keeps pydantic-settings
+    # from reading it as JSON first
+    owner_ids: Annotated[frozenset[int], NoDecode] = Field(
+        frozenset(),
+        description="Telegram user ids of the bot's operators: only they get /status and "
+        "/drain, in a private chat.",
+    )
+    health_port: int | None = Field(
+        None,
+        ge=1,
+        le=65535,
+        description="Polling mode: serve GET /healthz on this port for a platform that probes "
+        "workers (in webhook mode the health check is on PORT).",
+    )
+    backup_dir: Path | None = Field(
+        None,
+        description="SQLite: a daily backup of the database is written to this folder "
+        "(empty: no automatic backups).",
+    )
+    backup_keep: int = Field(7, ge=1, description="How many daily backups BACKUP_DIR keeps.")
+    sentry_dsn: SecretStr | None = Field(
+        None,
+        description="Report errors to Sentry (needs `pip install '.[sentry]'`); empty: "
+        "nothing is loaded.",
+    )
+
+    @field_validator("owner_ids", mode="before")
+    @classmethod
+    def _ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.replace(" ", ",").split(",")]
+            if not all(part.lstrip("-").isdigit() for part in parts if part):
+                raise ValueError("must be Telegram user ids separated by commas, e.g. 12345,67890")
+            return frozenset(int(part) for part in parts if part)
+        return value
+
+    @field_validator("health_port", "sentry_dsn", "backup_dir", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -136,6 +182,10 @@ class Settings(BaseSettings):
             return self.webhook_secret.get_secret_value()
         token = self.telegram_bot_token.get_secret_value().encode()
         return hmac.new(token, b"tablebot webhook secret", hashlib.sha256).hexdigest()
+
+    def webhook_path(self) -> str:
+        """The webhook's path: the bot's id (public: the secret token guards it)."""
+        return self.telegram_bot_token.get_secret_value().split(":")[0]
 
     @field_validator("default_turn_seconds")
     @classmethod

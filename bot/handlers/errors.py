@@ -6,20 +6,29 @@ import logging
 
 from telegram import Update
 
+from bot import error_reports
 from bot.handlers.common import is_private, popup
 from bot.host import BotContext
 from bot.i18n import Translator, negotiate, translator
 from bot.storage import StorageUnavailable
+from bot.update_facts import facts_of
 
 log = logging.getLogger(__name__)
 
 
 async def on_error(update: object, context: BotContext) -> None:
     storage_down = isinstance(context.error, StorageUnavailable)
+    facts = facts_of(update)
     if storage_down:  # an outage: one line, not a traceback per press
-        log.warning("an update was refused: %s", context.error)
+        log.warning("an update was refused: %s", context.error, extra=facts.as_log_fields())
     else:
-        log.error("error while handling an update", exc_info=context.error)
+        game = await _game_of(context, facts.match)
+        with error_reports.about(facts, game):  # an error report, when Sentry is on, says so
+            log.error(
+                "error while handling an update",
+                exc_info=context.error,
+                extra={**facts.as_log_fields(), "game": game},
+            )
     if not isinstance(update, Update):
         return
     t = await _reader(update, context, storage_down)
@@ -31,6 +40,16 @@ async def on_error(update: object, context: BotContext) -> None:
             await update.effective_message.reply_text(text)
     except Exception:  # the error report itself failed (Telegram down?): nothing more to do
         log.exception("could not report the error to the user")
+
+
+async def _game_of(context: BotContext, match_id: int | None) -> str | None:
+    if match_id is None:
+        return None
+    try:
+        match = await context.host.storage.load(match_id)
+    except Exception:  # the report must not fail on it
+        return None
+    return match.game if match is not None else None
 
 
 async def _reader(update: Update, context: BotContext, storage_down: bool) -> Translator:

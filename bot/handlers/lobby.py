@@ -49,6 +49,9 @@ async def new_command(update: Update, context: BotContext) -> None:
         await message.reply_text((await host.languages.user_t(user))("lobby.groups_only"))
         return
     t = await host.languages.chat_t(chat.id, user)
+    if host.draining.on:
+        await message.reply_text(t("drain.paused"))
+        return
     thread = thread_of(message)
     if await host.storage.active_match_id(chat.id, thread) is not None:
         await message.reply_text(t("lobby.already_running"))
@@ -103,6 +106,9 @@ async def practice_button(update: Update, context: BotContext, data: Callback) -
         await popup(query, t("error.bad_button"))
         return
     t = await host.languages.chat_t(chat.id, user)
+    if host.draining.on:
+        await popup(query, t("drain.paused"), alert=True)
+        return
     if await host.storage.active_match_id(chat.id, 0) is not None:
         await popup(query, t("lobby.already_running"), alert=True)
         return
@@ -129,6 +135,9 @@ async def choose_game(update: Update, context: BotContext, data: Callback) -> No
     # the menu message becomes the lobby: it must be the menu, not a board or a result
     if data.payload not in playable_games() or not on_menu(query, Kind.NEW_GAME):
         await popup(query, t("error.bad_button"))
+        return
+    if host.draining.on:  # a menu sent before the drain began
+        await popup(query, t("drain.paused"), alert=True)
         return
     match = await create_lobby(
         host,
@@ -320,7 +329,17 @@ def next_value(values: tuple, current: object) -> object:
     return values[(position + 1) % len(values)]
 
 
-@match_button(Kind.START, language="group", missing="lobby.closed", checks=(*OPEN_LOBBY, manager))
+async def not_draining(press: MatchPress) -> str | None:
+    """No match starts, and no rematch opens, while the bot drains before an upgrade."""
+    return "drain.paused" if press.host.draining.on else None
+
+
+@match_button(
+    Kind.START,
+    language="group",
+    missing="lobby.closed",
+    checks=(*OPEN_LOBBY, manager, not_draining),
+)
 async def start(press: MatchPress) -> None:
     host, match = press.host, press.match
     engine = get_engine(match.game)
@@ -377,6 +396,7 @@ async def played_or_admin(press: MatchPress) -> str | None:
         in_status("finished", "error.bad_button"),
         playable,
         played_or_admin,
+        not_draining,
     ),
 )
 async def rematch(press: MatchPress) -> None:

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage.contract import InstanceRunning, Storage, StorageStats, StorageUnavailable
+from bot.storage.contract import (
+    Activity,
+    InstanceRunning,
+    Storage,
+    StorageStats,
+    StorageUnavailable,
+)
 from bot.storage.model import ACTIVE, Match, Notice, Seat, StaleMatch, User, copy_match
 from bot.storage.standings import GameStats, PastMatch, PastPlayer, Standing
 
 __all__ = [
     "ACTIVE",
+    "Activity",
     "GameStats",
     "InstanceRunning",
     "Match",

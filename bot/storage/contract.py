@@ -274,6 +274,7 @@ class Storage(Standings, abc.ABC):
         # when the database takes them again: once each per outage
         self.on_outage: Callable[[bool], None] = lambda started: None
         self.out_of_service = False
+        self.holds_lock = False  # open, and no other instance took the lock since (health)
         self._lock_watch: asyncio.Task | None = None
 
     # -- what each backend provides ----------------------------------------------------------
@@ -298,6 +299,10 @@ class Storage(Standings, abc.ABC):
 
     @abc.abstractmethod
     async def schema_version(self) -> int: ...
+
+    @abc.abstractmethod
+    async def database_size(self) -> int:
+        """The bytes the database takes (SQLite: the file and its WAL), for /status."""
 
     @abc.abstractmethod
     async def _rows(self, sql: str, args: Sequence = ()) -> list[Row]:
@@ -327,6 +332,7 @@ class Storage(Standings, abc.ABC):
     # -- lifecycle -------------------------------------------------------------------------
     async def open(self, wait_for_lock: bool = True) -> None:
         await self._open(wait_for_lock)
+        self.holds_lock = True
         self._lock_watch = asyncio.get_running_loop().create_task(self._watch_lock())
         rows = await self._rows("SELECT DISTINCT match_id FROM notices WHERE sent = FALSE")
         self._with_notices = {row[0] for row in rows}
@@ -359,6 +365,7 @@ class Storage(Standings, abc.ABC):
         return recorded
 
     async def close(self) -> None:
+        self.holds_lock = False
         if self._lock_watch is not None:
             self._lock_watch.cancel()
             await asyncio.gather(self._lock_watch, return_exceptions=True)
@@ -386,6 +393,7 @@ class Storage(Standings, abc.ABC):
                     "another bot instance holds the lock on %s now: this one stops serving",
                     self.describe(),
                 )
+                self.holds_lock = False
                 self.on_lock_lost()
                 return
 
@@ -905,3 +913,47 @@ class Storage(Standings, abc.ABC):
             "SELECT event FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
         )
         return [json.loads(row[0]) for row in rows]
+
+    # -- the operator's view: health, /status, switches that outlive a restart ----------------
+    async def ping(self) -> None:
+        """One trivial query: raises if the database does not answer (the health check)."""
+        await self._rows("SELECT 1")
+
+    async def flag(self, name: str) -> str | None:
+        rows = await self._rows("SELECT value FROM bot_flags WHERE name = ?", (name,))
+        return rows[0][0] if rows else None
+
+    async def set_flag(self, name: str, value: str | None) -> None:
+        """Set an operator's switch (None: clear it)."""
+        if value is None:
+            await self._write("DELETE FROM bot_flags WHERE name = ?", (name,))
+            return
+        await self._write(
+            "INSERT INTO bot_flags (name, value) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (name, value),
+        )
+
+    async def activity(self, since: float) -> Activity:
+        """Running matches by game, open lobbies, and the groups with a match that changed
+        since ``since`` (a time from the bot's clock): /status's numbers."""
+        rows = await self._rows(
+            "SELECT game, COUNT(*) FROM matches WHERE status = 'playing' GROUP BY game"
+        )
+        lobbies = await self._rows("SELECT COUNT(*) FROM matches WHERE status = 'lobby'")
+        groups = await self._rows(
+            "SELECT COUNT(DISTINCT chat_id) FROM matches WHERE updated_at >= ? AND chat_id < 0",
+            (since,),
+        )
+        return Activity(
+            playing={row[0]: row[1] for row in rows},
+            lobbies=lobbies[0][0],
+            groups_active=groups[0][0],
+        )
+
+
+@dataclass(frozen=True)
+class Activity:
+    playing: dict[str, int]  # running matches by game
+    lobbies: int
+    groups_active: int

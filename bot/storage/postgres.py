@@ -270,6 +270,9 @@ class PostgresStorage(Storage):
             self.stats.round_trips += 2
             return await schema_version_of(connection)
 
+    async def database_size(self) -> int:
+        return (await self._rows("SELECT pg_database_size(current_database())"))[0][0]
+
     @property
     def pool(self) -> asyncpg.Pool:
         if self._pool is None:

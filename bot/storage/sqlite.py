@@ -192,6 +192,10 @@ class SQLiteStorage(Storage):
     async def schema_version(self) -> int:
         return (await self._rows("PRAGMA user_version"))[0][0]
 
+    async def database_size(self) -> int:
+        files = (self.path, self.path.with_name(self.path.name + "-wal"))
+        return sum(file.stat().st_size for file in files if file.exists())
+
     async def integrity_check(self) -> str:
         return (await self._rows("PRAGMA integrity_check"))[0][0]
 

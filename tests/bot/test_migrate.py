@@ -24,7 +24,7 @@ from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
 
 TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
-          "match_players", "ratings", "usernames", "forgotten_players")  # fmt: skip
+          "match_players", "ratings", "usernames", "forgotten_players", "bot_flags")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:
@@ -48,6 +48,7 @@ def as_released_before(path: Path) -> None:
             "ratings",
             "usernames",
             "forgotten_players",
+            "bot_flags",
         ):
             db.execute(f"DROP TABLE {table}")
         db.execute("ALTER TABLE chats DROP COLUMN leaderboard")

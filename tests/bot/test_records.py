@@ -306,7 +306,14 @@ async def test_matches_that_ended_before_records_are_recorded_at_start_up(databa
     version = await first.schema_version()
     await first.close()
     # the database as the previous schema had it: no records, no ratings
-    for table in ("ratings", "match_players", "match_records", "usernames", "forgotten_players"):
+    for table in (
+        "ratings",
+        "match_players",
+        "match_records",
+        "usernames",
+        "forgotten_players",
+        "bot_flags",
+    ):
         look.run(f"DROP TABLE {table}")
     look.run("ALTER TABLE chats DROP COLUMN leaderboard")
     for statement in UNDO_INLINE_TABLES:  # nor the later migrations

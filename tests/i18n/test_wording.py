@@ -32,6 +32,8 @@ COUNTS = {
     "roosters", "worth", "rows", "columns", "full_colours", "row_points", "column_points",
     "colour_points", "bonus", "corners", "bag", "lid", "hands", "rounds", "circles", "min",
     "max", "cost", "target",
+    # the operator's /status and /drain: each after a colon, on a line of its own
+    "running", "lobbies", "groups", "ai", "hints", "errors", "processes",
 }  # fmt: skip
 # numbers that name something (round 3, line 2, card value 7): no agreement needed
 LABELS = {
@@ -52,6 +54,7 @@ LABELS = {
     "start",  # where every rating starts (1500)
     "place",
     "id",
+    "megabytes",  # a measure with its unit's symbol ("12.5 MB"): no agreement
 }
 TEXT = {
     "name", "names", "tiles", "cards", "gem", "gems", "tile", "source", "wild", "first", "star",
@@ -59,6 +62,8 @@ TEXT = {
     "colour", "wall", "totals", "table", "stars", "scores", "players", "numbers", "group",
     "command", "bot", "limit", "leader", "score", "left", "led", "plays", "structures",
     "example", "values", "by", "waited", "date",
+    # the operator's /status
+    "version", "uptime", "backend", "database", "lock", "draining", "playing", "memory",
 }  # fmt: skip
 # A language's plural form for each count the test renders (CLDR: Russian and Ukrainian
 # "one" 1, 21…; "few" 2–4, 22…; "many" 5–20, 11…; English and Italian: 1, then the rest).

@@ -158,4 +158,11 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX one_active_match_per_inline_message ON matches (inline_message_id)
         WHERE status IN ('lobby', 'playing') AND inline_message_id IS NOT NULL;
     """,
+    # 5: the operator's switches that outlive a restart (the drain before an upgrade)
+    """
+    CREATE TABLE bot_flags (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]

@@ -1,0 +1,107 @@
+"""The operator's commands, for ``OWNER_IDS`` only and only in private: ``/status`` (what
+the bot is doing) and ``/drain`` (no new games before an upgrade). Anyone else, or anywhere
+else, gets the answer to an unknown command: they are not advertised."""
+
+from __future__ import annotations
+
+import html
+import time
+
+import psutil
+from babel.dates import format_timedelta
+from telegram import Update
+
+from bot.handlers.commands import unknown_command
+from bot.handlers.common import is_private
+from bot.host import BotContext, Host
+from bot.i18n import Translator
+from bot.version import VERSION
+
+MEGABYTE = 1024 * 1024
+
+
+def is_owner(update: Update, host: Host) -> bool:
+    user = update.effective_user
+    return (
+        user is not None
+        and user.id in host.settings.owner_ids
+        and is_private(update.effective_chat)
+    )
+
+
+async def status_command(update: Update, context: BotContext) -> None:
+    host = context.host
+    if not is_owner(update, host):
+        await unknown_command(update, context)
+        return
+    t = await host.languages.user_t(update.effective_user)
+    await update.effective_message.reply_html(await status_text(host, t))
+
+
+async def drain_command(update: Update, context: BotContext) -> None:
+    """``/drain``: stop new lobbies and rematches (again: how many matches remain);
+    ``/drain off``: welcome new games again."""
+    host = context.host
+    if not is_owner(update, host):
+        await unknown_command(update, context)
+        return
+    t = await host.languages.user_t(update.effective_user)
+    message = update.effective_message
+    if context.args and context.args[0].lower() == "off":
+        await host.draining.switch(False)
+        await message.reply_text(t("drain.off"))
+        return
+    if not host.draining.on:
+        await host.draining.switch(True)
+    activity = await host.storage.activity(since=host.clock())
+    running = sum(activity.playing.values())
+    if running == 0:
+        await message.reply_text(t("drain.done"))
+        return
+    await message.reply_text(
+        t("drain.on", running=t.number(running), lobbies=t.number(activity.lobbies))
+    )
+
+
+async def status_text(host: Host, t: Translator) -> str:
+    now = host.clock()
+    activity = await host.storage.activity(since=now - now % 86400)  # since midnight, UTC
+    playing = ", ".join(
+        f"{html.escape(game)} {t.number(count)}" for game, count in sorted(activity.playing.items())
+    )
+    memory, processes = whole_bot_memory()
+    return t(
+        "status.text",
+        version=html.escape(VERSION),
+        uptime=format_timedelta(time.monotonic() - host.started_at, locale=t.lang),
+        backend=host.storage.backend,
+        database=megabytes(t, await host.storage.database_size()),
+        lock=t("status.lock_held") if host.storage.holds_lock else t("status.lock_lost"),
+        draining=t("status.yes") if host.draining.on else t("status.no"),
+        playing=playing or t("status.none"),
+        lobbies=t.number(activity.lobbies),
+        groups=t.number(activity.groups_active),
+        ai=t.number(host.ai_seats.thinking),
+        hints=t.number(host.hints.asking),
+        errors=t.number(host.errors.last_hour()),
+        memory=megabytes(t, memory),
+        processes=t.number(processes),
+    )
+
+
+def megabytes(t: Translator, size: int) -> str:
+    return t("status.megabytes", megabytes=t.number(size / MEGABYTE, 1))
+
+
+def whole_bot_memory() -> tuple[int, int]:
+    """Resident memory of the bot's process and all its children (the AI's workers), and
+    how many processes that is."""
+    me = psutil.Process()
+    total, count = me.memory_info().rss, 1
+    for child in me.children(recursive=True):
+        try:
+            total += child.memory_info().rss
+            count += 1
+        except psutil.Error:  # it exited meanwhile
+            pass
+    return total, count
