@@ -34,6 +34,8 @@ from tests.bot.helpers import current_match
 SENDS = ("sendMessage", "sendPhoto")
 EDITS = ("editMessageText", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
 SEED = 20240611
+CALLS_PER_SECOND = 30  # Telegram's global budget for a bot without paid broadcasts
+MOVE_SECONDS = 8  # a human pace: one move per match every 8 seconds
 
 
 @dataclass(frozen=True)
@@ -177,14 +179,33 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
         assert chat.sends <= private_sends and chat.edits <= private_edits, chat
 
 
-async def measure(game: str) -> dict[str, Tally]:
-    """Play one game in a fresh bot and tally every chat (for the table below)."""
+async def moves_made(driver) -> int:
+    """The players' moves of the match (a selection step is not a move; the deal is not)."""
+    match = await current_match(driver)
+    return sum(1 for _, seat, _ in await get_host(driver.app).storage.moves(match.id) if seat >= 0)
+
+
+async def measure(game: str) -> tuple[dict[str, Tally], int]:
+    """Play one game in a fresh bot and tally every chat (for the tables below); also the
+    moves it took."""
     with tempfile.TemporaryDirectory() as folder:
         api = FakeTelegram()
         async with running_bot(api, Path(folder) / "bot.sqlite3") as driver:
             driver.group(GROUP, "Game Night")
             players = await play_whole_game(game, driver)
-        return {"group": tally(api, GROUP)} | {p.first_name: tally(api, p.id) for p in players}
+            moves = await moves_made(driver)
+        chats = {"group": tally(api, GROUP)} | {p.first_name: tally(api, p.id) for p in players}
+        return chats, moves
+
+
+def calls(t: Tally) -> int:
+    """The calls that count against Telegram's 30 a second: sends, edits and deletes."""
+    return t.sends + t.edits + t.deletes
+
+
+def matches_per_token(per_move: float) -> float:
+    """Matches one bot token hosts at once at one move per ``MOVE_SECONDS`` per match."""
+    return CALLS_PER_SECOND / (per_move / MOVE_SECONDS)
 
 
 def main() -> None:
@@ -196,8 +217,9 @@ def main() -> None:
         "| private left | private sends / edits / deletes / refused, per player |"
     )
     print("|---|---|---|---|---|")
-    for game in EXPECTED:
-        chats = asyncio.run(measure(game))
+    measured = {game: asyncio.run(measure(game)) for game in EXPECTED}
+    for game, (chats, _) in measured.items():
+        chats = dict(chats)
         group = chats.pop("group")
         private_left = ", ".join(f"{name} {t.left}" for name, t in chats.items())
         private = ", ".join(
@@ -207,7 +229,28 @@ def main() -> None:
             f"| {game} | {group.left} | {group.sends} ({group.loud}) / {group.edits} / "
             f"{group.deletes} / {group.refused} | {private_left} | {private} |"
         )
+    print()
+    print(
+        "| game | moves | group sends / edits / deletes per move "
+        "| private sends / edits / deletes per move | calls per move | matches per token |"
+    )
+    print("|---|---|---|---|---|---|")
+    for game, (chats, moves) in measured.items():
+        chats = dict(chats)
+        group = chats.pop("group")
+        private = [sum(getattr(t, kind) for t in chats.values()) for kind in KINDS]
+        total = (calls(group) + sum(private)) / moves
+        print(
+            f"| {game} | {moves} | "
+            + " / ".join(f"{getattr(group, kind) / moves:.2f}" for kind in KINDS)
+            + " | "
+            + " / ".join(f"{count / moves:.2f}" for count in private)
+            + f" | **{total:.2f}** | {matches_per_token(total):.0f} |"
+        )
     sys.stdout.flush()
+
+
+KINDS = ("sends", "edits", "deletes")
 
 
 if __name__ == "__main__":
