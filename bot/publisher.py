@@ -162,12 +162,17 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
     return markup
 
 
-def fingerprint(text: str, markup: Rows, picture: bytes | None = None) -> str:
+def fingerprint(
+    text: str, markup: Rows, picture: bytes | None = None, secret: str = ""
+) -> str:
     """What a message shows, in a few characters: "k:" when it has buttons ("t:" when
-    not), a digest, and for a photo ":p" and its picture's digest."""
+    not), a digest, for a waiting screen ":v" and the digest of the player's secrets it
+    shows (``secret_digest``), and for a photo ":p" and its picture's digest."""
     raw = text + json.dumps(markup, sort_keys=True)
     digest = hashlib.blake2s(raw.encode(), digest_size=10).hexdigest()
     print_ = ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
+    if secret:
+        print_ += ":v" + secret
     if picture is not None:
         print_ += ":p" + picture_digest(picture)
     return print_
@@ -175,6 +180,28 @@ def fingerprint(text: str, markup: Rows, picture: bytes | None = None) -> str:
 
 def picture_digest(picture: bytes) -> str:
     return hashlib.blake2s(picture, digest_size=6).hexdigest()
+
+
+def secret_digest(view: dict[str, Any], public: dict[str, Any]) -> str:
+    """What a seat's view shows that the group's does not (a hand, a bid's card), in a few
+    characters; "" where the game has no secrets (Azul, Summer Pavilion)."""
+    secret = {
+        key: value
+        for key, value in view.items()
+        if public.get(key) != value and key != "seat"  # the viewer's own seat is no secret
+    }
+    if not secret:
+        return ""
+    raw = json.dumps(secret, sort_keys=True, default=str)
+    return hashlib.blake2s(raw.encode(), digest_size=6).hexdigest()
+
+
+def secret_of(print_: str | None) -> str | None:
+    """The secrets a waiting screen with this fingerprint shows (their digest); None: the
+    message is no waiting screen."""
+    if print_ is None or not print_.startswith("t:") or ":v" not in print_:
+        return None
+    return print_.split(":v", 1)[1].split(":p", 1)[0]
 
 
 def picture_of(print_: str | None) -> str | None:
@@ -265,6 +292,7 @@ class Prompt:
     closed: str  # the one line an older prompt shrinks to where it cannot be deleted
     picture: bytes | None = None  # a photo with the caption (or the text) under it
     caption: str | None = None  # the text without the boards the picture shows
+    secret: str = ""  # the digest of the seat's secrets (``secret_digest``); "": none
 
     @property
     def shown(self) -> str:
@@ -274,8 +302,15 @@ class Prompt:
         return self.text
 
     @property
+    def waiting(self) -> bool:
+        """A screen without buttons while the match goes on: the player waits for the
+        others (no decision, not on autopilot)."""
+        return not self.rows and not self.decides
+
+    @property
     def print(self) -> str:
-        return fingerprint(self.shown, self.rows, self.picture)
+        secret = self.secret if self.waiting else ""
+        return fingerprint(self.shown, self.rows, self.picture, secret)
 
 
 class Publisher:
@@ -674,10 +709,37 @@ class Publisher:
         unchanged = prompt.print == seat.prompt_text and seat.prompt_message_id is not None
         if unchanged and not (fresh or resend):
             return
+        if match.status == "playing" and prompt.waiting and not resend:
+            await self._draw_waiting(match, seat, prompt)
+            return
         try:
             await self._deliver_prompt(seat, prompt, as_new_message=fresh or resend)
         except Unreachable:
             await self._player_unreachable(match, seat, tell_group=fresh)
+        seat.prompt_token = seat.token
+        await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
+
+    async def _draw_waiting(self, match: Match, seat: Seat, prompt: Prompt) -> None:
+        """A player who waits for the others. Their screen is not redrawn for the others'
+        moves (the group's board shows them; their turn comes as a new message, which
+        says what happened since): only when their own secrets change (a hand that took
+        cards). Where the game has no secrets (Azul, Summer Pavilion) there is nothing the
+        board does not show: the prompt they decided on is deleted at their move, and
+        their next turn has no old prompt to delete."""
+        if not prompt.secret:
+            old = seat.prompt_message_id
+            if old is None:
+                return
+            photo = picture_of(seat.prompt_text) is not None
+            await self.messenger.retire(seat.user_id, old, prompt.closed, photo=photo)
+            seat.prompt_message_id, seat.prompt_text = None, None
+        elif secret_of(seat.prompt_text) == prompt.secret and seat.prompt_message_id is not None:
+            return  # only the others moved
+        else:
+            try:
+                await self._deliver_prompt(seat, prompt, as_new_message=False)
+            except Unreachable:
+                await self._player_unreachable(match, seat, tell_group=False)
         seat.prompt_token = seat.token
         await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
 
@@ -723,6 +785,7 @@ class Publisher:
         engine = get_engine(match.game)
         t = await self.languages.user_t_by_id(seat.user_id)
         view = engine.view(match.state, seat.seat)
+        secret = secret_digest(view, engine.view(match.state, None))
         legal = engine.legal_actions(match.state, seat.seat)
         ui, names = get_ui(match.game), names_of(match)
         screen = ui.prompt(t, view, seat.seat, legal, seat.draft, names)
@@ -742,8 +805,10 @@ class Publisher:
             rows.append([press_button(t("timer.back_button"), back)])
         elif legal and seat.deadline is not None and match.status == "playing":
             text += "\n\n" + self._clock_line(t, match, seat)
+        elif not legal and match.status == "playing":  # a waiting screen, drawn seldom
+            text += "\n\n" + t("play.waiting_note")
         closed = t("play.prompt_closed", title=title)
-        prompt = Prompt(text, rows, decides=bool(legal), closed=closed)
+        prompt = Prompt(text, rows, decides=bool(legal), closed=closed, secret=secret)
         if screen.caption is not None:  # the same text, the boards left to the picture,
             # without blank lines: a few lines, to fit one phone screen with the picture
             caption = text.replace(screen.text, screen.caption, 1)
