@@ -162,9 +162,7 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
     return markup
 
 
-def fingerprint(
-    text: str, markup: Rows, picture: bytes | None = None, secret: str = ""
-) -> str:
+def fingerprint(text: str, markup: Rows, picture: bytes | None = None, secret: str = "") -> str:
     """What a message shows, in a few characters: "k:" when it has buttons ("t:" when
     not), a digest, for a waiting screen ":v" and the digest of the player's secrets it
     shows (``secret_digest``), and for a photo ":p" and its picture's digest."""
