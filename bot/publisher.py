@@ -711,7 +711,10 @@ class Publisher:
             await self._draw_waiting(match, seat, prompt)
             return
         try:
-            await self._deliver_prompt(seat, prompt, as_new_message=fresh or resend)
+            # the final screen of a player whose prompt went at their move (Azul, Summer
+            # Pavilion) comes as a new message: silently, as the edit it replaces
+            notify = fresh or resend or match.status != "finished"
+            await self._deliver_prompt(seat, prompt, as_new_message=fresh or resend, notify=notify)
         except Unreachable:
             await self._player_unreachable(match, seat, tell_group=fresh)
         seat.prompt_token = seat.token
@@ -729,7 +732,10 @@ class Publisher:
             if old is None:
                 return
             photo = picture_of(seat.prompt_text) is not None
-            await self.messenger.retire(seat.user_id, old, prompt.closed, photo=photo)
+            try:
+                await self.messenger.retire(seat.user_id, old, prompt.closed, photo=photo)
+            except Unreachable:  # blocked the bot meanwhile: the message is theirs to clear
+                await self._player_unreachable(match, seat, tell_group=False)
             seat.prompt_message_id, seat.prompt_text = None, None
         elif secret_of(seat.prompt_text) == prompt.secret and seat.prompt_message_id is not None:
             return  # only the others moved
@@ -848,14 +854,19 @@ class Publisher:
             and not (match.last_mover == seat.seat and seat.prompt_message_id is not None)
         )
 
-    async def _deliver_prompt(self, seat: Seat, prompt: Prompt, as_new_message: bool) -> None:
+    async def _deliver_prompt(
+        self, seat: Seat, prompt: Prompt, as_new_message: bool, notify: bool = True
+    ) -> None:
         """Send the prompt as a new message, which notifies (the old one is removed: one
         live prompt per match in the chat), or edit it in place; a prompt message that is
-        gone is sent anew."""
+        gone is sent anew (``notify``: whether a message sent where there was none
+        notifies)."""
         user_id, markup = seat.user_id, markup_of(prompt.rows)
         if as_new_message or seat.prompt_message_id is None:
             old = seat.prompt_message_id
-            seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
+            seat.prompt_message_id = await self._send_prompt(
+                user_id, prompt, markup, notify=as_new_message or notify
+            )
             if old is not None:
                 photo = picture_of(seat.prompt_text) is not None
                 await self.messenger.retire(user_id, old, prompt.closed, photo=photo)

@@ -126,20 +126,37 @@ async def play_whole_game(game: str, driver) -> list[FakeUser]:
 # game: (group messages left; at most: group sends, edits, deletes; private sends, edits):
 # the group's sends and deletes as measured (a board re-post or a ping more fails), its
 # edits and the private chats' calls about 5% above (see docs/messages.md). The tile
-# games show board pictures: the group's calls are the same as with text, while a private
-# chat gets about twice the sends (the deciding player's photo prompt gives way to a text
-# one after the move); "azul_text" is a group that chose text.
+# games show board pictures: the group's calls are the same as with text, and so are the
+# private chats' (the photo prompt is deleted at the move, as a text prompt would be);
+# "azul_text" is a group that chose text.
 EXPECTED = {
-    "5211": (10, 12, 70, 2, 23, 75),
-    "sultan": (18, 22, 63, 4, 18, 77),
-    "donkey": (5, 5, 140, 0, 32, 105),
-    "azul": (8, 9, 52, 1, 50, 66),
-    "azul_text": (8, 9, 52, 1, 26, 66),
-    "azul_grey": (8, 9, 115, 1, 57, 118),
-    "azul_grey_text": (8, 9, 115, 1, 30, 118),
+    "5211": (10, 12, 70, 2, 23, 53),
+    "sultan": (18, 22, 63, 4, 18, 56),
+    "donkey": (5, 5, 140, 0, 32, 40),
+    "azul": (8, 9, 52, 1, 26, 41),
+    "azul_text": (8, 9, 52, 1, 26, 42),
+    "azul_grey": (8, 9, 115, 1, 30, 77),
+    "azul_grey_text": (8, 9, 115, 1, 30, 72),
     # the round summaries in words are longer: the board follows them down twice more
-    "summer_pavilion": (9, 13, 155, 4, 115, 164),
-    "summer_pavilion_text": (9, 13, 155, 4, 58, 164),
+    "summer_pavilion": (9, 13, 155, 4, 59, 93),
+    "summer_pavilion_text": (9, 13, 155, 4, 58, 94),
+}
+# At most this many calls per move from the Start press on (sends, edits and deletes: what
+# counts against Telegram's 30 a second), pictures on where the game has them. Issue 27 asked
+# for Azul 5.0 and Summer Pavilion and Who's the Donkey? 4.0: met (Who's the Donkey? at
+# 4.01, within the measure's rounding: 493 calls for 123 moves). 5211's and Sultan's stand
+# at what every remaining call costs (docs/messages.md: why 3.4 and 4.3 would take fewer
+# selection steps); the bound catches a call per move coming back.
+CALLS_PER_MOVE = {
+    "5211": 4.9,
+    "sultan": 5.55,
+    "donkey": 4.05,
+    "azul": 5.0,
+    "azul_text": 5.0,
+    "azul_grey": 4.3,
+    "azul_grey_text": 4.2,
+    "summer_pavilion": 4.0,
+    "summer_pavilion_text": 4.0,
 }
 
 
@@ -179,6 +196,16 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
         assert " over" in messages[1].text and not messages[1].buttons()
         assert chat.deletes == chat.sends - 2, chat
         assert chat.sends <= private_sends and chat.edits <= private_edits, chat
+
+
+@pytest.mark.parametrize("game", list(CALLS_PER_MOVE))
+async def test_calls_per_move_stay_within_the_targets(game, seeded):
+    """Whole games at a human pace (each drawing done before the next press, so nothing
+    coalesces): calls per move once the match started, and none refused."""
+    play = await measure(game)
+    figures = play.per_move()
+    assert figures["calls"] <= CALLS_PER_MOVE[game], figures
+    assert sum(t.refused for t in play.whole.values()) == 0
 
 
 async def moves_made(driver) -> int:
