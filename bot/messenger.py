@@ -287,6 +287,18 @@ class Messenger:
                 await self._replaced(chat_id, message_id, gone)
         return await self.send(chat_id, text, markup, thread_id=thread_id, notify=False)
 
+    async def edit_markup(self, chat_id: int, message_id: int, markup: Markup) -> None:
+        """Change only a message's buttons (its text or photo and caption stay); raises
+        :class:`MessageGone` if it cannot be edited."""
+        try:
+            await self._api(
+                chat_id,
+                "editMessageReplyMarkup",
+                {"chat_id": chat_id, "message_id": message_id, "reply_markup": markup},
+            )
+        except BadRequest as error:
+            _raise_edit_error(error, message_id)
+
     async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
         try:
             await self._api(

@@ -164,11 +164,14 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
 
 def fingerprint(text: str, markup: Rows, picture: bytes | None = None, secret: str = "") -> str:
     """What a message shows, in a few characters: "k:" when it has buttons ("t:" when
-    not), a digest, for a waiting screen ":v" and the digest of the player's secrets it
-    shows (``secret_digest``), and for a photo ":p" and its picture's digest."""
-    raw = text + json.dumps(markup, sort_keys=True)
-    digest = hashlib.blake2s(raw.encode(), digest_size=10).hexdigest()
-    print_ = ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
+    not), the digest of its text, "~" and the digest of its buttons (a selection step that
+    changes only the buttons edits only them), for a waiting screen ":v" and the digest of
+    the player's secrets it shows (``secret_digest``), and for a photo ":p" and its
+    picture's digest."""
+    words = hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+    raw = json.dumps(markup, sort_keys=True).encode()
+    buttons = hashlib.blake2s(raw, digest_size=5).hexdigest()
+    print_ = ("k:" if markup else "t:") + words + "~" + buttons  # "k:" = it has buttons
     if secret:
         print_ += ":v" + secret
     if picture is not None:
@@ -178,6 +181,14 @@ def fingerprint(text: str, markup: Rows, picture: bytes | None = None, secret: s
 
 def picture_digest(picture: bytes) -> str:
     return hashlib.blake2s(picture, digest_size=6).hexdigest()
+
+
+def words_of(print_: str | None) -> str | None:
+    """The digest of the text (or caption) a message with this fingerprint shows; None
+    where unknown (a fingerprint stored before buttons were digested apart)."""
+    if print_ is None or "~" not in print_:
+        return None
+    return print_[2:].split("~", 1)[0]
 
 
 def secret_digest(view: dict[str, Any], public: dict[str, Any]) -> str:
@@ -914,9 +925,15 @@ class Publisher:
             if prompt.picture is None and picture_of(shown) is not None:
                 # a photo prompt becoming text: Telegram would refuse the text edit
                 raise MessageKindDiffers(message_id)
-            if prompt.picture is None:
+            same_picture = picture_of(shown) == (
+                picture_digest(prompt.picture) if prompt.picture is not None else None
+            )
+            if same_picture and words_of(shown) == words_of(prompt.print):
+                # a selection step: only the buttons change
+                await self.messenger.edit_markup(user_id, message_id, markup)
+            elif prompt.picture is None:
                 await self.messenger.edit(user_id, message_id, prompt.text, markup)
-            elif picture_of(shown) == picture_digest(prompt.picture):
+            elif same_picture:
                 await self.messenger.edit_caption(user_id, message_id, prompt.shown, markup)
             else:
                 await self.messenger.edit_photo(

@@ -19,9 +19,9 @@ import pytest
 
 from bot.testing.fake_telegram import FakeTelegram, Fault
 from games import get_engine
-from tests.bot import play_azul, play_donkey, play_summer_pavilion
+from tests.bot import play_azul, play_donkey, play_sultan, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP
-from tests.bot.helpers import current_match
+from tests.bot.helpers import buttons, current_match, fresh, press, prompt
 
 WAITING_NOTE = "⏸ Not updated at every move"
 SENDS = ("sendMessage", "sendPhoto")
@@ -187,3 +187,31 @@ async def test_a_player_who_blocked_the_bot_after_their_move_is_named_at_their_n
     assert any(
         "I can't write to you in private" in text and mover.first_name in text for text in news
     )
+
+
+async def test_a_selection_step_that_changes_only_the_buttons_edits_only_them(driver, api):
+    """Sultan's bid: a tapped cushion or card gets its ✅ on the keyboard, the text stays:
+    one editMessageReplyMarkup, no text sent again."""
+    players = [ALICE, BOB, CAROL]
+    await play_sultan.start_game(driver, GROUP, ALICE, players)
+    rng = random.Random(1)
+    steps = 0
+    for _ in range(6):
+        match = await current_match(driver)
+        (seat,) = play_sultan.ENGINE.to_act(match.state)
+        user = players[seat]
+        message = prompt(driver, user)
+        taps = [b for b in buttons(message, "d") if not b["text"].startswith("✅")]
+        if not taps:
+            await play_sultan.play_move(driver, GROUP, players, rng)
+            continue
+        before, since = (message.text, message.buttons()), len(api.calls)
+        await press(driver, user, message, taps[0])
+        after = fresh(driver, user, message)
+        methods = [method for method, _ in calls_to(api, user.id, since)]
+        if after.text == before[0]:
+            assert methods == ["editMessageReplyMarkup"], methods
+            assert after.buttons() != before[1]
+            steps += 1
+        await play_sultan.play_move(driver, GROUP, players, rng)
+    assert steps > 0

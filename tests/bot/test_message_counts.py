@@ -2,12 +2,18 @@
 messages they leave behind in the group and in each player's private chat.
 
 A private chat keeps, per match, the "you joined" message and one live prompt, which ends
-as the final screen: every earlier prompt was deleted when a new decision came. The group
+as the final screen: every earlier prompt was deleted when a new decision came (in Azul and
+Summer Pavilion, which have no secrets, at the player's move already). The group
 keeps the started lobby's line, the game's news (one message per drawing), one board and
 the final result: no ping, no second board. Calls are bounded from above so that a change
 that sends, edits or deletes much more than today shows up here.
 
-``python -m tests.bot.test_message_counts`` prints the figures as a table.
+Calls per move are counted too, at a human pace (each drawing done before the next press,
+so nothing coalesces) from the Start press on, and bounded from above.
+
+``python -m tests.bot.test_message_counts`` prints the figures as tables: the messages and
+calls per chat, and the calls per move with the matches one token hosts at one move per 8
+seconds per match.
 """
 
 from __future__ import annotations
