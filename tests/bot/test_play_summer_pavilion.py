@@ -536,13 +536,14 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     assert "Раунд 1/6 · джокер: 🟪 фіолетовий" in text
     assert "Етап 1: вибір плиток" in text and "Вітрини фабрик:" in text
     seat = acting(match.state)
-    texts = {player: prompt(driver, player).text for player in players}
+    # each prompt comes at its player's turn (no secrets: none while waiting)
+    texts = {players[seat]: prompt(driver, players[seat]).text}
+    await play_until(driver, players, lambda s: 1 - seat in ENGINE.to_act(s), by_buttons=True)
+    texts[players[1 - seat]] = prompt(driver, players[1 - seat]).text
     # the informal "you" in both languages
     assert "Твої зірки" in texts[OKSANA] and "Твои звёзды" in texts[IVAN]
-    starter = players[seat]
-    assert ("Твій хід: візьми плитки." if starter is OKSANA else "Твой ход: возьми плитки.") in (
-        texts[starter]
-    )
+    assert "Твій хід: візьми плитки." in texts[OKSANA]
+    assert "Твой ход: возьми плитки." in texts[IVAN]
     await play_until(driver, players, lambda s: False, seed=11, by_buttons=True)
     summaries = [m for m in api.visible(GROUP) if m.text.startswith("🏁 Раунд ")]
     assert len(summaries) == 6 and "закінчено" in summaries[0].text
