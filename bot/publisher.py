@@ -19,12 +19,18 @@ A drawing is a few named steps, each free to change without touching the others:
   privately is named in the group instead (below);
 * a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
   to move), decide whether it is a new decision (a new message, which notifies; the old
-  prompt is deleted) or an update (an edit), deliver it, and tell the group when the
-  player cannot be reached.
+  prompt is deleted) or an update (an edit; a selection step that changes only the
+  buttons edits only them), deliver it, and tell the group when the player cannot be
+  reached. A player waiting for the others (:meth:`Publisher._draw_waiting`) is not
+  redrawn at their moves — the group's board shows them, and the next turn says what
+  happened since — only when their own secrets change; where the game has none (Azul,
+  Summer Pavilion) the prompt is deleted at their move. Calls per move, counted:
+  ``tests/bot/test_message_counts.py``.
 
 A tile game's board is a photo with a short caption where the group wants pictures, and
 the player about to decide gets every board as a photo with the prompt as its caption,
-less the text board the picture shows (``bot.board_pictures`` draws them); a picture that
+less the text board the picture shows (``bot.board_pictures`` draws them; the photo goes at
+their move); a picture that
 fails to draw or send gives way to the text screen, and a message of the other kind
 (photo or text) is replaced.
 """
