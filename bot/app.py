@@ -102,7 +102,8 @@ def build_application(
         api = settings.telegram_api_url.rstrip("/")
         builder = builder.base_url(f"{api}/bot").base_file_url(f"{api}/file/bot")
     if settings.rate_limit:  # 429s are retried by the Messenger, not by the limiter
-        builder = builder.rate_limiter(rate_limiter or TelegramLimits())
+        pace = settings.telegram_calls_per_second
+        builder = builder.rate_limiter(rate_limiter or TelegramLimits(overall_per_second=pace))
     application = builder.build()
     host = build_host(settings, application)
     application.bot_data[HOST_KEY] = host
@@ -123,7 +124,7 @@ def build_host(settings: Settings, application: Application) -> Host:
     """The bot's services, each given what it uses; each is built after everything it
     needs, so no module imports its way back up."""
     storage = storage_for(settings.postgres_url(), settings.database_path)
-    messenger = Messenger(application.bot)
+    messenger = Messenger(application.bot, paid_broadcast=settings.paid_broadcast)
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
     publisher = Publisher(storage, messenger, languages, BoardPictures(storage))

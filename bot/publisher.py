@@ -19,12 +19,18 @@ A drawing is a few named steps, each free to change without touching the others:
   privately is named in the group instead (below);
 * a private chat (:meth:`Publisher._draw_private`): build the prompt (with the time left
   to move), decide whether it is a new decision (a new message, which notifies; the old
-  prompt is deleted) or an update (an edit), deliver it, and tell the group when the
-  player cannot be reached.
+  prompt is deleted) or an update (an edit; a selection step that changes only the
+  buttons edits only them), deliver it, and tell the group when the player cannot be
+  reached. A player waiting for the others (:meth:`Publisher._draw_waiting`) is not
+  redrawn at their moves — the group's board shows them, and the next turn says what
+  happened since — only when their own secrets change; where the game has none (Azul,
+  Summer Pavilion) the prompt is deleted at their move. Calls per move, counted:
+  ``tests/bot/test_message_counts.py``.
 
 A tile game's board is a photo with a short caption where the group wants pictures, and
 the player about to decide gets every board as a photo with the prompt as its caption,
-less the text board the picture shows (``bot.board_pictures`` draws them); a picture that
+less the text board the picture shows (``bot.board_pictures`` draws them; the photo goes at
+their move); a picture that
 fails to draw or send gives way to the text screen, and a message of the other kind
 (photo or text) is replaced.
 """
@@ -163,12 +169,18 @@ def keyboard(match: Match, rows: list[list[Button]], default_seat: int | None) -
     return markup
 
 
-def fingerprint(text: str, markup: Rows, picture: bytes | None = None) -> str:
+def fingerprint(text: str, markup: Rows, picture: bytes | None = None, secret: str = "") -> str:
     """What a message shows, in a few characters: "k:" when it has buttons ("t:" when
-    not), a digest, and for a photo ":p" and its picture's digest."""
-    raw = text + json.dumps(markup, sort_keys=True)
-    digest = hashlib.blake2s(raw.encode(), digest_size=10).hexdigest()
-    print_ = ("k:" if markup else "t:") + digest  # "k:" = the message has buttons
+    not), the digest of its text, "~" and the digest of its buttons (a selection step that
+    changes only the buttons edits only them), for a waiting screen ":v" and the digest of
+    the player's secrets it shows (``secret_digest``), and for a photo ":p" and its
+    picture's digest."""
+    words = hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+    raw = json.dumps(markup, sort_keys=True).encode()
+    buttons = hashlib.blake2s(raw, digest_size=5).hexdigest()
+    print_ = ("k:" if markup else "t:") + words + "~" + buttons  # "k:" = it has buttons
+    if secret:
+        print_ += ":v" + secret
     if picture is not None:
         print_ += ":p" + picture_digest(picture)
     return print_
@@ -176,6 +188,36 @@ def fingerprint(text: str, markup: Rows, picture: bytes | None = None) -> str:
 
 def picture_digest(picture: bytes) -> str:
     return hashlib.blake2s(picture, digest_size=6).hexdigest()
+
+
+def words_of(print_: str | None) -> str | None:
+    """The digest of the text (or caption) a message with this fingerprint shows; None
+    where unknown (a fingerprint stored before buttons were digested apart)."""
+    if print_ is None or "~" not in print_:
+        return None
+    return print_[2:].split("~", 1)[0]
+
+
+def secret_digest(view: dict[str, Any], public: dict[str, Any]) -> str:
+    """What a seat's view shows that the group's does not (a hand, a bid's card), in a few
+    characters; "" where the game has no secrets (Azul, Summer Pavilion)."""
+    secret = {
+        key: value
+        for key, value in view.items()
+        if public.get(key) != value and key != "seat"  # the viewer's own seat is no secret
+    }
+    if not secret:
+        return ""
+    raw = json.dumps(secret, sort_keys=True, default=str)
+    return hashlib.blake2s(raw.encode(), digest_size=6).hexdigest()
+
+
+def secret_of(print_: str | None) -> str | None:
+    """The secrets a waiting screen with this fingerprint shows (their digest); None: the
+    message is no waiting screen."""
+    if print_ is None or not print_.startswith("t:") or ":v" not in print_:
+        return None
+    return print_.split(":v", 1)[1].split(":p", 1)[0]
 
 
 def picture_of(print_: str | None) -> str | None:
@@ -281,6 +323,7 @@ class Prompt:
     closed: str  # the one line an older prompt shrinks to where it cannot be deleted
     picture: bytes | None = None  # a photo with the caption (or the text) under it
     caption: str | None = None  # the text without the boards the picture shows
+    secret: str = ""  # the digest of the seat's secrets (``secret_digest``); "": none
 
     @property
     def shown(self) -> str:
@@ -290,8 +333,15 @@ class Prompt:
         return self.text
 
     @property
+    def waiting(self) -> bool:
+        """A screen without buttons while the match goes on: the player waits for the
+        others (no decision, not on autopilot)."""
+        return not self.rows and not self.decides
+
+    @property
     def print(self) -> str:
-        return fingerprint(self.shown, self.rows, self.picture)
+        secret = self.secret if self.waiting else ""
+        return fingerprint(self.shown, self.rows, self.picture, secret)
 
 
 class Publisher:
@@ -831,10 +881,43 @@ class Publisher:
         unchanged = prompt.print == seat.prompt_text and seat.prompt_message_id is not None
         if unchanged and not (fresh or resend):
             return
+        if match.status == "playing" and prompt.waiting and not resend:
+            await self._draw_waiting(match, seat, prompt)
+            return
         try:
-            await self._deliver_prompt(seat, prompt, as_new_message=fresh or resend)
+            # the final screen of a player whose prompt went at their move (Azul, Summer
+            # Pavilion) comes as a new message: silently, as the edit it replaces
+            notify = fresh or resend or match.status != "finished"
+            await self._deliver_prompt(seat, prompt, as_new_message=fresh or resend, notify=notify)
         except Unreachable:
             await self._player_unreachable(match, seat, tell_group=fresh)
+        seat.prompt_token = seat.token
+        await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
+
+    async def _draw_waiting(self, match: Match, seat: Seat, prompt: Prompt) -> None:
+        """A player who waits for the others. Their screen is not redrawn for the others'
+        moves (the group's board shows them; their turn comes as a new message, which
+        says what happened since): only when their own secrets change (a hand that took
+        cards). Where the game has no secrets (Azul, Summer Pavilion) there is nothing the
+        board does not show: the prompt they decided on is deleted at their move, and
+        their next turn has no old prompt to delete."""
+        if not prompt.secret:
+            old = seat.prompt_message_id
+            if old is None:
+                return
+            photo = picture_of(seat.prompt_text) is not None
+            try:
+                await self.messenger.retire(seat.user_id, old, prompt.closed, photo=photo)
+            except Unreachable:  # blocked the bot meanwhile: the message is theirs to clear
+                await self._player_unreachable(match, seat, tell_group=False)
+            seat.prompt_message_id, seat.prompt_text = None, None
+        elif secret_of(seat.prompt_text) == prompt.secret and seat.prompt_message_id is not None:
+            return  # only the others moved
+        else:
+            try:
+                await self._deliver_prompt(seat, prompt, as_new_message=False)
+            except Unreachable:
+                await self._player_unreachable(match, seat, tell_group=False)
         seat.prompt_token = seat.token
         await self._record_shown(lambda: self.storage.save_seat_display(match.id, seat))
 
@@ -880,6 +963,7 @@ class Publisher:
         engine = get_engine(match.game)
         t = await self.languages.user_t_by_id(seat.user_id)
         view = engine.view(match.state, seat.seat)
+        secret = secret_digest(view, engine.view(match.state, None))
         legal = engine.legal_actions(match.state, seat.seat)
         ui, names = get_ui(match.game), names_of(match)
         screen = ui.prompt(t, view, seat.seat, legal, seat.draft, names)
@@ -899,8 +983,10 @@ class Publisher:
             rows.append([press_button(t("timer.back_button"), back)])
         elif legal and seat.deadline is not None and match.status == "playing":
             text += "\n\n" + self._clock_line(t, match, seat)
+        elif not legal and match.status == "playing":  # a waiting screen, drawn seldom
+            text += "\n\n" + t("play.waiting_note")
         closed = t("play.prompt_closed", title=title)
-        prompt = Prompt(text, rows, decides=bool(legal), closed=closed)
+        prompt = Prompt(text, rows, decides=bool(legal), closed=closed, secret=secret)
         if screen.caption is not None:  # the same text, the boards left to the picture,
             # without blank lines: a few lines, to fit one phone screen with the picture
             caption = text.replace(screen.text, screen.caption, 1)
@@ -942,14 +1028,19 @@ class Publisher:
             and not (match.last_mover == seat.seat and seat.prompt_message_id is not None)
         )
 
-    async def _deliver_prompt(self, seat: Seat, prompt: Prompt, as_new_message: bool) -> None:
+    async def _deliver_prompt(
+        self, seat: Seat, prompt: Prompt, as_new_message: bool, notify: bool = True
+    ) -> None:
         """Send the prompt as a new message, which notifies (the old one is removed: one
         live prompt per match in the chat), or edit it in place; a prompt message that is
-        gone is sent anew."""
+        gone is sent anew (``notify``: whether a message sent where there was none
+        notifies)."""
         user_id, markup = seat.user_id, markup_of(prompt.rows)
         if as_new_message or seat.prompt_message_id is None:
             old = seat.prompt_message_id
-            seat.prompt_message_id = await self._send_prompt(user_id, prompt, markup)
+            seat.prompt_message_id = await self._send_prompt(
+                user_id, prompt, markup, notify=as_new_message or notify
+            )
             if old is not None:
                 photo = picture_of(seat.prompt_text) is not None
                 await self.messenger.retire(user_id, old, prompt.closed, photo=photo)
@@ -997,9 +1088,15 @@ class Publisher:
             if prompt.picture is None and picture_of(shown) is not None:
                 # a photo prompt becoming text: Telegram would refuse the text edit
                 raise MessageKindDiffers(message_id)
-            if prompt.picture is None:
+            same_picture = picture_of(shown) == (
+                picture_digest(prompt.picture) if prompt.picture is not None else None
+            )
+            if same_picture and words_of(shown) == words_of(prompt.print):
+                # a selection step: only the buttons change
+                await self.messenger.edit_markup(user_id, message_id, markup)
+            elif prompt.picture is None:
                 await self.messenger.edit(user_id, message_id, prompt.text, markup)
-            elif picture_of(shown) == picture_digest(prompt.picture):
+            elif same_picture:
                 await self.messenger.edit_caption(user_id, message_id, prompt.shown, markup)
             else:
                 await self.messenger.edit_photo(

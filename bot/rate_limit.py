@@ -14,8 +14,9 @@ one call of a group at a time, so the bound holds whatever the load:
   moving instead of stalling once the budget is spent;
 * at least a second between two calls to the same group.
 
-Overall, calls are spaced by :class:`Pacing` (a burst of ``OVERALL_PER_SECOND`` calls, then
-one call every ``1 / OVERALL_PER_SECOND`` seconds, first come first served).
+Overall, calls are spaced by :class:`Pacing` (a burst of ``overall_per_second`` calls, then
+one call every ``1 / overall_per_second`` seconds, first come first served): 30 by default,
+``TELEGRAM_CALLS_PER_SECOND`` where the operator pays for more (``PAID_BROADCAST``).
 
 An inline message's edit names no chat: the messenger passes the chat it is in (its stand-in
 id, ``bot.place``) as ``rate_limit_args``, and it is paced as a group's call — a private chat
@@ -40,7 +41,7 @@ from telegram.ext import BaseRateLimiter
 
 GROUP_CALLS = 19  # per window and group: Telegram allows about 20 a minute
 GROUP_BURST = 3
-OVERALL_PER_SECOND = 30  # Telegram: about 30 messages a second per bot
+OVERALL_PER_SECOND = 30  # Telegram: about 30 messages a second per bot (TELEGRAM_CALLS_PER_SECOND)
 READS = frozenset(
     {"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount", "getMe"}
 )

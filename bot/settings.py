@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.storage import is_postgres_url
@@ -26,6 +26,10 @@ NO_DOTENV = (
     "TELEGRAM_BOT_TOKEN is not set and there is no .env: run `cp .env.example .env`, then put "
     "your token from @BotFather after TELEGRAM_BOT_TOKEN= in .env"
 )
+# Telegram's pace for a bot without paid broadcasts: about 30 messages a second in all, and
+# up to 1,000 with them (each message above 30 a second costs 0.1 Telegram Stars).
+FREE_CALLS_PER_SECOND = 30
+PAID_CALLS_PER_SECOND = 1000
 # Move time limits offered in the lobby, in seconds; 0 = no limit.
 TURN_PRESETS = (60, 180, 600, 3600, 86400, 0)
 
@@ -59,6 +63,19 @@ class Settings(BaseSettings):
         description="Bot API server (a self-hosted one, or a fake one for offline testing).",
     )
     rate_limit: bool = Field(True, description="Throttle outgoing calls to Telegram's limits.")
+    telegram_calls_per_second: float = Field(
+        FREE_CALLS_PER_SECOND,
+        gt=0,
+        le=PAID_CALLS_PER_SECOND,
+        description="Calls to Telegram a second in all (sends, edits, deletes); above 30 "
+        "only with PAID_BROADCAST.",
+    )
+    paid_broadcast: bool = Field(
+        False,
+        description="Send with allow_paid_broadcast: Telegram takes up to 1,000 messages a "
+        "second and charges 0.1 Stars from the bot's balance for each above 30 a second "
+        "(enable Paid Broadcasts in @BotFather first).",
+    )
     default_turn_seconds: int = Field(
         180, description="The lobby's preset move time limit in seconds (0 = none)."
     )
@@ -194,6 +211,15 @@ class Settings(BaseSettings):
             raise ValueError(f"DEFAULT_TURN_SECONDS must be one of {TURN_PRESETS}")
         return seconds
 
+    @model_validator(mode="after")
+    def _paid_pace(self) -> Settings:
+        if self.telegram_calls_per_second > FREE_CALLS_PER_SECOND and not self.paid_broadcast:
+            raise ValueError(
+                f"TELEGRAM_CALLS_PER_SECOND above {FREE_CALLS_PER_SECOND} needs "
+                "PAID_BROADCAST=true (Telegram refuses more from a bot that does not pay)"
+            )
+        return self
+
     @field_validator("webhook_url")
     @classmethod
     def _https_only(cls, url: str | None) -> str | None:
@@ -230,6 +256,6 @@ def _explain(problem: dict) -> str:
     message = problem["msg"].removeprefix("Value error, ")
     if name == "TELEGRAM_BOT_TOKEN":
         return f"{name} {message}"  # says where to put it right
-    if not message.startswith(name):
+    if problem["loc"] and not message.startswith(name):  # a rule of several names says them
         message = f"{name}: {message}"
     return f"{message}; change it {WHERE}"

@@ -66,3 +66,24 @@ def test_main_polls_by_default_and_serves_a_webhook_when_configured(monkeypatch,
     assert call["port"] == 5555 and call["listen"] == "0.0.0.0"
     assert call["webhook_url"] == "https://bots.example.com/42"
     assert "secret" not in call["webhook_url"]
+
+
+def test_the_global_pace_is_a_setting_and_above_30_a_second_needs_paid_broadcasts(tmp_path):
+    """TELEGRAM_CALLS_PER_SECOND paces the bot's calls in all (30 by default, Telegram's
+    free pace); more is refused at start unless the operator pays for it (PAID_BROADCAST),
+    with a line that says so."""
+    from bot.app import build_application
+    from bot.settings import SettingsError, load_settings
+
+    base = {"telegram_bot_token": "1:x", "database_path": tmp_path / "b.sqlite3"}
+    default = Settings(**base, _env_file=None)
+    assert default.telegram_calls_per_second == 30 and default.paid_broadcast is False
+    with pytest.raises(SettingsError) as refused:
+        load_settings(**base, telegram_calls_per_second=100, _env_file=None)
+    assert str(refused.value).startswith("TELEGRAM_CALLS_PER_SECOND above 30 needs PAID_BROADCAST")
+    with pytest.raises(SettingsError):  # Telegram's ceiling for paid broadcasts
+        load_settings(**base, telegram_calls_per_second=1001, paid_broadcast=True, _env_file=None)
+    paid = load_settings(**base, telegram_calls_per_second=100, paid_broadcast=True, _env_file=None)
+    limits = build_application(paid).bot.rate_limiter
+    assert limits.overall.per_second == 100
+    assert build_application(default).bot.rate_limiter.overall.per_second == 30
