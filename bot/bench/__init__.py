@@ -369,7 +369,3 @@ def database_for(backend: str, workdir: str) -> Iterator[str | None]:
         yield server.get_uri()
     finally:
         server.cleanup()
-
-
-if __name__ == "__main__":
-    main()
