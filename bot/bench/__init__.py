@@ -52,6 +52,7 @@ from pathlib import Path
 import psutil
 from telegram import Update
 
+from bot.allocator import limit_arenas
 from bot.app import build_application
 from bot.callbacks import Callback
 from bot.flow import refresh_tokens
@@ -347,6 +348,7 @@ def main(argv: list[str] | None = None) -> None:
         "boards are pictures, as in a new group",
     )
     args = parser.parse_args(argv)
+    limit_arenas()  # as the bot does at start-up
     if not 0 <= args.ai < args.players:
         parser.error("--ai must leave at least one human seat")
     with tempfile.TemporaryDirectory() as workdir, database_for(args.database, workdir) as url:
