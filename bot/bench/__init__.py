@@ -11,8 +11,9 @@ in-memory Bot API, and prints one JSON line:
 * ``api_calls_per_move`` — every Telegram call (answers, edits, messages) per move;
 * ``peak_group_msgs_per_min`` — the most calls any group received in any minute;
 * ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — the whole bot's memory as
-  matches finish: the bot's process and every process it started (AI and hint workers),
-  with ``rss_mb_main`` / ``rss_mb_workers`` (and ``_at``) the two parts;
+  matches finish, at the end before the stop: the bot's process and every process it
+  started (AI and hint workers, multiprocessing's resource tracker), with ``rss_mb_main`` /
+  ``rss_mb_workers`` (and ``_at``) the two parts;
 * ``cpu_ms_per_update`` — CPU time of the play divided by the updates handled;
 * ``round_trips_per_move`` — hand-offs to the database (calls to the SQLite thread, round
   trips to the PostgreSQL server) per move, until every chat is drawn;
@@ -30,6 +31,8 @@ the match's public tokens). The load is open-loop: all matches together press ``
 times a second, spread evenly, so the figures show how fast each update is handled at that
 load, not how long a queue grows. ``--rate 0`` presses as fast as the bot answers (a
 throughput test). The rate is measured while all ``--concurrent`` matches are in play.
+The tile games' boards are pictures, as in a new group; ``--text-boards`` switches every
+group to text (``/pictures``).
 """
 
 from __future__ import annotations
