@@ -12,12 +12,14 @@ import sys
 
 from telegram.error import InvalidToken, NetworkError, TimedOut
 
+from bot.allocator import limit_arenas
 from bot.app import ALLOWED_UPDATES, LOCK_LOST, build_application
 from bot.database_check import DatabaseProblem, check_database, check_postgres
 from bot.settings import Settings, SettingsError, load_settings
 
 
 def main() -> None:
+    limit_arenas()  # before any thread starts (bot.allocator says why)
     try:
         settings = load_settings()
         if settings.postgres_url():
