@@ -1,17 +1,17 @@
 """The board pictures of a running match, as the publisher needs them: only for games that
-have pictures in groups that want them, drawn in a worker thread, remembered by (match,
+have pictures in groups that want them, drawn in one drawing thread, remembered by (match,
 version, audience), and never fatal.
 
 Drawing a picture takes a few milliseconds of CPU — on this machine's event loop that was
 a 55–70 ms stall per picture under load, in a worker thread 0.2 ms (Pillow releases the
-GIL while it draws and compresses) — so it runs off the loop. A picture that cannot be
+GIL while it draws and compresses) — so it runs off the loop, in one thread
+(:class:`bot.pictures.PictureCache` says why one). A picture that cannot be
 drawn is logged and the board or prompt goes out as text: a picture problem never stalls
 a match.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Hashable
 
@@ -21,7 +21,9 @@ from games.core import View
 
 log = logging.getLogger(__name__)
 
-CACHED_PICTURES = 256  # about 60 KB each: some 15 MB at most
+# The pictures remembered, in bytes: some 250 of 60 KB (a redraw of an unchanged match —
+# a retry, a restart, a resent prompt — costs nothing while its picture is here)
+CACHED_PICTURE_BYTES = 16 * 2**20
 
 
 def names_of(match: Match) -> tuple[str, ...]:
@@ -31,10 +33,9 @@ def names_of(match: Match) -> tuple[str, ...]:
 
 
 class BoardPictures:
-    def __init__(self, storage: Storage, capacity: int = CACHED_PICTURES) -> None:
+    def __init__(self, storage: Storage, capacity_bytes: int = CACHED_PICTURE_BYTES) -> None:
         self.storage = storage
-        self.cache = pictures.PictureCache(capacity)
-        self._ready: dict[str, asyncio.Future] = {}  # game -> its palette and backgrounds
+        self.cache = pictures.PictureCache(capacity_bytes)
 
     async def wanted(self, match: Match) -> bool:
         """Whether the match's boards are pictures: a tile game, in a group that has not
@@ -47,7 +48,6 @@ class BoardPictures:
         if not await self.wanted(match):
             return None
         return await self._draw(
-            match.game,
             (match.id, match.version, "group"),
             lambda: pictures.render_group(match.game, public, names=names_of(match)),
         )
@@ -58,27 +58,15 @@ class BoardPictures:
         if not await self.wanted(match):
             return None
         return await self._draw(
-            match.game,
             (match.id, match.version, seat),
             lambda: pictures.render_private(match.game, view, seat, names=names_of(match)),
         )
 
-    async def _draw(self, game: str, key: Hashable, draw: Callable[[], bytes]) -> bytes | None:
+    async def _draw(self, key: Hashable, draw: Callable[[], bytes]) -> bytes | None:
+        # a layout's background is drawn by its first picture (0.1–0.3 s of CPU), in the
+        # drawing thread like every picture: the pictures behind it wait, none draws it twice
         try:
-            await self._warmed_up(game)
             return await self.cache.render(key, draw)
         except Exception:
             log.exception("could not draw the picture %s; showing text instead", key)
             return None
-
-    async def _warmed_up(self, game: str) -> None:
-        """A game's palette and backgrounds are made once per process, in a worker thread,
-        when its first picture is wanted (about 0.8 s of CPU for Azul, 1.5 s for Summer
-        Pavilion): pictures wanted meanwhile wait for it rather than make their own, and a
-        bot that plays no tile game never pays for it."""
-        ready = self._ready.get(game)
-        if ready is None:
-            ready = self._ready[game] = asyncio.ensure_future(
-                asyncio.to_thread(pictures.warm_up, (game,))
-            )
-        await asyncio.shield(ready)

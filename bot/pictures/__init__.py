@@ -9,7 +9,7 @@ The API is small and pure, so drawing can run off the event loop (``asyncio.to_t
   board with everything printed on it, and every other board compact beside it, so the
   whole table shows with the prompt on one phone screen;
 * :class:`PictureCache` — recently drawn pictures by a key such as ``(match_id, version,
-  audience)``; it renders in a worker thread on a miss.
+  audience)``, up to a number of bytes; on a miss it draws in its one drawing thread.
 
 Pictures hold no words but the players' names — seats are numbers and names, everything
 else is tiles, symbols and digits — so one picture serves every language (the caption
@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib import import_module
 from pathlib import Path
@@ -33,6 +34,7 @@ from types import ModuleType
 
 from PIL import Image
 
+from bot.pictures import palettes
 from bot.pictures.encoding import build_palette, to_png
 from games import GAME_MODULES, package_name
 from games.core import View
@@ -64,7 +66,18 @@ def _module(game: str) -> ModuleType:
 
 @cache
 def palette(game: str) -> Image.Image:
-    """The game's 256 colours, learnt once from specimen pictures (see ``encoding``)."""
+    """The game's 256 colours, as shipped (``bot.pictures.palettes``: what
+    :func:`learn_palette` gives, read rather than learnt)."""
+    _module(game)  # a game without pictures has no palette
+    image = Image.new("P", (1, 1))
+    image.putpalette(palettes.load(package_name(game)))
+    return image
+
+
+def learn_palette(game: str) -> Image.Image:
+    """The game's 256 colours learnt from specimen pictures (see ``encoding``): about a
+    second of CPU and 110 MB of drawing, so done once, when the drawing changes, and
+    shipped (``python -m bot.pictures.palettes``)."""
     module = _module(game)
     specimens = []
     for view in module.specimen_views():
@@ -111,22 +124,24 @@ def render_private(game: str, view: View, seat: int, names: Names = ()) -> bytes
     return to_png(private_image(game, view, seat, names), palette(game))
 
 
-def warm_up(games: Iterable[str] = tuple(PICTURE_MODULES)) -> None:
-    """Learn the palettes and draw the common backgrounds and sprites ahead of the first
-    move (about a second per game); otherwise the first pictures pay for it."""
-    for game in games:
-        palette(game)
-
-
 class PictureCache:
-    """The last ``capacity`` pictures drawn, by key — e.g. ``(match_id, version, "group")``
-    or ``(match_id, version, seat)``: a redraw of an unchanged match (a retry, a restart,
-    a resent prompt) costs nothing. No language in the key: pictures hold no words but the
-    players' names, which a match keeps."""
+    """The pictures drawn last, by key — e.g. ``(match_id, version, "group")`` or
+    ``(match_id, version, seat)``: a redraw of an unchanged match (a retry, a restart, a
+    resent prompt) costs nothing. Bounded in bytes (pictures weigh 20–150 KB), the oldest
+    forgotten first. No language in the key: pictures hold no words but the players' names,
+    which a match keeps.
 
-    def __init__(self, capacity: int = 64) -> None:
-        self.capacity = capacity
+    A miss is drawn in the cache's one drawing thread, off the event loop, one picture at a
+    time: pictures wait their turn rather than draw side by side, because each thread that
+    draws makes the C allocator keep an arena of freed picture memory of its own (measured:
+    about 130 MB more with the event loop's default pool of threads). Drawing takes a few
+    milliseconds; one thread draws a couple of hundred pictures a second."""
+
+    def __init__(self, capacity_bytes: int = 16 * 2**20) -> None:
+        self.capacity_bytes = capacity_bytes
+        self.bytes = 0
         self._pictures: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
 
     def __len__(self) -> int:
         return len(self._pictures)
@@ -138,16 +153,19 @@ class PictureCache:
         return picture
 
     def put(self, key: Hashable, picture: bytes) -> None:
+        old = self._pictures.pop(key, None)
+        if old is not None:
+            self.bytes -= len(old)
         self._pictures[key] = picture
-        self._pictures.move_to_end(key)
-        while len(self._pictures) > self.capacity:
-            self._pictures.popitem(last=False)
+        self.bytes += len(picture)
+        while self.bytes > self.capacity_bytes and len(self._pictures) > 1:
+            _, dropped = self._pictures.popitem(last=False)
+            self.bytes -= len(dropped)
 
     async def render(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
-        """The cached picture, or ``draw()`` run in a worker thread (drawing takes a few
-        milliseconds of CPU the event loop should not wait for) and remembered."""
+        """The cached picture, or ``draw()`` run in the drawing thread and remembered."""
         picture = self.get(key)
         if picture is None:
-            picture = await asyncio.to_thread(draw)
+            picture = await asyncio.get_running_loop().run_in_executor(self._drawing, draw)
             self.put(key, picture)
         return picture

@@ -10,8 +10,8 @@ each player's private picture of the last position into DIR, and prints one JSON
 ``cpu_ms_p99`` (the same in process CPU time), ``private_ms_p50`` / ``private_ms_p99``
 with ``private_cpu_ms_p50`` / ``private_cpu_ms_p99`` (the prompt's picture: every board),
 ``max_bytes`` / ``mean_bytes`` (every picture drawn), ``max_size`` (pixels) and
-``warmup_ms`` (palette, backgrounds and sprites, drawn once per process and not counted in
-the figures above).
+``warmup_ms`` (reading the palette, drawing the backgrounds and sprites: once per process
+and layout, not counted in the figures above).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.pictures import PICTURE_MODULES, render_group, render_private, warm_up
+from bot.pictures import PICTURE_MODULES, palette, render_group, render_private
 from games import get_engine
 from games.simulate import parse_option
 
@@ -57,7 +57,7 @@ def run(
     chooser = random.Random(seed)
 
     started = time.perf_counter()
-    warm_up([game])
+    palette(game)
     first = engine.view(state, None)
     render_group(game, first)  # this layout's background and sprites
     for seat in range(players):

@@ -19,6 +19,7 @@ from functools import lru_cache
 from PIL import Image
 
 from bot.pictures import drawing as d
+from bot.pictures.backgrounds import kept
 from bot.pictures.drawing import RGB, Box, Pen, Point
 from games.azul.engine import COLOURS, MARKER, SIZE, wall_colour
 from games.core import View
@@ -225,7 +226,7 @@ def _grey(view: View) -> bool:
 
 
 # -- the background: everything printed on the boards -----------------------------------------
-@lru_cache(maxsize=16)
+@kept
 def background(
     num_players: int,
     grey: bool,

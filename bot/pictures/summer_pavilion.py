@@ -28,6 +28,7 @@ from functools import lru_cache
 from PIL import Image
 
 from bot.pictures import drawing as d
+from bot.pictures.backgrounds import kept
 from bot.pictures.drawing import RGB, Box, Pen, Point
 from games.core import View
 from games.summer_pavilion.engine import COLOURS, STRUCTURES
@@ -360,7 +361,7 @@ def empty_space_rgb(star_colour: int) -> RGB:
     return NEUTRAL_RGB if star_colour < 0 else d.mix(TILE_RGB[star_colour], BOARD_RGB, FAINT)
 
 
-@lru_cache(maxsize=16)
+@kept
 def background(
     num_players: int,
     seats: tuple[int, ...],

@@ -117,15 +117,17 @@ def test_pictures_fit_telegrams_photo_limits_and_the_size_target(game, options, 
         assert max(width, height) <= 1400  # Telegram shows photos at most 1280 px: no waste
 
 
-def test_cache_keeps_the_latest_pictures():
-    cache = PictureCache(capacity=2)
+def test_cache_keeps_the_latest_pictures_up_to_its_bytes():
+    cache = PictureCache(capacity_bytes=10)
     cache.put(("m", 1, "group"), b"one")
     cache.put(("m", 2, "group"), b"two")
     assert cache.get(("m", 1, "group")) == b"one"  # now the most recently used
-    cache.put(("m", 3, "group"), b"three")
+    cache.put(("m", 3, "group"), b"three")  # 11 bytes: the least recently used goes
     assert cache.get(("m", 2, "group")) is None
     assert cache.get(("m", 1, "group")) == b"one"
-    assert len(cache) == 2
+    assert len(cache) == 2 and cache.bytes == 8
+    cache.put(("m", 4, "group"), b"a large picture")  # alone over the bound: kept alone
+    assert len(cache) == 1 and cache.get(("m", 4, "group")) == b"a large picture"
 
 
 async def test_cache_draws_once_per_key_off_the_event_loop():
@@ -143,6 +145,37 @@ async def test_cache_draws_once_per_key_off_the_event_loop():
     second = await cache.render(("match", 7, "group"), draw)
     assert first == second == render_group("azul", view)
     assert len(drawn_in) == 1 and drawn_in[0] != loop_thread
+
+
+async def test_the_cache_draws_one_picture_at_a_time_in_one_thread():
+    """Many pictures wanted at once are drawn one after another in the same thread, not
+    side by side in a pool (each drawing thread keeps memory of its own)."""
+    cache = PictureCache()
+    engine, state = busy_position("summer_pavilion", 4, {})
+    views = [engine.view(state, seat) for seat in range(4)]
+    threads: set[int] = set()
+    drawing = 0
+    most_at_once = 0
+    guard = threading.Lock()
+
+    def draw(seat: int) -> bytes:
+        nonlocal drawing, most_at_once
+        with guard:
+            drawing += 1
+            most_at_once = max(most_at_once, drawing)
+            threads.add(threading.get_ident())
+        try:
+            return render_private("summer_pavilion", views[seat], seat)
+        finally:
+            with guard:
+                drawing -= 1
+
+    drawn = await asyncio.gather(
+        *(cache.render(("match", 1, n), lambda n=n: draw(n % 4)) for n in range(12))
+    )
+    assert drawn[:4] == [render_private("summer_pavilion", views[s], s) for s in range(4)]
+    assert most_at_once == 1
+    assert len(threads) == 1 and threading.get_ident() not in threads
 
 
 async def test_rendering_in_threads_gives_the_same_pictures():
@@ -180,8 +213,15 @@ def test_the_command_rejects_a_wrong_player_count(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["azul", "summer_pavilion"])
+def test_the_shipped_palette_is_the_one_learnt_from_the_pictures(game):
+    """The palettes ship as data (learning one costs a second of CPU and 110 MB of drawing
+    per process); they must be exactly what learning gives, or the pictures would change.
+    After a change to the drawing that fails here: python -m bot.pictures.palettes"""
+    assert pictures.palette(game).getpalette() == pictures.learn_palette(game).getpalette()
+
+
 def test_the_palette_starts_with_the_tile_colours():
-    pictures.warm_up(["azul", "summer_pavilion"])
     for game, module in (("azul", azul), ("summer_pavilion", summer_pavilion)):
         colours = pictures.palette(game).getpalette()
         assert len(colours) == 3 * 256

@@ -61,7 +61,6 @@ def test_every_text_a_picture_draws_is_readable_on_a_phone(game, options, player
     was drawn), as a phone shows the picture."""
     engine, state = position(game, options, players)
     names = NAMES[:players]
-    pictures.palette(game)  # learnt once: its specimens are drawn outside the recording
     kinds = [("group", None)] + [("private", seat) for seat in range(players)]
     for kind, seat in kinds:
         forget_drawn()

@@ -10,7 +10,10 @@ in-memory Bot API, and prints one JSON line:
   gives up on a press after about 15 s);
 * ``api_calls_per_move`` — every Telegram call (answers, edits, messages) per move;
 * ``peak_group_msgs_per_min`` — the most calls any group received in any minute;
-* ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — memory as matches finish;
+* ``rss_mb`` (and ``rss_mb_at`` for each quarter of the run) — the whole bot's memory as
+  matches finish, at the end before the stop: the bot's process and every process it
+  started (AI and hint workers, multiprocessing's resource tracker), with ``rss_mb_main`` /
+  ``rss_mb_workers`` (and ``_at``) the two parts;
 * ``cpu_ms_per_update`` — CPU time of the play divided by the updates handled;
 * ``round_trips_per_move`` — hand-offs to the database (calls to the SQLite thread, round
   trips to the PostgreSQL server) per move, until every chat is drawn;
@@ -28,12 +31,15 @@ the match's public tokens). The load is open-loop: all matches together press ``
 times a second, spread evenly, so the figures show how fast each update is handled at that
 load, not how long a queue grows. ``--rate 0`` presses as fast as the bot answers (a
 throughput test). The rate is measured while all ``--concurrent`` matches are in play.
+The tile games' boards are pictures, as in a new group; ``--text-boards`` switches every
+group to text (``/pictures``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -46,8 +52,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psutil
 from telegram import Update
 
+from bot.allocator import limit_arenas
 from bot.app import build_application
 from bot.callbacks import Callback
 from bot.flow import refresh_tokens
@@ -60,12 +68,28 @@ from games import get_engine
 from games.core import encode_action
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    return 0.0
+@dataclass(frozen=True)
+class Memory:
+    """Resident memory in MB: the bot's own process, and its workers (every process it
+    started, and theirs: AI and hint workers, multiprocessing's resource tracker)."""
+
+    main: float
+    workers: float
+
+    @property
+    def whole(self) -> float:
+        return round(self.main + self.workers, 1)
+
+
+def memory() -> Memory:
+    """What the whole bot holds now (RSS; a worker's shared libraries count in each
+    process, as a container's memory limit does not: a little over, never under)."""
+    me = psutil.Process()
+    workers = 0
+    for child in me.children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):  # ended since it was listed
+            workers += child.memory_info().rss
+    return Memory(round(me.memory_info().rss / 2**20, 1), round(workers / 2**20, 1))
 
 
 @dataclass
@@ -78,7 +102,7 @@ class Figures:
     pressed_at: dict[str, float] = field(default_factory=dict)  # unanswered, by query id
     moves: int = 0
     finished: int = 0
-    rss_at: list[float] = field(default_factory=list)
+    memory_at: list[Memory] = field(default_factory=list)  # at each quarter of the matches
 
 
 class Bench:
@@ -132,6 +156,8 @@ class Bench:
         """/new, everybody joins through the deep link, the creator starts; the match's id."""
         self.next_id += 1
         group = self.driver.group(-(10**9) - self.next_id, f"Bench {self.next_id}")
+        if self.args.text_boards:  # as if the group had sent /pictures: text boards only
+            await get_host(self.app).storage.set_chat_pictures(group, False)
         humans = self.args.players - self.args.ai
         players = [FakeUser(10**6 * self.next_id + seat, f"P{seat}") for seat in range(humans)]
         await self.feed(self.driver.message_update(players[0], group, f"/new {game}"))
@@ -158,7 +184,7 @@ class Bench:
             await self.play_alone(match)
         self.figures.finished += 1
         if self.figures.finished % max(1, self.args.matches // 4) == 0:
-            self.figures.rss_at.append(rss_mb())
+            self.figures.memory_at.append(memory())
 
     async def press_move(self, match: Match, users: dict[int, FakeUser], seat: int) -> tuple:
         """A random legal move of ``seat``, pressed as its button."""
@@ -250,6 +276,7 @@ class Bench:
         ai_moves = rows[0][0] - moves_before - self.figures.moves
         trips, written = stats.round_trips - trips, stats.bytes_written - written
         sizes = sorted(stats.move_sizes)
+        at_end = memory()  # before the stop ends the workers
         await self.stop()
         times = sorted(self.figures.handling_s)
         moves = self.figures.moves
@@ -283,9 +310,19 @@ class Bench:
             "round_trips_per_move": round(trips / moves, 2),
             "bytes_per_move": {"median": statistics.median(sizes), "max": sizes[-1]},
             "bytes_written_per_move": round(written / moves),
-            "rss_mb": rss_mb(),
-            "rss_mb_at": self.figures.rss_at,
+            **memory_figures(at_end, self.figures.memory_at),
         }
+
+
+def memory_figures(at_end: Memory, at_quarters: list[Memory]) -> dict:
+    return {
+        "rss_mb": at_end.whole,
+        "rss_mb_at": [m.whole for m in at_quarters],
+        "rss_mb_main": at_end.main,
+        "rss_mb_main_at": [m.main for m in at_quarters],
+        "rss_mb_workers": at_end.workers,
+        "rss_mb_workers_at": [m.workers for m in at_quarters],
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -307,7 +344,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ai", type=int, default=0, help="AI seats per match (of --players)")
     parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))
     parser.add_argument("--ai-workers", type=int, default=2, help="AI worker processes")
+    parser.add_argument(
+        "--text-boards",
+        action="store_true",
+        help="every group shows text boards (/pictures off); by default the tile games' "
+        "boards are pictures, as in a new group",
+    )
     args = parser.parse_args(argv)
+    limit_arenas()  # as the bot does at start-up
     if not 0 <= args.ai < args.players:
         parser.error("--ai must leave at least one human seat")
     with tempfile.TemporaryDirectory() as workdir, database_for(args.database, workdir) as url:
@@ -330,7 +374,3 @@ def database_for(backend: str, workdir: str) -> Iterator[str | None]:
         yield server.get_uri()
     finally:
         server.cleanup()
-
-
-if __name__ == "__main__":
-    main()
