@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import random
 import statistics
@@ -52,7 +51,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psutil
 from telegram import Update
 
 from bot.allocator import limit_arenas
@@ -60,6 +58,7 @@ from bot.app import build_application
 from bot.callbacks import Callback
 from bot.flow import refresh_tokens
 from bot.host import get_host
+from bot.process_memory import whole_bot
 from bot.rate_limit import Pacing
 from bot.settings import Settings
 from bot.storage import Match
@@ -82,14 +81,9 @@ class Memory:
 
 
 def memory() -> Memory:
-    """What the whole bot holds now (RSS; a worker's shared libraries count in each
-    process, as a container's memory limit does not: a little over, never under)."""
-    me = psutil.Process()
-    workers = 0
-    for child in me.children(recursive=True):
-        with contextlib.suppress(psutil.NoSuchProcess):  # ended since it was listed
-            workers += child.memory_info().rss
-    return Memory(round(me.memory_info().rss / 2**20, 1), round(workers / 2**20, 1))
+    """What the whole bot holds now, in MB."""
+    now = whole_bot()
+    return Memory(round(now.main / 2**20, 1), round(now.workers / 2**20, 1))
 
 
 @dataclass

@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import time
 
-import psutil
 from babel.dates import format_timedelta
 from telegram import Update
 
@@ -15,6 +14,7 @@ from bot.handlers.commands import unknown_command
 from bot.handlers.common import is_private
 from bot.host import BotContext, Host
 from bot.i18n import Translator
+from bot.process_memory import whole_bot
 from bot.version import VERSION
 
 MEGABYTE = 1024 * 1024
@@ -69,7 +69,8 @@ async def status_text(host: Host, t: Translator) -> str:
     playing = ", ".join(
         f"{html.escape(game)} {t.number(count)}" for game, count in sorted(activity.playing.items())
     )
-    memory, processes = whole_bot_memory()
+    now = whole_bot()
+    memory, processes = now.whole, now.processes
     return t(
         "status.text",
         version=html.escape(VERSION),
@@ -91,17 +92,3 @@ async def status_text(host: Host, t: Translator) -> str:
 
 def megabytes(t: Translator, size: int) -> str:
     return t("status.megabytes", megabytes=t.number(size / MEGABYTE, 1))
-
-
-def whole_bot_memory() -> tuple[int, int]:
-    """Resident memory of the bot's process and all its children (the AI's workers), and
-    how many processes that is."""
-    me = psutil.Process()
-    total, count = me.memory_info().rss, 1
-    for child in me.children(recursive=True):
-        try:
-            total += child.memory_info().rss
-            count += 1
-        except psutil.Error:  # it exited meanwhile
-            pass
-    return total, count
