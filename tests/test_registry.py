@@ -60,7 +60,7 @@ def test_nothing_is_left_over_for_a_game_that_is_not_registered():
     adapters = {path.stem for path in (ROOT / "bot/ui").glob("*.py")} - shared
     assert adapters == PACKAGES
     drawings = {path.stem for path in (ROOT / "bot/pictures").glob("*.py")}
-    assert drawings - {"__init__", "__main__", "drawing", "encoding"} <= PACKAGES
+    assert drawings - {"__init__", "__main__", "drawing", "encoding", "backgrounds"} <= PACKAGES
     for lang in LANGUAGES:
         domains = {path.stem for path in (LOCALES_DIR / lang / "LC_MESSAGES").glob("*.po")}
         assert domains == {"bot", *GAMES}, lang
