@@ -2,11 +2,12 @@
 
 A small pool of connections serves the bot; a save is one statement (the match row, the
 seats that changed, the new log entries, the move and the notices in one ``WITH`` query), so
-it is atomic and costs one round trip. Saves made while one is on its way are committed
-together in the next statement (a group commit, :mod:`bot.storage.postgres_saves`), each
-guarded as if alone: under load many presses share one round trip, and a save never waits
-for a free connection behind reads and drawings. The SQL the contract writes with ``?`` is given
-PostgreSQL's ``$1, $2...`` once and kept.
+it is atomic and costs one round trip. Saves have connections of their own, each sending one
+batch at a time: the saves made while both are busy go together in the next statement (a
+group commit, :mod:`bot.storage.postgres_saves`), each guarded as if alone. Under load many
+presses share one round trip, and a save never waits behind reads and drawings for a
+connection. The SQL the contract writes with ``?`` is given PostgreSQL's ``$1, $2...`` once
+and kept.
 
 One bot instance at a time: a session-level advisory lock, held on a connection of its own
 while the storage is open. The server releases it when that connection ends — on a clean
@@ -48,7 +49,10 @@ from bot.storage.records import MatchRecord, write_record_async
 
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
-POOL_SIZE = 4
+POOL_SIZE = 4  # reads, drawings' writes, the ends of matches
+# the saves' own connections, each sending one batch at a time: a save never waits behind
+# drawings for a connection, and a new save goes out at once while the other is on its way
+SAVE_CONNECTIONS = 2
 CONNECT_TIMEOUT = 10.0
 # Telegram drops a press's answer after about 15 s, and a PaaS kills a stopping process
 # after about 30 s: a server that does not answer within these is taken as down
@@ -115,7 +119,8 @@ class PostgresStorage(Storage):
         self._unavailable: str | None = None  # why calls fail at once, while they do
         self._server_clock_ahead = 0.0  # the server's clock minus ours, in seconds
         self._saves: list[tuple[MatchWrite, asyncio.Future]] = []  # waiting for a batch
-        self._committer: asyncio.Task | None = None  # sending the batches, while there are
+        self._save_pool: asyncpg.Pool | None = None  # SAVE_CONNECTIONS, for the batches
+        self._committers: set[asyncio.Task] = set()  # sending batches, while saves wait
 
     def describe(self) -> str:
         return describe_url(self.url)
@@ -128,14 +133,17 @@ class PostgresStorage(Storage):
         finally:
             self._opening = None
         await self._read_server_clock(self._lock_connection)
-        self._pool = await asyncpg.create_pool(
-            self.url,
-            min_size=1,
-            max_size=POOL_SIZE,
-            timeout=CONNECT_TIMEOUT,
-            command_timeout=STATEMENT_SECONDS,
-            reset=_nothing_to_reset,
-        )
+        self._pool, self._save_pool = [
+            await asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=size,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=STATEMENT_SECONDS,
+                reset=_nothing_to_reset,
+            )
+            for size in (POOL_SIZE, SAVE_CONNECTIONS)
+        ]
         await self._migrate()
 
     async def _take_lock(self, wait: bool) -> None:
@@ -247,10 +255,11 @@ class PostgresStorage(Storage):
         if self._opening is not None and not self._opening.done():
             self._opening.cancel()  # stopped while waiting for the lock: stop waiting
             await asyncio.gather(self._opening, return_exceptions=True)
-        while self._committer is not None:  # the saves queued: committed, or refused
-            await asyncio.gather(asyncio.shield(self._committer), return_exceptions=True)
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
+        while self._committers:  # the saves queued: committed, or refused
+            await asyncio.gather(*map(asyncio.shield, self._committers), return_exceptions=True)
+        pools = [pool for pool in (self._pool, self._save_pool) if pool is not None]
+        self._pool = self._save_pool = None
+        for pool in pools:
             try:
                 await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
             except (*OUTAGE, asyncio.CancelledError):
@@ -348,23 +357,23 @@ class PostgresStorage(Storage):
             raise StorageUnavailable(self._unavailable)
         future = asyncio.get_running_loop().create_future()
         self._saves.append((write, future))
-        if self._committer is None:
-            self._committer = asyncio.get_running_loop().create_task(self._commit_saves())
+        if len(self._committers) < SAVE_CONNECTIONS:
+            committer = asyncio.get_running_loop().create_task(self._commit_saves())
+            self._committers.add(committer)
+            committer.add_done_callback(self._committers.discard)
         return await future
 
     async def _commit_saves(self) -> None:
-        """Group commit: the saves that queued up while the last batch was on its way go
-        together in one statement (one round trip, one transaction)."""
-        try:
-            while self._saves:
-                batch, later, matches = [], [], set()
-                for save in self._saves:  # one save per match in a batch, the first queued
-                    (later if save[0].match_id in matches else batch).append(save)
-                    matches.add(save[0].match_id)
-                self._saves = later
-                await self._commit_batch(batch)
-        finally:
-            self._committer = None
+        """One of the save connections' senders: the saves that queued up while it (and the
+        other) had a batch on its way go together in one statement (one round trip, one
+        transaction)."""
+        while self._saves:
+            batch, later, matches = [], [], set()
+            for save in self._saves:  # one save per match in a batch, the first queued
+                (later if save[0].match_id in matches else batch).append(save)
+                matches.add(save[0].match_id)
+            self._saves = later
+            await self._commit_batch(batch)
 
     async def _commit_batch(self, batch: list[tuple[MatchWrite, asyncio.Future]]) -> None:
         try:
@@ -401,8 +410,10 @@ class PostgresStorage(Storage):
         args = save_many_arguments(writes, deadline)
         self.stats.round_trips += 1
         if connection is None:
+            if self._save_pool is None:
+                raise RuntimeError("storage is not open")
             async with self._answering():
-                rows = await self.pool.fetch(SAVE_MANY, *args)
+                rows = await self._save_pool.fetch(SAVE_MANY, *args)
         else:
             rows = await connection.fetch(SAVE_MANY, *args)
         saved = {row[0] for row in rows}
