@@ -53,6 +53,9 @@ POOL_SIZE = 4  # reads, drawings' writes, the ends of matches
 # the saves' own connections, each sending one batch at a time: a save never waits behind
 # drawings for a connection, and a new save goes out at once while the other is on its way
 SAVE_CONNECTIONS = 2
+# the batch's statement planned for its arrays each time: a plan made once for arrays of any
+# length reads the whole matches table to find a batch's rows
+SAVE_SETTINGS = {"plan_cache_mode": "force_custom_plan"}
 CONNECT_TIMEOUT = 10.0
 # Telegram drops a press's answer after about 15 s, and a PaaS kills a stopping process
 # after about 30 s: a server that does not answer within these is taken as down
@@ -141,8 +144,9 @@ class PostgresStorage(Storage):
                 timeout=CONNECT_TIMEOUT,
                 command_timeout=STATEMENT_SECONDS,
                 reset=_nothing_to_reset,
+                server_settings=settings,
             )
-            for size in (POOL_SIZE, SAVE_CONNECTIONS)
+            for size, settings in ((POOL_SIZE, None), (SAVE_CONNECTIONS, SAVE_SETTINGS))
         ]
         await self._migrate()
 
