@@ -2,8 +2,12 @@
 
 A small pool of connections serves the bot; a save is one statement (the match row, the
 seats that changed, the new log entries, the move and the notices in one ``WITH`` query), so
-it is atomic and costs one round trip. The SQL the contract writes with ``?`` is given
-PostgreSQL's ``$1, $2...`` once and kept.
+it is atomic and costs one round trip. Saves have connections of their own, each sending one
+batch at a time: the saves made while both are busy go together in the next statement (a
+group commit, :mod:`bot.storage.postgres_saves`), each guarded as if alone. Under load many
+presses share one round trip, and a save never waits behind reads and drawings for a
+connection. The SQL the contract writes with ``?`` is given PostgreSQL's ``$1, $2...`` once
+and kept.
 
 One bot instance at a time: a session-level advisory lock, held on a connection of its own
 while the storage is open. The server releases it when that connection ends — on a clean
@@ -40,12 +44,18 @@ from bot.storage.contract import (
     _dumps,
 )
 from bot.storage.migrations.postgres import MIGRATIONS
-from bot.storage.model import PLAY_SEAT_FIELDS
+from bot.storage.postgres_saves import SAVE_MANY, save_many_arguments
 from bot.storage.records import MatchRecord, write_record_async
 
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
-POOL_SIZE = 4
+POOL_SIZE = 4  # reads, drawings' writes, the ends of matches
+# the saves' own connections, each sending one batch at a time: a save never waits behind
+# drawings for a connection, and a new save goes out at once while the other is on its way
+SAVE_CONNECTIONS = 2
+# the batch's statement planned for its arrays each time: a plan made once for arrays of any
+# length reads the whole matches table to find a batch's rows
+SAVE_SETTINGS = {"plan_cache_mode": "force_custom_plan"}
 CONNECT_TIMEOUT = 10.0
 # Telegram drops a press's answer after about 15 s, and a PaaS kills a stopping process
 # after about 30 s: a server that does not answer within these is taken as down
@@ -111,6 +121,9 @@ class PostgresStorage(Storage):
         self._opening: asyncio.Task | None = None
         self._unavailable: str | None = None  # why calls fail at once, while they do
         self._server_clock_ahead = 0.0  # the server's clock minus ours, in seconds
+        self._saves: list[tuple[MatchWrite, asyncio.Future]] = []  # waiting for a batch
+        self._save_pool: asyncpg.Pool | None = None  # SAVE_CONNECTIONS, for the batches
+        self._committers: set[asyncio.Task] = set()  # sending batches, while saves wait
 
     def describe(self) -> str:
         return describe_url(self.url)
@@ -123,14 +136,18 @@ class PostgresStorage(Storage):
         finally:
             self._opening = None
         await self._read_server_clock(self._lock_connection)
-        self._pool = await asyncpg.create_pool(
-            self.url,
-            min_size=1,
-            max_size=POOL_SIZE,
-            timeout=CONNECT_TIMEOUT,
-            command_timeout=STATEMENT_SECONDS,
-            reset=_nothing_to_reset,
-        )
+        self._pool, self._save_pool = [
+            await asyncpg.create_pool(
+                self.url,
+                min_size=1,
+                max_size=size,
+                timeout=CONNECT_TIMEOUT,
+                command_timeout=STATEMENT_SECONDS,
+                reset=_nothing_to_reset,
+                server_settings=settings,
+            )
+            for size, settings in ((POOL_SIZE, None), (SAVE_CONNECTIONS, SAVE_SETTINGS))
+        ]
         await self._migrate()
 
     async def _take_lock(self, wait: bool) -> None:
@@ -242,8 +259,11 @@ class PostgresStorage(Storage):
         if self._opening is not None and not self._opening.done():
             self._opening.cancel()  # stopped while waiting for the lock: stop waiting
             await asyncio.gather(self._opening, return_exceptions=True)
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
+        while self._committers:  # the saves queued: committed, or refused
+            await asyncio.gather(*map(asyncio.shield, self._committers), return_exceptions=True)
+        pools = [pool for pool in (self._pool, self._save_pool) if pool is not None]
+        self._pool = self._save_pool = None
+        for pool in pools:
             try:
                 await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
             except (*OUTAGE, asyncio.CancelledError):
@@ -337,41 +357,95 @@ class PostgresStorage(Storage):
         return row, list(seats), [event[0] for event in events]
 
     async def _write_match(self, write: MatchWrite) -> bool:
-        w = write
-        seats = list(zip(*w.seats, strict=True)) if w.seats else [()] * (1 + len(PLAY_SEAT_FIELDS))
-        events = w.events
-        move = [w.move] if w.move else []
-        moves = list(zip(*move, strict=True)) if move else [(), (), ()]
-        notices = list(zip(*w.notices, strict=True)) if w.notices else [(), ()]
-        row = [w.match_id, w.expected, w.status, w.options, w.turn_seconds, w.ends_at,
-               w.last_mover, w.version, w.updated_at, w.seat_count]  # fmt: skip
-        columns = [list(column) for column in (*seats, *moves, *notices)]
-        seat_columns = len(seats)
-        args = [*row, *columns[:seat_columns], w.first_event, events, *columns[seat_columns:]]
-        if w.state_changed:
-            args.append(w.state)
+        if write.record is not None:
+            return await self._write_ending(write)
+        if self._unavailable is not None:
+            self._refused()
+            raise StorageUnavailable(self._unavailable)
+        future = asyncio.get_running_loop().create_future()
+        self._saves.append((write, future))
+        if len(self._committers) < SAVE_CONNECTIONS:
+            committer = asyncio.get_running_loop().create_task(self._commit_saves())
+            self._committers.add(committer)
+            committer.add_done_callback(self._committers.discard)
+        return await future
+
+    async def _commit_saves(self) -> None:
+        """One of the save connections' senders: the saves that queued up while it (and the
+        other) had a batch on its way go together in one statement (one round trip, one
+        transaction)."""
+        while self._saves:
+            batch, later, matches = [], [], set()
+            for save in self._saves:  # one save per match in a batch, the first queued
+                (later if save[0].match_id in matches else batch).append(save)
+                matches.add(save[0].match_id)
+            self._saves = later
+            await self._commit_batch(batch)
+
+    async def _commit_batch(self, batch: list[tuple[MatchWrite, asyncio.Future]]) -> None:
+        try:
+            outcomes = await self._save_many([write for write, _ in batch])
+        except StorageUnavailable as error:
+            outcomes = [_unavailable_like(error) for _ in batch]
+        except asyncpg.PostgresError as error:
+            if len(batch) == 1:
+                outcomes = [error]
+            else:  # one save at fault (it should not happen): each alone, the others commit
+                for save in batch:
+                    await self._commit_batch([save])
+                return
+        except asyncio.CancelledError:  # the storage is closing under it
+            for _, future in batch:
+                future.cancel()
+            raise
+        except Exception as error:
+            outcomes = [error] * len(batch)
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if future.done():
+                continue  # its caller was cancelled; the save is done all the same
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+
+    async def _save_many(
+        self, writes: list[MatchWrite], connection: asyncpg.Connection | None = None
+    ) -> list[bool | StorageUnavailable]:
+        """Each write saved, or not (its row is no longer at its version), or too late."""
         sent = time.monotonic()
-        args.append(time.time() + self._server_clock_ahead + SAVE_DEADLINE_SECONDS)
+        deadline = time.time() + self._server_clock_ahead + SAVE_DEADLINE_SECONDS
+        args = save_many_arguments(writes, deadline)
         self.stats.round_trips += 1
-        if w.record is None:
+        if connection is None:
+            if self._save_pool is None:
+                raise RuntimeError("storage is not open")
             async with self._answering():
-                saved = await self.pool.fetchval(_save_sql(w.state_changed), *args)
+                rows = await self._save_pool.fetch(SAVE_MANY, *args)
         else:
-            # the match ends: the save, its record and the ratings in one transaction (the
-            # record reads the moves the save writes, so it follows in the same transaction)
-            async with (
-                self._answering(),
-                self.pool.acquire() as connection,
-                connection.transaction(),
-            ):
-                saved = await connection.fetchval(_save_sql(w.state_changed), *args)
-                if saved == 1:
-                    _, trips = await write_record_async(connection, numbered, w.record, _dumps)
-                    self.stats.round_trips += trips
-        if saved != 1 and time.monotonic() - sent >= SAVE_DEADLINE_SECONDS / 2:
-            # most likely past its deadline (a slow server), not a newer version: say so
-            raise StorageUnavailable(f"{self.describe()} answered a save too late")
-        return saved == 1
+            rows = await connection.fetch(SAVE_MANY, *args)
+        saved = {row[0] for row in rows}
+        if time.monotonic() - sent < SAVE_DEADLINE_SECONDS / 2:
+            return [write.match_id in saved for write in writes]
+        # a save not written this late is most likely past its deadline (a slow server),
+        # not behind a newer version: say so
+        late = StorageUnavailable(f"{self.describe()} answered a save too late")
+        return [write.match_id in saved or _unavailable_like(late) for write in writes]
+
+    async def _write_ending(self, write: MatchWrite) -> bool:
+        """The match ends: the save, its record and the ratings in one transaction (the
+        record reads the moves the save writes, so it follows in the same transaction)."""
+        async with (
+            self._answering(),
+            self.pool.acquire() as connection,
+            connection.transaction(),
+        ):
+            [saved] = await self._save_many([write], connection)
+            if saved is True:
+                _, trips = await write_record_async(connection, numbered, write.record, _dumps)
+                self.stats.round_trips += trips
+        if isinstance(saved, StorageUnavailable):
+            raise saved
+        return saved
 
     async def _write_record(self, record: MatchRecord) -> bool:
         async with self._answering(), self.pool.acquire() as connection, connection.transaction():
@@ -387,48 +461,11 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
     and asyncpg still rolls back a transaction left open."""
 
 
-@lru_cache(maxsize=2)
-def _save_sql(with_state: bool) -> str:
-    """The whole save in one statement: the row (guarded by its version, and by a deadline
-    on the server's clock) first; every other part runs only if the row was saved."""
-    columns = ", ".join(PLAY_SEAT_FIELDS)
-    updates = ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
-    seat_types = "int[], bigint[], text[], int[], text[], text[], float8[], bool[], int[], bool[], int[], float8[], bool[], text[]"  # noqa: E501
-    unnest = ", ".join(f"${11 + n}::{kind.strip()}" for n, kind in enumerate(seat_types.split(",")))
-    first = 11 + len(seat_types.split(","))  # $25: the first event's number
-    state = f", state = ${first + 7}" if with_state else ""
-    deadline = first + 8 if with_state else first + 7  # the last argument
-    return f"""
-    WITH saved AS (
-        UPDATE matches SET status = $3, options = $4, turn_seconds = $5, ends_at = $6,
-            last_mover = $7, version = $8, updated_at = $9{state}
-        WHERE id = $1 AND version = $2 AND clock_timestamp() < to_timestamp(${deadline})
-        RETURNING id
-    ), dropped AS (
-        DELETE FROM seats WHERE match_id = $1 AND seat >= $10 AND EXISTS (SELECT 1 FROM saved)
-    ), seated AS (
-        INSERT INTO seats (match_id, seat, {columns})
-        SELECT $1, * FROM unnest({unnest}) WHERE EXISTS (SELECT 1 FROM saved)
-        ON CONFLICT (match_id, seat) DO UPDATE SET {updates}
-    ), logged AS (
-        INSERT INTO events (match_id, seq, event)
-        SELECT $1, ${first}::int + (n - 1)::int, event
-        FROM unnest(${first + 1}::text[]) WITH ORDINALITY AS new (event, n)
-        WHERE EXISTS (SELECT 1 FROM saved)
-    ), moved AS (
-        INSERT INTO moves (match_id, version, seat, action, automatic, at)
-        SELECT $1, $8, seat, action, automatic, $9
-        FROM unnest(${first + 2}::int[], ${first + 3}::text[], ${first + 4}::bool[])
-            AS move (seat, action, automatic)
-        WHERE EXISTS (SELECT 1 FROM saved)
-    ), noticed AS (
-        INSERT INTO notices (match_id, key, params)
-        SELECT $1, key, params FROM unnest(${first + 5}::text[], ${first + 6}::text[])
-            AS notice (key, params)
-        WHERE EXISTS (SELECT 1 FROM saved)
-    )
-    SELECT COUNT(*) FROM saved
-    """
+def _unavailable_like(error: StorageUnavailable) -> StorageUnavailable:
+    """One exception per waiting caller (each raises it in its own task)."""
+    copy = StorageUnavailable(*error.args)
+    copy.__cause__ = error.__cause__
+    return copy
 
 
 class _Transaction:

@@ -196,8 +196,71 @@ async def test_concurrent_saves_are_committed_together_and_a_stale_one_spoils_no
     assert isinstance(outcomes[-1], StaleMatch)
     for match in matches:
         assert await storage.moves(match.id) == [(1, -1, "start"), (2, 0, "1")]
-    if storage.backend == "sqlite":  # one hand-off to the database thread for many saves
-        assert trips <= 3
+    # many saves share a hand-off to the database thread, or a round trip to the server
+    assert trips <= 3
+
+
+async def test_a_save_that_fails_in_a_batch_fails_alone(storage):
+    """Saves committed together, one of them broken (it would write its log entries over
+    ones already there): that one fails with its error, every other is committed once,
+    with its notices in order, and the broken one writes nothing."""
+    matches = [await playing(storage, chat=-300 - n) for n in range(6)]
+    broken = await storage.load(matches[2].id)
+    broken.state = {**broken.state, "log": [*broken.state["log"], {"type": "again"}]}
+    broken.logged = 0  # its entries from the first on: the first is in the database already
+    saves = []
+    for match in matches:
+        copy = broken if match.id == broken.id else match
+        copy.state = {**copy.state, "log": [*copy.state["log"], {"type": "b"}]}
+        notices = [("timer.timeout", {"n": 1}), ("timer.timeout", {"n": 2})]
+        saves.append(storage.save(copy, move=(0, "1"), notices=notices))
+    outcomes = await asyncio.gather(*saves, return_exceptions=True)
+    failed = outcomes.pop(2)
+    assert isinstance(failed, Exception)
+    assert not isinstance(failed, StaleMatch | StorageUnavailable)
+    assert outcomes == [None] * 5
+    storage._matches.clear()
+    for match in matches:
+        loaded = await storage.load(match.id)
+        if match.id == broken.id:
+            assert loaded.version == 1
+            assert await storage.moves(match.id) == [(1, -1, "start")]
+            assert await storage.events(match.id) == [{"type": "a"}]
+            assert await storage.unsent_notices(match.id) == []
+            continue
+        assert loaded.version == 2
+        assert await storage.moves(match.id) == [(1, -1, "start"), (2, 0, "1")]
+        assert await storage.events(match.id) == [{"type": "a"}, {"type": "b"}]
+        notices = await storage.unsent_notices(match.id)
+        assert [notice.params for notice in notices] == [{"n": 1}, {"n": 2}]
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_hung_server_fails_every_save_of_a_batch_and_writes_none_of_them(
+    storage, postgres_server
+):
+    """Saves sent together while the server hangs: each caller is told the storage does not
+    answer; the server, once it resumes, finds their deadline passed and writes none of
+    them; play goes on from the versions the players were shown."""
+    matches = [await playing(storage, chat=-400 - n) for n in range(5)]
+    for match in matches:
+        match.state = {**match.state, "log": [*match.state["log"], {"type": "b"}]}
+    with postgres_server.frozen():
+        outcomes = await asyncio.gather(
+            *(storage.save(match, move=(0, "1")) for match in matches), return_exceptions=True
+        )
+    assert all(isinstance(outcome, StorageUnavailable) for outcome in outcomes), outcomes
+    while storage.out_of_service:  # the lock watch hears the server again
+        await asyncio.sleep(0.1)
+    storage._matches.clear()
+    for match in matches:
+        loaded = await storage.load(match.id)
+        assert loaded.version == 1
+        assert await storage.moves(match.id) == [(1, -1, "start")]
+        assert await storage.events(match.id) == [{"type": "a"}]
+        loaded.state = {**loaded.state, "log": [*loaded.state["log"], {"type": "c"}]}
+        await storage.save(loaded, move=(1, "2"))
+        assert await storage.moves(match.id) == [(1, -1, "start"), (2, 1, "2")]
 
 
 async def test_a_second_instance_waits_until_the_first_closes(storage, database, caplog):
