@@ -56,11 +56,16 @@ class Webhook:
 
 
 class HealthHandler(tornado.web.RequestHandler):
-    def initialize(self, check: Callable[[], Awaitable[Health]]) -> None:
+    def initialize(self, check: Callable[[], Awaitable[Health]], webhook: Webhook) -> None:
         self.check = check
+        self.webhook = webhook
 
     async def get(self) -> None:
         health = await self.check()
+        if health.serving and self.webhook.path is not None and self.webhook.queue is None:
+            # the lock is taken, but the webhook does not take updates yet: Telegram's would
+            # still be answered 503, so this instance does not serve yet
+            health = Health(False, "the webhook does not take updates (starting or stopping)")
         self.set_status(HTTPStatus.OK if health.serving else HTTPStatus.SERVICE_UNAVAILABLE)
         self.finish({"serving": health.serving, "reason": health.reason})
 
@@ -100,7 +105,7 @@ class WebServer:
         self.webhook = webhook or Webhook()
         self.app = tornado.web.Application(
             [
-                (r"/healthz", HealthHandler, {"check": check}),
+                (r"/healthz", HealthHandler, {"check": check, "webhook": self.webhook}),
                 (r"/livez", LiveHandler),
                 (r"/([^/]+)/?", WebhookHandler, {"webhook": self.webhook}),
             ],
