@@ -539,13 +539,7 @@ class Messenger:
         try:
             await self._api(limit_as, method, params, limit_as=limit_as or None)
         except BadRequest as error:
-            if _is_not_modified(error):
-                return
-            if _is_other_kind(error):
-                raise MessageKindDiffers(0) from error
-            if _is_gone(error) or "message_id_invalid" in error.message.lower():
-                raise MessageGone(0) from error
-            raise
+            _raise_edit_error(error, 0)  # an inline message has no message id: 0
 
     async def _replaced(self, chat_id: int, message_id: int, gone: MessageGone) -> None:
         """A message that could not be edited is about to be sent anew: one of the other
