@@ -302,6 +302,12 @@ def bundle(news: list[News]) -> list[News]:
     return messages
 
 
+def joins(news: News, result: News) -> bool:
+    """Whether the last news can go in the final result's message: it has no buttons of
+    its own, and both fit."""
+    return news.markup is None and len(news.text) + 2 + len(result.text) <= MAX_NEWS
+
+
 @dataclass(frozen=True)
 class Ending:
     """How a match ended that did not finish, for its players' prompts: a message key
@@ -515,7 +521,14 @@ class Publisher:
             return
         if match.published == 0 and match.lobby_message_id is not None:
             await self._close_started_lobby(match, scene.t)
-        match.board_below += await self._post_news(scene)
+        news = bundle(await self._news(scene))
+        result = self._result(scene) if scene.over and match.published < match.version else None
+        if result is not None and news and joins(news[-1], result):
+            # the final result and, below it, the last news: one message and one
+            # notification, whose preview says who won
+            last = news.pop()
+            result = News(f"{result.text}\n\n{last.text}", result.markup, last.notice_ids)
+        match.board_below += await self._post_news(scene, news)
         repost = match.id in self._repost
         self._repost.discard(match.id)
         # the board follows the news down only when it would be out of sight (the bot
@@ -527,8 +540,8 @@ class Publisher:
         await self._show_board(scene, at_bottom=repost or out_of_sight)
         if match.board_message_id != board:
             match.board_below = 0
-        if scene.over and match.published < match.version:
-            await self._post_result(scene)
+        if result is not None:
+            await self._post(match, result)
         match.published = match.version
         await self._record_shown(lambda: self.storage.save_display(match))
 
@@ -544,19 +557,19 @@ class Publisher:
         )
 
     # news: notices and announcements, one message per drawing
-    async def _post_news(self, scene: GroupScene) -> int:
-        """Post what happened since the last drawing, all in one message (it notifies).
-        Returns the rows it takes on a phone's screen: the board follows the news down
-        only when the news below it would push it out of sight."""
-        match = scene.match
-        rows = 0
-        for item in bundle(await self._news(scene)):
-            await self._send(match, item.text, item.markup)
-            for notice_id in item.notice_ids:
-                await self.storage.mark_notice_sent(notice_id)
-            rows += screen_rows(item.text)
-        match.announced = len(scene.public["log"])
-        return rows
+    async def _post_news(self, scene: GroupScene, news: list[News]) -> int:
+        """Post what happened since the last drawing (``bundle``: one message, which
+        notifies). Returns the rows it takes on a phone's screen: the board follows the news
+        down only when the news below it would push it out of sight."""
+        for item in news:
+            await self._post(scene.match, item)
+        scene.match.announced = len(scene.public["log"])
+        return sum(screen_rows(item.text) for item in news)
+
+    async def _post(self, match: Match, item: News) -> None:
+        await self._send(match, item.text, item.markup)
+        for notice_id in item.notice_ids:
+            await self.storage.mark_notice_sent(notice_id)
 
     async def _news(self, scene: GroupScene) -> list[News]:
         """Stored notices (timeouts, the clock, unreachable players), then the game's
@@ -852,14 +865,13 @@ class Publisher:
         return rows
 
     # the end
-    async def _post_result(self, scene: GroupScene) -> None:
-        """The final result, once, with a button for a new game of the same kind."""
+    def _result(self, scene: GroupScene) -> News:
+        """The final result, with a button for a new game of the same kind."""
         match, t = scene.match, scene.t
         result = get_engine(match.game).result(match.state)
         rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
         button = press_button(t("play.rematch"), rematch)
-        text = scene.ui.final(t, scene.public, result, scene.names)
-        await self._send(match, text, markup_of([[button]]))
+        return News(scene.ui.final(t, scene.public, result, scene.names), markup_of([[button]]))
 
     async def _send(self, match: Match, text: str, markup: Markup = None) -> int:
         return await self.messenger.send(match.chat_id, text, markup, thread_id=match.thread_id)

@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
-from bot.callbacks import Callback
+from bot.callbacks import Callback, Kind
 from bot.host import get_host
 from bot.i18n import translator
 from bot.storage import Match
@@ -174,6 +174,34 @@ def news(driver: Driver, group: int = GROUP) -> list[str]:
         if message.from_bot
         for paragraph in message.text.split("\n\n")
     ]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of the group's news: a message, or the last news, which comes in the final
+    result's message below the result."""
+
+    text: str
+
+
+def news_starting(api: FakeTelegram, group: int, marker: str) -> list[Piece]:
+    """The group's news that starts with ``marker`` (a round's summary...), in order: the
+    messages that start with it, and the part of the final result's message from it on."""
+    pieces = []
+    for message in api.visible(group):
+        if not message.from_bot:
+            continue
+        text = message.text
+        if text.startswith(marker):
+            pieces.append(Piece(text))
+        elif f"\n\n{marker}" in text and is_final_result(message):
+            pieces.append(Piece(text[text.index(f"\n\n{marker}") + 2 :]))
+    return pieces
+
+
+def is_final_result(message: StoredMessage) -> bool:
+    rematch = f"{Kind.REMATCH}:"
+    return any(b.get("callback_data", "").startswith(rematch) for b in message.buttons())
 
 
 async def press(driver: Driver, user: FakeUser, message: StoredMessage, data: dict) -> str | None:

@@ -14,10 +14,12 @@ from games.core import encode_action
 from tests.bot import helpers
 from tests.bot.conftest import GROUP
 from tests.bot.helpers import (
+    Piece,
     button,
     find,
     fresh,
     latest,
+    news_starting,
     press,
     prompt,
 )
@@ -43,8 +45,8 @@ async def start_match(
     )
 
 
-def tiling_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
-    return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith("🧱 ")]
+def tiling_messages(driver: Driver, group: int = GROUP) -> list[Piece]:
+    return news_starting(driver.api, group, "🧱 ")
 
 
 async def select_tiles(driver: Driver, user: FakeUser, source: int, colour: int) -> StoredMessage:

@@ -8,7 +8,7 @@ import random
 from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
 from games import get_engine
 from games.sultan.engine import Return
-from tests.bot.helpers import button, current_match, press, prompt
+from tests.bot.helpers import Piece, button, current_match, news_starting, press, prompt
 
 ENGINE = get_engine("sultan")
 
@@ -36,8 +36,8 @@ def board(driver: Driver, group: int, title: str = "Sultan") -> StoredMessage:
     raise AssertionError("no board in the group")
 
 
-def reveals(driver: Driver, group: int, marker: str = "💎 Round") -> list[StoredMessage]:
-    return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith(marker)]
+def reveals(driver: Driver, group: int, marker: str = "💎 Round") -> list[Piece]:
+    return news_starting(driver.api, group, marker)
 
 
 async def return_gem(driver: Driver, user: FakeUser, colour: int) -> str | None:

@@ -15,10 +15,12 @@ from games.summer_pavilion.engine import Place, Take, as_action
 from tests.bot import helpers
 from tests.bot.conftest import GROUP
 from tests.bot.helpers import (
+    Piece,
     button,
     find,
     fresh,
     latest,
+    news_starting,
     press,
     prompt,
 )
@@ -49,8 +51,8 @@ async def start_match(
     )
 
 
-def round_messages(driver: Driver, group: int = GROUP) -> list[StoredMessage]:
-    return [m for m in driver.api.visible(group) if m.from_bot and m.text.startswith("🏁 ")]
+def round_messages(driver: Driver, group: int = GROUP) -> list[Piece]:
+    return news_starting(driver.api, group, "🏁 ")
 
 
 async def play_by_buttons(driver: Driver, user: FakeUser, action: tuple) -> str | None:

@@ -215,3 +215,24 @@ async def test_a_selection_step_that_changes_only_the_buttons_edits_only_them(dr
             steps += 1
         await play_sultan.play_move(driver, GROUP, players, rng)
     assert steps > 0
+
+
+async def test_the_final_result_and_the_last_news_come_in_one_message(driver, api):
+    """The match's result and the last hand's penalties arrive together: one message, one
+    notification whose preview says who won, the rematch button under both; the board
+    stays above it."""
+    players = [ALICE, BOB, CAROL]
+    await play_donkey.start_match(driver, ALICE, players, hands=1)
+    since = len(api.calls)
+    await play_donkey.play_to_the_end(driver, players, random.Random(4))
+    match = await current_match(driver)
+    assert match.status == "finished"
+    group = [m for m in api.visible(GROUP) if m.from_bot]
+    final = group[-1]
+    assert "Hand 1 is over" in final.text and "Winner" in final.text, final.text
+    assert final.text.startswith("🏁 Who's the Donkey? is over after 1 hand.")
+    assert final.text.index("Winner") < final.text.index("Hand 1 is over")
+    assert [b["text"] for b in final.buttons()] == ["🔁 Rematch"]
+    assert group[-2].message_id == match.board_message_id
+    sent = [p for m, p in calls_to(api, GROUP, since) if m in SENDS]
+    assert not any("Hand 1 is over" in p["text"] and "Winner" not in p["text"] for p in sent)

@@ -7,6 +7,7 @@ import re
 from bot.host import get_host
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, OTHER_GROUP, running_bot
+from tests.bot.helpers import news_starting
 from tests.bot.play5211 import (
     board,
     card_buttons,
@@ -25,7 +26,7 @@ async def current_match(driver, group=GROUP):
 
 
 def round_messages(api, group=GROUP):
-    return [m for m in api.visible(group) if m.text.startswith("📊 Round")]
+    return news_starting(api, group, "📊 Round")
 
 
 async def test_full_three_player_game_from_new_to_results(driver, api):

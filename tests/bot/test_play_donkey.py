@@ -118,14 +118,14 @@ async def test_a_four_player_match_of_two_hands_from_the_lobby_to_the_results(dr
     assert "The match is over after 2 hands." in api.messages[GROUP][match.board_message_id].text
     assert all(not move_buttons(prompt(driver, player)) for player in PLAYERS)
     # the group got no message per card or round (the board shows them), not even for a
-    # donkey round: only the hands' ends and the final
+    # donkey round: only the hands' ends and the final (the last hand's end in its message)
     assert any(e["type"] == "round_won" and e["donkey"] for e in match.state["log"])
     posted = [m.text for m in api.visible(GROUP) if m.from_bot][2:]  # after lobby and board
     assert [text.split("\n")[0] for text in posted] == [
         "🏁 Hand 1 is over. Penalty points:",
-        "🏁 Hand 2 is over. Penalty points:",
         "🏁 Who's the Donkey? is over after 2 hands.",
     ], posted
+    assert "\n\n🏁 Hand 2 is over. Penalty points:" in posted[-1]
     stored = await get_host(driver.app).storage.moves(match.id)
     assert len(stored) == 1 + moves
 

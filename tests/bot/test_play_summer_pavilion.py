@@ -27,6 +27,7 @@ from tests.bot.helpers import (
     current_match,
     final_summary,
     has_choice,
+    news_starting,
     payload,
     play_by_data,
     set_languages,
@@ -545,7 +546,7 @@ async def test_a_quick_game_in_ukrainian_and_russian(driver, api, seeded):
     assert "Твій хід: візьми плитки." in texts[OKSANA]
     assert "Твой ход: возьми плитки." in texts[IVAN]
     await play_until(driver, players, lambda s: False, seed=11, by_buttons=True)
-    summaries = [m for m in api.visible(GROUP) if m.text.startswith("🏁 Раунд ")]
+    summaries = news_starting(api, GROUP, "🏁 Раунд ")
     assert len(summaries) == 6 and "закінчено" in summaries[0].text
     final = api.last(GROUP)
     assert final.text.startswith("🏆 Гру закінчено!")
