@@ -15,7 +15,7 @@ from typing import Any
 from bot.i18n import Translator
 from bot.storage import Match, Seat
 from games import get_engine
-from games.ai import choose
+from games.ai import choose, game_ai
 from games.core import Action
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 # the levels offered in a lobby ("random" is the arena's baseline, not a player)
 LOBBY_LEVELS = ("easy", "normal", "hard")
 NORMAL = "normal"
+HARD = "hard"
+# A hard seat thinks for its time, but never past this many times the game's iterations
+# (about a second on a 2-core machine): a fast machine plays the same strength sooner.
+MOST_ITERATIONS = 4
 
 
 def decision_seed(match: Match, seat: Seat) -> int:
@@ -33,15 +37,22 @@ def decision_seed(match: Match, seat: Seat) -> int:
     return int.from_bytes(hashlib.blake2s(raw, digest_size=6).digest(), "big")
 
 
-def decision_args(match: Match, seat: Seat, level: str) -> tuple[Any, ...] | None:
+def decision_args(
+    match: Match, seat: Seat, level: str, seconds: float | None = None
+) -> tuple[Any, ...] | None:
     """The arguments of :func:`games.ai.choose` for this seat now (None: nothing to decide).
-    Plain data: cheap to hand to a worker process."""
+    Plain data: cheap to hand to a worker process. ``seconds``: the hard level's thinking
+    time (``AI_THINK_SECONDS``); it stops sooner at :data:`MOST_ITERATIONS` times the
+    game's iterations, where a fast machine gets there first."""
     engine = get_engine(match.game)
     legal = engine.legal_actions(match.state, seat.seat)
     if not legal:
         return None
     view = engine.view(match.state, seat.seat)
-    return (match.game, level, view, seat.seat, legal, decision_seed(match, seat))
+    args = (match.game, level, view, seat.seat, legal, decision_seed(match, seat))
+    if level == HARD and seconds is not None:
+        return (*args, game_ai(match.game).iterations * MOST_ITERATIONS, seconds)
+    return args
 
 
 def normal_move(match: Match, seat: Seat) -> Action:

@@ -9,7 +9,8 @@ act decide together (a simultaneous phase: all at once, each from its own view),
 takes the match's lock and commits each move that is still that seat's current decision.
 Each decision's seed comes from the match and the decision (``bot.ai_moves``), so a restart
 in the middle of an AI's turn — start-up wakes every running match — replays the same
-move.
+move; a hard seat's search stops by the clock (``AI_THINK_SECONDS``), so it may choose
+another after a restart, which nobody can tell: its first choice was never shown.
 
 A decision past :data:`DECISION_SECONDS` (a bug, a huge position) gives way: the normal AI,
 computed here, replaces a hard level's search; any other level's move becomes the engine's
@@ -51,11 +52,13 @@ class AISeats:
         publisher: Publisher,
         timers: Timers,
         workers: int,
+        think_seconds: float | None = None,
     ) -> None:
         self.storage = storage
         self.lock = lock
         self.publisher = publisher
         self.timers = timers
+        self.think_seconds = think_seconds  # the hard level's time per decision
         self.pool = WorkerPool(workers, "AI seats")
         self._tasks: dict[int, asyncio.Task] = {}
         self._thinking: set[int] = set()  # matches whose task waits for the workers
@@ -109,7 +112,9 @@ class AISeats:
                 decisions = [
                     (seat, args)
                     for seat in match.seats
-                    if seat.is_ai and (args := decision_args(match, seat, seat.ai)) is not None
+                    if seat.is_ai
+                    and (args := decision_args(match, seat, seat.ai, self.think_seconds))
+                    is not None
                 ]
                 if not decisions:
                     return

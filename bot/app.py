@@ -131,7 +131,9 @@ def build_host(settings: Settings, application: Application) -> Host:
     timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
     chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
     publisher.watch_chats(chats)  # drawing finds out when a group moved or dropped the bot
-    ai_seats = AISeats(storage, lock, publisher, timers, settings.ai_workers)
+    ai_seats = AISeats(
+        storage, lock, publisher, timers, settings.ai_workers, settings.ai_think_seconds
+    )
     timers.ai_turns = ai_seats  # every change the timers see wakes the match's AI seats
     hints = Hints(settings.ai_workers)
     # a database outage is told to the groups with a running match, once, and its end too

@@ -102,6 +102,14 @@ class Settings(BaseSettings):
         "own process); practice hints get one more, started at the first hint. Each holds "
         "about 37 MB: 0 fits the whole bot in a 256 MB instance.",
     )
+    ai_think_seconds: float = Field(
+        1.0,
+        gt=0,
+        le=10,
+        description="How long a 🤖 Hard seat thinks per decision (wall clock, in its worker "
+        "process; the bot answers presses meanwhile). A fast machine stops sooner, at 4× "
+        "the game's iterations.",
+    )
     log_level: str = Field("INFO")
     log_format: Literal["text", "json"] = Field(
         "text",

@@ -1,9 +1,12 @@
 """AI players against each other, seats rotated.
 
-    python -m games.arena GAME --players N --games K --seed S --seats hard,normal[,...]
-        [--option KEY=VALUE] [--jobs J]
+    python -m games.arena GAME --players N --games K --seed S --seats hard,hard-v1[,...]
+        [--budget ITERATIONS | --budget 0.25x] [--option KEY=VALUE] [--jobs J]
 
-``--seats`` lists one level per seat (``random``, ``easy``, ``normal``, ``hard``). Game
+``--seats`` lists one level per seat (``random``, ``easy``, ``normal``, ``hard``, and
+``hard-v1``, the hard level before the tree search). ``--budget``: the hard level's
+iterations per decision, or a multiple of the game's default (about a second); counted,
+never timed, so the results reproduce on any machine. Game
 ``i`` deals with the seed of pair ``i // N`` and shifts the levels round the table by
 ``i % N`` seats, so every level plays every seat on the same deals. Prints one JSON line:
 ``game``, ``players``, ``games``, and for each level: ``win_rate`` (a shared win is split
@@ -53,7 +56,12 @@ def seating(levels: Sequence[str], index: int) -> list[str]:
 
 
 def play_game(
-    game: str, levels: Sequence[str], index: int, seed: int, options: dict[str, Any]
+    game: str,
+    levels: Sequence[str],
+    index: int,
+    seed: int,
+    options: dict[str, Any],
+    iterations: int | None = None,
 ) -> GameRecord:
     engine = get_engine(game)
     players = len(levels)
@@ -69,7 +77,7 @@ def play_game(
             legal = engine.legal_actions(state, seat)
             decision_seed = decision_seeds.getrandbits(63)
             wall, cpu = time.perf_counter(), time.process_time()
-            action = choose(game, seats[seat], view, seat, legal, decision_seed)
+            action = choose(game, seats[seat], view, seat, legal, decision_seed, iterations)
             cpu_ms[seat].append((time.process_time() - cpu) * 1000)
             wall_ms[seat].append((time.perf_counter() - wall) * 1000)
             decisions.append((seat, action))
@@ -131,11 +139,14 @@ def arena(
     seed: int,
     options: dict[str, Any] | None = None,
     jobs: int = 1,
+    iterations: int | None = None,
 ) -> dict[str, Any]:
     engine = get_engine(game)
     opts = engine.options(options).model_dump()
     engine.new_game(len(levels), opts, seed)  # rejects a wrong player count at once
-    tasks = [(game, list(levels), index, seed, opts) for index in range(games)]
+    if iterations is None:
+        iterations = game_ai(game).iterations
+    tasks = [(game, list(levels), index, seed, opts, iterations) for index in range(games)]
     started_wall, started_cpu = time.perf_counter(), time.process_time()
     if jobs > 1:
         with get_context("spawn").Pool(jobs) as pool:
@@ -149,12 +160,27 @@ def arena(
         "seed": seed,
         "options": opts,
         "seats": list(levels),
+        "budget": iterations,
         "lower_is_better": game_ai(game).lower_is_better,
         "levels": summarise(records),
         "seconds": round(time.perf_counter() - started_wall, 1),
         "cpu_seconds_main": round(time.process_time() - started_cpu, 1),
         "jobs": jobs,
     }
+
+
+def budget_iterations(game: str, budget: str | None) -> int | None:
+    """``--budget``: iterations ("800"), a multiple of the game's default ("0.5x"), or
+    none (the default)."""
+    if budget is None:
+        return None
+    if budget.endswith("x"):
+        iterations = round(float(budget[:-1]) * game_ai(game).iterations)
+    else:
+        iterations = int(budget)
+    if iterations < 1:
+        raise ValueError(f"--budget {budget}: at least one iteration")
+    return iterations
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         "--option", "-o", action="append", type=parse_option, default=[], metavar="KEY=VALUE"
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--budget", help="the hard level's iterations per decision, or a multiple: 0.5x"
+    )
     args = parser.parse_args(argv)
     levels = args.seats.split(",")
     if len(levels) != args.players or any(level not in LEVELS for level in levels):
@@ -180,7 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --games and --jobs must be positive", file=sys.stderr)
         return 2
     try:
-        report = arena(args.game, levels, args.games, args.seed, dict(args.option), args.jobs)
+        iterations = budget_iterations(args.game, args.budget)
+        report = arena(
+            args.game, levels, args.games, args.seed, dict(args.option), args.jobs, iterations
+        )
     except ValueError as error:  # bad options or player count
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -9,9 +9,11 @@ arguments always give the same answer. No AI ever sees the full state.
 
 Levels: ``random`` (uniform legal moves, the arena's baseline), ``easy`` (the normal move,
 but a random one about a third of the time), ``normal`` (each game's heuristic player,
-a few milliseconds) and ``hard`` (a search guided by the normal player, well under a
-second). Each game's module is ``games.<game>.ai`` and defines ``AI``, a
-:class:`games.ai.base.GameAI`.
+a few milliseconds) and ``hard`` (information-set Monte Carlo tree search,
+``games.ai.ismcts``: about a second, or ``iterations``). ``hard-v1``, the hard level before
+it (a flat search over the normal player's best moves, ``games.ai.search``), is kept for
+the arena as a baseline and is not offered to players. Each game's module is
+``games.<game>.ai`` and defines ``AI``, a :class:`games.ai.base.GameAI`.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from typing import Literal
 
 from games import GAME_MODULES
 from games.ai.base import GameAI
+from games.ai.ismcts import Limit, search
 from games.ai.search import expected_final_score, hard_choice
 from games.core import Action, View
 
-Level = Literal["random", "easy", "normal", "hard"]
-LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard")
+Level = Literal["random", "easy", "normal", "hard", "hard-v1"]
+LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard", "hard-v1")
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,20 @@ def game_ai(game: str) -> GameAI:
     return import_module(f"{GAME_MODULES[game]}.ai").AI
 
 
-def choose(game: str, level: str, view: View, seat: int, legal: list[Action], seed: int) -> Action:
-    """The move of a ``level`` player in ``seat``, from its view and legal actions only."""
+def choose(
+    game: str,
+    level: str,
+    view: View,
+    seat: int,
+    legal: list[Action],
+    seed: int,
+    iterations: int | None = None,
+    seconds: float | None = None,
+) -> Action:
+    """The move of a ``level`` player in ``seat``, from its view and legal actions only.
+    The hard level searches for ``iterations`` (by default the game's, about a second) or
+    ``seconds`` of wall time, whichever ends first; without ``seconds`` the same seed
+    always gives the same move."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     if not legal:
@@ -65,7 +80,10 @@ def choose(game: str, level: str, view: View, seat: int, legal: list[Action], se
         return ai.normal(view, seat, legal, rng)
     if level == "normal":
         return ai.normal(view, seat, legal, rng)
-    return hard_choice(ai, view, seat, legal, rng)
+    if level == "hard-v1":
+        return hard_choice(ai, view, seat, legal, rng)
+    limit = Limit(ai.iterations if iterations is None else iterations, seconds)
+    return search(ai, view, seat, legal, rng, limit)
 
 
 def hint(game: str, view: View, seat: int, legal: list[Action], seed: int) -> Hint:

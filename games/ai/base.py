@@ -44,6 +44,15 @@ class GameAI(abc.ABC):
     lower_is_better: bool = False
     # Easy: the share of decisions made by a uniformly random legal move.
     easy_blunder_rate: float = 0.35
+    # Hard (``games.ai.ismcts``): iterations per decision, about 1 s on a 2-core machine
+    # with the bot's workers busy; the exploration bonus, in the evaluation's points; how
+    # sharply the normal player's estimates (points) shape the prior.
+    iterations: int = 400
+    exploration: float = 4.0
+    prior_temperature: float = 1.0
+    # Hard: compare the root's moves on the same imagined deals (``games.ai.ismcts.grow``),
+    # the ``budget.candidates`` best of the normal player's, where luck is large.
+    paired_root: bool = False
 
     # -- seeing ------------------------------------------------------------------------
     @abc.abstractmethod

@@ -12,3 +12,4 @@ def small_budgets(monkeypatch):
         ai = game_ai(game)
         monkeypatch.setattr(ai, "budget", Budget(candidates=2, samples=1))
         monkeypatch.setattr(ai, "hint_samples", 1)
+        monkeypatch.setattr(ai, "iterations", 12)

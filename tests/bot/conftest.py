@@ -57,6 +57,7 @@ def settings_for(database: Database | Path, **overrides) -> Settings:
             **database.settings(),
             "rate_limit": False,
             "ai_workers": 0,  # AI moves in a thread of the test's process (one test uses the pool)
+            "ai_think_seconds": 0.05,  # a hard seat's search, short: tests check play, not strength
             "_env_file": None,
             **overrides,
         }

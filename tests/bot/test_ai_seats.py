@@ -21,7 +21,7 @@ import pytest
 from telegram import Update
 
 import games.ai
-from bot.ai_moves import decision_args, decision_seed, normal_move
+from bot.ai_moves import MOST_ITERATIONS, decision_args, decision_seed, normal_move
 from bot.ai_seats import AISeats
 from bot.callbacks import Callback
 from bot.host import get_host
@@ -30,7 +30,7 @@ from bot.storage import Match
 from bot.testing.fake_telegram import Driver, FakeUser
 from bot.ui import get_ui
 from games import get_engine
-from games.ai import choose, hint
+from games.ai import choose, game_ai, hint
 from games.core import encode_action
 from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN, OKSANA, running_bot
 from tests.bot.helpers import current_match, play_by_data, prompt, tick, use_clock
@@ -41,17 +41,22 @@ NORMAL_BOT = "🤖 Normal Bot"
 
 
 async def open_with_bots(
-    driver: Driver, game: str, humans: list[FakeUser], bots: int, chat: int = GROUP
+    driver: Driver,
+    game: str,
+    humans: list[FakeUser],
+    bots: int,
+    chat: int = GROUP,
+    level: str = "Normal",
 ) -> Match:
     """``/new game`` by the first human; every human joins; the creator seats ``bots``
-    normal bots and starts."""
+    bots of ``level`` (its button's word) and starts."""
     creator = humans[0]
     await driver.send(creator, chat, f"/new {game}")
     if chat == GROUP:
         for human in humans:
             await driver.press_label(human, chat, EN("lobby.join"))
     for _ in range(bots):
-        await driver.press_label(creator, chat, "➕🤖 Normal")
+        await driver.press_label(creator, chat, f"➕🤖 {level}")
     await driver.press_label(creator, chat, EN("lobby.start"))
     return await current_match(driver, chat)
 
@@ -181,6 +186,29 @@ async def test_the_same_match_replays_the_same_ai_moves(api, tmp_path, deal):
             logs.append(await get_host(driver.app).storage.moves(match.id))
     assert logs[0] == logs[1]
     assert len([seat for _, seat, _ in logs[0] if seat == 1]) > 10
+
+
+async def test_a_hard_seat_thinks_for_the_set_time_in_its_worker(api, database, deal, monkeypatch):
+    """``AI_THINK_SECONDS`` bounds a 🤖 Hard seat's tree search by the clock (and at 4× the
+    game's iterations); the other levels get no clock."""
+    seen: list[tuple] = []
+
+    def spy(*args):
+        seen.append(args)
+        return choose(*args)
+
+    monkeypatch.setattr("bot.ai_seats.choose", spy)
+    deal(3)
+    async with running_bot(api, database, ai_think_seconds=0.02) as driver:
+        driver.group(GROUP, "Game Night")
+        await open_with_bots(driver, "summer_pavilion", [ALICE], bots=1, level="Hard")
+        final = await play_out(driver, [ALICE], seed=4)
+    assert final.status == "finished"
+    hard = [args for args in seen if args[1] == "hard"]
+    assert hard and len(hard) == len(seen)
+    cap = game_ai("summer_pavilion").iterations * MOST_ITERATIONS
+    assert {args[6:] for args in hard} == {(cap, 0.02)}
+    assert "🤖 Hard Bot" in api.last(GROUP).text
 
 
 # -- restarts and the real pool ------------------------------------------------------------------
