@@ -132,10 +132,10 @@ def test_hard_v1_is_still_the_flat_search_for_the_arena():
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("game", ["azul", "5211"])
+@pytest.mark.parametrize("game", ["azul", "sultan"])
 def test_the_tree_search_beats_the_flat_search_it_replaced(game):
-    """A short arena at a small budget: the new hard outscores hard-v1 on the same deals
-    (the README's figures come from 400 games at the full budget)."""
-    report = arena(game, ["hard", "hard-v1"], 16, seed=5, jobs=2, iterations=150)
+    """A short arena at a small budget: the new hard wins more than hard-v1 on the same
+    deals (docs/ai.md has the longer runs)."""
+    report = arena(game, ["hard", "hard-v1"], 20, seed=5, jobs=2, iterations=300)
     levels = report["levels"]
     assert levels["hard"]["win_rate"] > levels["hard-v1"]["win_rate"], levels
