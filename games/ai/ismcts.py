@@ -29,9 +29,13 @@ it could not know.
   the position for every seat — the end bonuses, floor and marker in the tile games, the
   sets in Sultan, the score race in 5211, the penalty risk in Who's the Donkey?.
 * **The move** is the searching seat's most visited action at the root.
+* **Where luck is large** (the card games' ``paired_root``) the root's candidates, the
+  normal player's best few, are compared on the same imagined deals with the same dice —
+  the flat search's common random numbers — and the best mean wins (:func:`grow`).
 
 The budget is a number of iterations (the arena's ``--budget``: the same seed always gives
-the same move) or a wall-clock time (the bot's workers), whichever ends first.
+the same move; a paired search rounds it up to whole deals) or a wall-clock time (the
+bot's workers), whichever ends first.
 """
 
 from __future__ import annotations
