@@ -111,7 +111,7 @@ class Seat:
 class SummerPavilionAI(GameAI):
     engine = ENGINE
     budget = Budget(candidates=8, samples=2)
-    iterations = 750  # the tree search's, about 0.8 s of CPU a decision
+    iterations = 750  # the tree search's: about 0.8 s of CPU when all are run
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
