@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable
 
 from bot import flow
-from bot.ai_moves import decision_args, normal_move
+from bot.ai_moves import HARD, decision_args, normal_move
 from bot.locks import MatchLocks
 from bot.publisher import Publisher
 from bot.storage import Match, Seat, Storage
@@ -39,9 +39,6 @@ log = logging.getLogger(__name__)
 # The longest a decision may take: about 10× the hard level's target (1.5 s at p99 on a
 # loaded machine, docs/ai.md "Time per decision"); past it the decision is a runaway.
 DECISION_SECONDS = 15.0
-# Whose move gives way to the normal AI, computed in-process (milliseconds). Any other
-# level's runaway may be the normal AI's own: it gets the engine's default move instead.
-SEARCH_LEVEL = "hard"
 
 
 class AISeats:
@@ -141,7 +138,7 @@ class AISeats:
         """The AI's move; where it ran away, the normal AI's or the default move; where it
         failed, the engine's default move."""
         if isinstance(action, Overrun):
-            fallback = "the normal AI's" if seat.ai == SEARCH_LEVEL else "the default"
+            fallback = "the normal AI's" if seat.ai == HARD else "the default"
             log.warning(
                 "match %s: the AI's decision for seat %s ran past %g s: %s move instead",
                 match.id,
@@ -149,7 +146,9 @@ class AISeats:
                 DECISION_SECONDS,
                 fallback,
             )
-            if seat.ai == SEARCH_LEVEL:
+            # the hard search gives way to the normal AI, computed here in milliseconds; any
+            # other level's runaway may be the normal AI's own: the default move instead
+            if seat.ai == HARD:
                 return normal_move(match, seat)
             return get_engine(match.game).default_action(match.state, seat.seat)
         if isinstance(action, BaseException):

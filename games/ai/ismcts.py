@@ -189,7 +189,7 @@ def iterate(
         for acting in sorted(engine.to_act(state)):
             if acting in chosen:
                 action = chosen[acting]
-                nodes[acting].stats.setdefault(acting, {}).setdefault(action, Stat(0.0))
+                stat_of(nodes[acting], acting, action)  # its visits are counted below
             else:
                 action = select(ai, nodes[acting], state, acting, priors)
             joint.append((acting, action))
@@ -216,6 +216,15 @@ def iterate(
         stat.total += values[acting]
 
 
+def stat_of(node: Node, seat: int, action: Action) -> Stat:
+    """The seat's statistics of ``action`` at ``node``, made (without a prior) if new."""
+    table = node.stats.setdefault(seat, {})
+    stat = table.get(action)
+    if stat is None:
+        stat = table[action] = Stat(0.0)
+    return stat
+
+
 def select(ai: GameAI, node: Node, state: State, seat: int, priors: random.Random) -> Action:
     """PUCT among the seat's actions available in this determinisation (their visits are the
     parent's count), the normal player's softmax as the prior; an action never tried is
@@ -223,11 +232,8 @@ def select(ai: GameAI, node: Node, state: State, seat: int, priors: random.Rando
     engine = ai.engine
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
-        only = legal[0]
-        table = node.stats.setdefault(seat, {})
-        if only not in table:
-            table[only] = Stat(0.0)
-        return only
+        stat_of(node, seat, legal[0])
+        return legal[0]
     table = node.stats.setdefault(seat, {})
     missing = [action for action in legal if action not in table]
     if missing:
