@@ -293,7 +293,7 @@ def bundle(news: list[News]) -> list[News]:
     messages: list[News] = []
     for item in news:
         last = messages[-1] if messages else None
-        if last is not None and len(last.text) + 2 + len(item.text) <= MAX_NEWS:
+        if last is not None and fit_together(last.text, item.text):
             last.text += "\n\n" + item.text
             last.markup = last.markup or item.markup
             last.notice_ids += item.notice_ids
@@ -305,7 +305,12 @@ def bundle(news: list[News]) -> list[News]:
 def joins(news: News, result: News) -> bool:
     """Whether the last news can go in the final result's message: it has no buttons of
     its own, and both fit."""
-    return news.markup is None and len(news.text) + 2 + len(result.text) <= MAX_NEWS
+    return news.markup is None and fit_together(news.text, result.text)
+
+
+def fit_together(first: str, second: str) -> bool:
+    """Whether two texts fit in one message, a blank line between them."""
+    return len(first) + 2 + len(second) <= MAX_NEWS
 
 
 @dataclass(frozen=True)
@@ -677,20 +682,18 @@ class Publisher:
         to act was just sent (no picture can be uploaded here: Telegram's file is reused),
         text until there is one; once a photo, the message stays one (Telegram cannot turn
         it back into text)."""
-        match, t = scene.match, scene.t
+        match = scene.match
         notices, news = await self._board_news(scene)
         picture, file_id = await self._known_picture(scene)
         photo = file_id is not None or picture_of(match.board_print) is not None
         if scene.over:
-            result = get_engine(match.game).result(match.state)
-            final = scene.ui.final(t, scene.public, result, scene.names)
-            rematch = Callback(Kind.REMATCH, match.id, 0, match.game).encode()
-            rows: Rows = [[press_button(t("play.rematch"), rematch)]]
+            final = self._result(scene)
+            rows = _rows_of(final.markup)
             # a caption keeps its first lines (``fit_caption``): the result before the news
-            parts = (final, news) if photo else (news, final)
+            parts = (final.text, news) if photo else (news, final.text)
             text = "\n\n".join(part for part in parts if part)
             if len(text) > MAX_NEWS:
-                text = final
+                text = final.text
         elif photo:
             rows = self._board_screen(scene)[1]
             text = "\n\n".join(part for part in (self._caption(scene), news) if part)
