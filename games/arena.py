@@ -4,9 +4,11 @@
         [--budget ITERATIONS | --budget 0.25x] [--option KEY=VALUE] [--jobs J]
 
 ``--seats`` lists one level per seat (``random``, ``easy``, ``normal``, ``hard``, and
-``hard-v1``, the hard level before the tree search). ``--budget``: the hard level's
-iterations per decision, or a multiple of the game's default (about a second); counted,
-never timed, so the results reproduce on any machine. Game
+``hard-v1``, the hard level before the tree search, and ``reference``, textbook MCTS with
+random playouts, the outside yardstick). ``--budget``: the hard level's
+iterations per decision, or a multiple of the game's default (about a second; the
+reference always makes 1,000); counted, never timed, so the results reproduce on any
+machine. Game
 ``i`` deals with the seed of pair ``i // N`` and shifts the levels round the table by
 ``i % N`` seats, so every level plays every seat on the same deals. Prints one JSON line:
 ``game``, ``players``, ``games``, and for each level: ``win_rate`` (a shared win is split

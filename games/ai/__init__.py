@@ -12,7 +12,9 @@ but a random one about a third of the time), ``normal`` (each game's heuristic p
 a few milliseconds) and ``hard`` (information-set Monte Carlo tree search,
 ``games.ai.ismcts``: about a second, or ``iterations``). ``hard-v1``, the hard level before
 it (a flat search over the normal player's best moves, ``games.ai.search``), is kept for
-the arena as a baseline and is not offered to players. Each game's module is
+the arena as a baseline and is not offered to players; so is ``reference``, textbook
+MCTS with random playouts and none of our heuristics (``games.ai.reference``), the
+arena's outside yardstick. Each game's module is
 ``games.<game>.ai`` and defines ``AI``, a :class:`games.ai.base.GameAI`.
 """
 
@@ -26,11 +28,12 @@ from typing import Literal
 from games import GAME_MODULES
 from games.ai.base import GameAI
 from games.ai.ismcts import Limit, search
+from games.ai.reference import reference_choice
 from games.ai.search import expected_final_score, hard_choice
 from games.core import Action, View
 
-Level = Literal["random", "easy", "normal", "hard", "hard-v1"]
-LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard", "hard-v1")
+Level = Literal["random", "easy", "normal", "hard", "hard-v1", "reference"]
+LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard", "hard-v1", "reference")
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,8 @@ def choose(
         return ai.normal(view, seat, legal, rng)
     if level == "hard-v1":
         return hard_choice(ai, view, seat, legal, rng)
+    if level == "reference":
+        return reference_choice(ai, view, seat, legal, rng)
     limit = Limit(ai.iterations if iterations is None else iterations, seconds)
     return search(ai, view, seat, legal, rng, limit)
 
