@@ -122,6 +122,20 @@ async def test_the_creator_or_an_admin_seats_bots_and_removes_them(driver, api):
     assert "➖🤖" not in str(api.last(GROUP).buttons())  # nothing left to remove
 
 
+async def test_the_arena_only_levels_cannot_be_seated(driver, api):
+    """hard-v1 and the reference player are the arena's yardsticks: a button forged to seat
+    one is refused like any bad button."""
+    await driver.send(ALICE, GROUP, "/new azul")
+    lobby = api.last(GROUP)
+    hard = next(b["callback_data"] for b in lobby.buttons() if b["text"] == "➕🤖 Hard")
+    assert hard.endswith(":hard")
+    for level in ("hard-v1", "reference"):
+        forged = hard.removesuffix("hard") + level
+        answer = await driver.press(ALICE, GROUP, lobby.message_id, forged)
+        assert answer == EN("error.bad_button")
+    assert (await current_match(driver)).seats == []
+
+
 async def test_a_full_table_offers_no_more_bots(driver, api):
     await driver.send(ALICE, GROUP, "/new azul")
     for _ in range(4):
