@@ -39,6 +39,11 @@ log = logging.getLogger(__name__)
 # The longest a decision may take: about 10× the hard level's target (1.5 s at p99 on a
 # loaded machine, docs/ai.md "Time per decision"); past it the decision is a runaway.
 DECISION_SECONDS = 15.0
+# With more decisions waiting than workers, a 🤖 Hard seat thinks for a share of
+# AI_THINK_SECONDS (workers / decisions waiting), never less than this share: a quarter of
+# the budget is about as strong (docs/ai.md, "Strength against budget"), and the queue of
+# bot moves drains four times as fast.
+LEAST_THINK_SHARE = 0.25
 
 
 class AISeats:
@@ -106,12 +111,15 @@ class AISeats:
                 match = await self.storage.load(match_id)
                 if match is None or match.status != "playing":
                     return
+                to_act = get_engine(match.game).to_act(match.state)
+                acting = [seat for seat in match.seats if seat.is_ai and seat.seat in to_act]
+                if not acting:
+                    return
+                seconds = self.think_time(sum(seat.ai == HARD for seat in acting))
                 decisions = [
                     (seat, args)
-                    for seat in match.seats
-                    if seat.is_ai
-                    and (args := decision_args(match, seat, seat.ai, self.think_seconds))
-                    is not None
+                    for seat in acting
+                    if (args := decision_args(match, seat, seat.ai, seconds)) is not None
                 ]
                 if not decisions:
                     return
@@ -132,6 +140,16 @@ class AISeats:
             log.exception("match %s: the AI seats could not play", match_id)
         finally:
             self._tasks.pop(match_id, None)
+
+    def think_time(self, hard_decisions: int) -> float | None:
+        """A 🤖 Hard seat's thinking time for a decision now, ``hard_decisions`` of them about
+        to join the decisions already queued or running: ``AI_THINK_SECONDS``, shared out
+        when more wait than the workers can run at once."""
+        if self.think_seconds is None:
+            return None
+        waiting = self.pool.in_flight + hard_decisions
+        share = min(1.0, self.pool.capacity / waiting) if waiting else 1.0
+        return self.think_seconds * max(LEAST_THINK_SHARE, share)
 
     @staticmethod
     def _checked(match: Match, seat: Seat, action: Action | BaseException) -> Action:

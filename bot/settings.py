@@ -108,7 +108,8 @@ class Settings(BaseSettings):
         le=10,
         description="How long a 🤖 Hard seat thinks per decision (wall clock, in its worker "
         "process; the bot answers presses meanwhile). A fast machine stops sooner, at 4× "
-        "the game's iterations.",
+        "the game's iterations; with more bots deciding at once than AI_WORKERS, each "
+        "thinks a share of it, never under a quarter.",
     )
     log_level: str = Field("INFO")
     log_format: Literal["text", "json"] = Field(

@@ -47,20 +47,30 @@ class WorkerPool:
         self.workers = workers
         self.name = name  # in the log: whose pool it is
         self.executor: Executor | None = None  # made on first use
+        self.in_flight = 0  # calls queued or running
         self._closed = False
+
+    @property
+    def capacity(self) -> int:
+        """How many calls run at once (one thread when there are no worker processes)."""
+        return max(1, self.workers)
 
     async def run(self, seconds: float, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` in a worker; the loop stays free. Raises :class:`Overrun`
         past ``seconds``, and whatever the function raised."""
-        for attempt in range(1, ATTEMPTS + 1):
-            executor = self._current()
-            try:
-                return await self._call(executor, seconds, function, args)
-            except BrokenProcessPool:
-                self._replace(executor, "a worker died")
-                if attempt == ATTEMPTS:
-                    raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        self.in_flight += 1
+        try:
+            for attempt in range(1, ATTEMPTS + 1):
+                executor = self._current()
+                try:
+                    return await self._call(executor, seconds, function, args)
+                except BrokenProcessPool:
+                    self._replace(executor, "a worker died")
+                    if attempt == ATTEMPTS:
+                        raise
+            raise AssertionError("unreachable: the last attempt returns or raises")
+        finally:
+            self.in_flight -= 1
 
     async def _call(
         self, executor: Executor, seconds: float, function: Callable[..., Any], args: tuple

@@ -225,6 +225,39 @@ async def test_a_hard_seat_thinks_for_the_set_time_in_its_worker(api, database, 
     assert "🤖 Hard Bot" in api.last(GROUP).text
 
 
+async def test_hard_seats_share_the_think_time_when_more_decide_than_workers_run(
+    api, database, deal, monkeypatch
+):
+    """Two 🤖 Hard seats bidding at once in 5211, on one worker: each thinks half of
+    ``AI_THINK_SECONDS``, so the table waits one think time, not two."""
+    seen: list[tuple] = []
+
+    def spy(*args):
+        seen.append(args)
+        return choose(*args)
+
+    monkeypatch.setattr("bot.ai_seats.choose", spy)
+    deal(5)
+    async with running_bot(api, database, ai_think_seconds=0.04) as driver:
+        driver.group(GROUP, "Game Night")
+        await open_with_bots(driver, "5211", [ALICE], bots=2, level="Hard")
+        final = await play_out(driver, [ALICE], seed=2)
+    assert final.status == "finished"
+    assert len(seen) > 20
+    assert {args[7] for args in seen} == {0.02}
+
+
+def test_the_think_time_is_shared_out_down_to_a_quarter():
+    seats = AISeats(None, None, None, None, workers=2, think_seconds=1.0)  # type: ignore[arg-type]
+    assert seats.think_time(1) == 1.0  # a worker is free
+    assert seats.think_time(2) == 1.0
+    seats.pool.in_flight = 2
+    assert seats.think_time(2) == 0.5  # four decisions on two workers
+    seats.pool.in_flight = 20
+    assert seats.think_time(1) == 0.25  # never below a quarter
+    assert AISeats(None, None, None, None, workers=2).think_time(3) is None  # no clock
+
+
 # -- restarts and the real pool ------------------------------------------------------------------
 
 
