@@ -11,12 +11,17 @@ measure against it on any machine: single-observer information-set MCTS as OpenS
 * one tree, keyed by the sequence of joint moves, every seat choosing by UCB1 (C = √2)
   among its moves available in this determinisation, for its own share of the win;
   seats acting at once choose independently;
-* one node added per iteration, then **uniformly random moves to the game's end**, where
-  the value is each seat's share of the win (1, 1/k for a k-way tie, 0);
+* one node added per iteration, then **uniformly random moves to the end of the round**
+  (the rules' round: Azul's tiling, Summer Pavilion's, a Sultan or 5211 round, a hand of
+  Who's the Donkey?), as the public Azul agents do, where each seat's value is its lead in
+  the rules' own score so far (``engine.result``; a penalty lead counts the other way),
+  squashed into [0, 1] (a logistic of the lead over :data:`LEAD_SCALE` points);
 * the move is the most visited at the root.
 
-It uses no normal player, no evaluation and no horizon: its strength comes from the
-search alone, as a player from outside the project would.
+It uses no normal player and no evaluation of ours, only the rules' scores: its strength
+comes from the search alone, as a player from outside the project would. (Random moves to
+the game's end, with the win as the value, were measured first: too weak to be a
+yardstick, docs/ai.md.)
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from games.core import Action, State, View
 
 ITERATIONS = 1000  # as the issue's outside search
 EXPLORATION = math.sqrt(2)  # UCB1's constant, for values in [0, 1]
+LEAD_SCALE = 10.0  # points of lead that make a value of about 0.73
 
 
 class Node:
@@ -57,11 +63,14 @@ def reference_choice(
     )
 
 
-def iterate(ai: GameAI, root: Node, state: State, rng: random.Random) -> None:
+def iterate(ai: GameAI, root: Node, world: State, rng: random.Random) -> None:
     engine = ai.engine
     node: Node | None = root
+    state = world
     path: list[tuple[Node, int, Action]] = []
     while node is not None and not engine.is_over(state):
+        if path and ai.horizon_reached(world, state):
+            break  # the round is over: nothing more to choose in it
         joint = tuple(
             (acting, ucb(node, acting, engine.legal_actions(state, acting)))
             for acting in sorted(engine.to_act(state))
@@ -75,18 +84,29 @@ def iterate(ai: GameAI, root: Node, state: State, rng: random.Random) -> None:
             node = None
         else:
             node = child
-    while not engine.is_over(state):  # random moves, simultaneous ones chosen blind
+    # random moves to the end of the round, simultaneous ones chosen blind
+    while not engine.is_over(state) and not ai.horizon_reached(world, state):
         joint = [
             (acting, rng.choice(engine.legal_actions(state, acting)))
             for acting in sorted(engine.to_act(state))
         ]
         for acting, action in joint:
             state = engine.apply(state, acting, action)
-    winners = engine.result(state).winners
+    values = leads(engine.result(state).scores, ai.lower_is_better)
     for node_on_path, acting, action in path:
         stat = node_on_path.stats[(acting, action)]
         stat[0] += 1
-        stat[1] += 1 / len(winners) if acting in winners else 0.0
+        stat[1] += values[acting]
+
+
+def leads(scores: list[int], lower_is_better: bool) -> list[float]:
+    """Each seat's lead over the best of the others, squashed into [0, 1]."""
+    sign = -1 if lower_is_better else 1
+    values = []
+    for seat, score in enumerate(scores):
+        best_other = max(sign * other for index, other in enumerate(scores) if index != seat)
+        values.append(1 / (1 + math.exp(-(sign * score - best_other) / LEAD_SCALE)))
+    return values
 
 
 def ucb(node: Node, seat: int, legal: list[Action]) -> Action:
