@@ -4,6 +4,8 @@ chance — for its figures against our levels to mean anything. (Like every leve
 sees hidden information and never writes into a view: test_no_cheating.py and
 test_read_only.py loop over every level.)"""
 
+import math
+
 import pytest
 
 from games import get_engine
@@ -51,3 +53,11 @@ def test_it_beats_random_moves(monkeypatch):
     levels = arena("5211", ["reference", "random"], 6, seed=3)["levels"]
     assert levels["reference"]["win_rate"] > 0.8, levels
     assert levels["reference"]["mean_score"] > levels["random"]["mean_score"] + 10, levels
+
+
+def test_its_value_is_the_lead_in_the_rules_score_and_a_penalty_counts_against():
+    points = reference.leads([30, 20, 10], lower_is_better=False)
+    assert points[0] > 0.5 > points[1] > points[2]  # 10 ahead; 10 and 20 behind the best
+    assert points[0] == pytest.approx(1 / (1 + math.exp(-1)))
+    penalties = reference.leads([30, 20, 10], lower_is_better=True)
+    assert penalties[2] > 0.5 > penalties[1] > penalties[0]  # Who's the Donkey?
