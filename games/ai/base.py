@@ -50,6 +50,11 @@ class GameAI(abc.ABC):
     iterations: int = 400
     exploration: float = 4.0
     prior_temperature: float = 1.0
+    # Hard: the others' exploration bonus, a multiple of ``exploration``. Above 1 their
+    # choices in the search spread over the moves the normal player considers (in
+    # proportion to its preference) instead of settling on the one answer the search likes
+    # best for them: a softer model of players who do not search.
+    opponent_exploration: float = 1.0
     # Hard: compare the root's moves on the same imagined deals (``games.ai.ismcts.grow``),
     # the ``budget.candidates`` best of the normal player's, where luck is large.
     paired_root: bool = False

@@ -124,7 +124,7 @@ def grow(
         if candidates:
             done += paired_iterations(ai, roots, world, seat, candidates, rng, priors)
         else:
-            iterate(ai, roots, world, rng, priors)
+            iterate(ai, roots, world, seat, rng, priors)
             done += 1
             if decided(roots[seat], seat, limit.iterations - done):
                 break
@@ -147,13 +147,13 @@ def paired_iterations(
     choices of the others acting at once, chosen in their own trees. Returns the
     iterations spent."""
     others = {
-        other: select(ai, roots[other], world, other, priors)
+        other: select(ai, roots[other], world, other, priors, exploration(ai, seat, other))
         for other in sorted(ai.engine.to_act(world))
         if other != seat
     }
     dice = rng.getrandbits(64)
     for action in candidates:
-        iterate(ai, roots, world, random.Random(dice), priors, {**others, seat: action})
+        iterate(ai, roots, world, seat, random.Random(dice), priors, {**others, seat: action})
     return len(candidates)
 
 
@@ -167,6 +167,7 @@ def iterate(
     ai: GameAI,
     roots: list[Node],
     world: State,
+    seat: int,
     rng: random.Random,
     priors: random.Random,
     first: dict[int, Action] | None = None,
@@ -191,7 +192,9 @@ def iterate(
                 action = chosen[acting]
                 stat_of(nodes[acting], acting, action)  # its visits are counted below
             else:
-                action = select(ai, nodes[acting], state, acting, priors)
+                action = select(
+                    ai, nodes[acting], state, acting, priors, exploration(ai, seat, acting)
+                )
             joint.append((acting, action))
         logged = len(state["log"])
         for acting, action in joint:
@@ -225,10 +228,19 @@ def stat_of(node: Node, seat: int, action: Action) -> Stat:
     return stat
 
 
-def select(ai: GameAI, node: Node, state: State, seat: int, priors: random.Random) -> Action:
+def exploration(ai: GameAI, searcher: int, seat: int) -> float:
+    """The exploration bonus of ``seat``'s choices in a search for ``searcher``: the
+    others' are scaled by ``GameAI.opponent_exploration`` (above 1: their choices spread
+    over the moves the normal player considers)."""
+    return ai.exploration if seat == searcher else ai.exploration * ai.opponent_exploration
+
+
+def select(
+    ai: GameAI, node: Node, state: State, seat: int, priors: random.Random, bonus: float
+) -> Action:
     """PUCT among the seat's actions available in this determinisation (their visits are the
-    parent's count), the normal player's softmax as the prior; an action never tried is
-    valued at the mean of those tried."""
+    parent's count), the normal player's softmax as the prior, ``bonus`` the exploration
+    constant; an action never tried is valued at the mean of those tried."""
     engine = ai.engine
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
@@ -247,7 +259,7 @@ def select(ai: GameAI, node: Node, state: State, seat: int, priors: random.Rando
     norm = sum(weights)
     visits = sum(stat.visits for stat in stats)
     mean = sum(stat.total for stat in stats) / visits if visits else 0.0
-    scale = ai.exploration * math.sqrt(max(1, visits))
+    scale = bonus * math.sqrt(max(1, visits))
     best, best_score = legal[0], -math.inf
     for action, stat, weight in zip(legal, stats, weights, strict=True):
         value = stat.total / stat.visits if stat.visits else mean

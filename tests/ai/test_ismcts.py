@@ -139,3 +139,26 @@ def test_the_tree_search_beats_the_flat_search_it_replaced(game):
     report = arena(game, ["hard", "hard-v1"], 20, seed=5, jobs=2, iterations=300)
     levels = report["levels"]
     assert levels["hard"]["win_rate"] > levels["hard-v1"]["win_rate"], levels
+
+
+def test_the_others_explore_by_their_own_multiple_of_the_bonus(monkeypatch):
+    """``opponent_exploration`` scales the bonus of every seat but the searching one: the
+    larger it is, the more the next seat's visits in its own tree spread over the moves the
+    normal player considers, instead of settling on its preferred one."""
+    ai = game_ai("azul")
+    assert ismcts.exploration(ai, 0, 0) == ai.exploration
+    assert ismcts.exploration(ai, 0, 1) == ai.exploration * ai.opponent_exploration
+    view, seat, legal = a_decision("azul", 2)
+
+    def share_of_preferred(multiple: float) -> float:
+        monkeypatch.setattr(ai, "opponent_exploration", multiple)
+        roots = grow(ai, view, seat, legal, random.Random(1), Limit(300))
+        preferred = total = 0
+        for child in roots[1 - seat].children.values():
+            for table in child.stats.values():
+                top = max(table.values(), key=lambda stat: stat.estimate)
+                preferred += top.visits
+                total += sum(stat.visits for stat in table.values())
+        return preferred / total
+
+    assert share_of_preferred(0.01) > share_of_preferred(100.0) + 0.3
