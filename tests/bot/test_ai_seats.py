@@ -202,9 +202,11 @@ async def test_the_same_match_replays_the_same_ai_moves(api, tmp_path, deal):
     assert len([seat for _, seat, _ in logs[0] if seat == 1]) > 10
 
 
-async def test_a_hard_seat_thinks_for_the_set_time_in_its_worker(api, database, deal, monkeypatch):
-    """``AI_THINK_SECONDS`` bounds a 🤖 Hard seat's tree search by the clock (and at 4× the
-    game's iterations); the other levels get no clock."""
+async def choose_calls_of_a_game_with_hard_bots(
+    api, database, monkeypatch, game: str, bots: int, think_seconds: float
+) -> list[tuple]:
+    """The arguments of every AI decision of a whole game of Alice and ``bots`` 🤖 Hard
+    seats, played out with ``AI_THINK_SECONDS`` at ``think_seconds``."""
     seen: list[tuple] = []
 
     def spy(*args):
@@ -212,12 +214,21 @@ async def test_a_hard_seat_thinks_for_the_set_time_in_its_worker(api, database, 
         return choose(*args)
 
     monkeypatch.setattr("bot.ai_seats.choose", spy)
-    deal(3)
-    async with running_bot(api, database, ai_think_seconds=0.02) as driver:
+    async with running_bot(api, database, ai_think_seconds=think_seconds) as driver:
         driver.group(GROUP, "Game Night")
-        await open_with_bots(driver, "summer_pavilion", [ALICE], bots=1, level="Hard")
+        await open_with_bots(driver, game, [ALICE], bots=bots, level="Hard")
         final = await play_out(driver, [ALICE], seed=4)
     assert final.status == "finished"
+    return seen
+
+
+async def test_a_hard_seat_thinks_for_the_set_time_in_its_worker(api, database, deal, monkeypatch):
+    """``AI_THINK_SECONDS`` bounds a 🤖 Hard seat's tree search by the clock (and at 4× the
+    game's iterations); the other levels get no clock."""
+    deal(3)
+    seen = await choose_calls_of_a_game_with_hard_bots(
+        api, database, monkeypatch, "summer_pavilion", bots=1, think_seconds=0.02
+    )
     hard = [args for args in seen if args[1] == "hard"]
     assert hard and len(hard) == len(seen)
     cap = game_ai("summer_pavilion").iterations * MOST_ITERATIONS
@@ -230,19 +241,10 @@ async def test_hard_seats_share_the_think_time_when_more_decide_than_workers_run
 ):
     """Two 🤖 Hard seats bidding at once in 5211, on one worker: each thinks half of
     ``AI_THINK_SECONDS``, so the table waits one think time, not two."""
-    seen: list[tuple] = []
-
-    def spy(*args):
-        seen.append(args)
-        return choose(*args)
-
-    monkeypatch.setattr("bot.ai_seats.choose", spy)
     deal(5)
-    async with running_bot(api, database, ai_think_seconds=0.04) as driver:
-        driver.group(GROUP, "Game Night")
-        await open_with_bots(driver, "5211", [ALICE], bots=2, level="Hard")
-        final = await play_out(driver, [ALICE], seed=2)
-    assert final.status == "finished"
+    seen = await choose_calls_of_a_game_with_hard_bots(
+        api, database, monkeypatch, "5211", bots=2, think_seconds=0.04
+    )
     assert len(seen) > 20
     assert {args[7] for args in seen} == {0.02}
 
