@@ -9,8 +9,8 @@ measure against it on any machine: single-observer information-set MCTS as OpenS
   deal of what the seat cannot see: the one piece it shares with our levels, so that it
   never plays on a card it could not know);
 * one tree, keyed by the sequence of joint moves, every seat choosing by UCB1 (C = √2)
-  among its moves available in this determinisation, for its own share of the win;
-  seats acting at once choose independently;
+  among its moves available in this determinisation, for its own value; seats acting at
+  once choose independently;
 * one node added per iteration, then **uniformly random moves to the end of the round**
   (the rules' round: Azul's tiling, Summer Pavilion's, a Sultan or 5211 round, a hand of
   Who's the Donkey?), as the public Azul agents do, where each seat's value is its lead in
@@ -38,11 +38,11 @@ LEAD_SCALE = 10.0  # points of lead that make a value of about 0.73
 
 
 class Node:
-    __slots__ = ("children", "stats", "visits")
+    __slots__ = ("children", "stats")
 
     def __init__(self) -> None:
         self.children: dict[tuple[tuple[int, Action], ...], Node] = {}
-        # (seat, action) -> [visits, summed win share]
+        # (seat, action) -> [visits, summed value]
         self.stats: dict[tuple[int, Action], list[float]] = {}
 
 
