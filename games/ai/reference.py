@@ -114,10 +114,7 @@ def ucb(node: Node, seat: int, legal: list[Action]) -> Action:
     The parent count is the visits of the moves available in this determinisation."""
     stats = []
     for action in legal:
-        stat = node.stats.get((seat, action))
-        if stat is None:
-            node.stats[(seat, action)] = [0, 0.0]
-            return action
+        stat = node.stats.setdefault((seat, action), [0, 0.0])
         if not stat[0]:
             return action
         stats.append(stat)
