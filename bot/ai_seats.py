@@ -113,8 +113,6 @@ class AISeats:
                     return
                 to_act = get_engine(match.game).to_act(match.state)
                 acting = [seat for seat in match.seats if seat.is_ai and seat.seat in to_act]
-                if not acting:
-                    return
                 seconds = self.think_time(sum(seat.ai == HARD for seat in acting))
                 decisions = [
                     (seat, args)
