@@ -267,16 +267,25 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
 
 
 def sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
-    """``rng.sample(population, k)``: the same picks, in the same order. CPython draws them
-    from a pool when the population is small next to ``k`` (every deck and bag here is);
-    otherwise this leaves the draw to ``rng.sample``."""
+    """``rng.sample(population, k)``: the same picks, in the same order, as CPython 3.11
+    makes them for ``k`` up to 21 (every draw here): from a pool when the population is
+    small next to ``k``, else by drawing positions until an unpicked one comes up."""
     n = len(population)
-    pool_limit = 21 if k <= 5 else 85  # as CPython 3.11 decides for k up to 21
-    if k > 21 or not 0 <= k <= n or n > pool_limit:
+    if k > 21 or not 0 <= k <= n:
         return rng.sample(population, k)
     getrandbits = rng.getrandbits
-    pool = list(population)
     picks = []
+    if n > (21 if k <= 5 else 85):  # CPython's set size for such a ``k``
+        bits = n.bit_length()
+        taken: set[int] = set()
+        for _ in range(k):
+            pick = getrandbits(bits)  # a draw from range(n), as ``below`` makes it
+            while pick >= n or pick in taken:
+                pick = getrandbits(bits)
+            taken.add(pick)
+            picks.append(population[pick])
+        return picks
+    pool = list(population)
     for left in range(n, n - k, -1):
         bits = left.bit_length()
         pick = getrandbits(bits)  # a draw from range(left), as ``below`` makes it

@@ -83,6 +83,12 @@ class GameAI(abc.ABC):
         best = max(range(len(legal)), key=values.__getitem__)
         return legal[best]
 
+    def playout_view(self, state: State, seat: int) -> View:
+        """What :meth:`normal` is given in a playout: ``engine.view(state, seat)``, or a
+        cheaper dict with the same values for every key that :meth:`action_values` reads
+        (a playout decides hundreds of times per search)."""
+        return self.engine.view(state, seat)
+
     def candidates(
         self, view: View, seat: int, legal: list[Action], count: int, rng: random.Random
     ) -> list[Action]:

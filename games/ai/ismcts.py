@@ -76,12 +76,15 @@ class Stat:
 class Node:
     """A point of the shared tree: reached by a sequence of (joint) actions."""
 
-    __slots__ = ("children", "stats")
+    __slots__ = ("children", "priors", "stats")
 
     def __init__(self) -> None:
         # keyed by what the tree's owner saw: (its own moves, the public events logged)
         self.children: dict[tuple[tuple[Action, ...], tuple[str, ...]], Node] = {}
         self.stats: dict[int, dict[Action, Stat]] = {}
+        # by seat, the last legal actions it had here, their stats and prior shares: the
+        # same actions come back in most determinisations, and the softmax is not redone
+        self.priors: dict[int, tuple[tuple[Action, ...], list[Stat], list[float]]] = {}
 
 
 def search(
@@ -246,10 +249,34 @@ def select(
     if len(legal) == 1:
         stat_of(node, seat, legal[0])
         return legal[0]
+    moves = tuple(legal)
+    known = node.priors.get(seat)
+    if known is not None and known[0] == moves:
+        _, stats, shares = known
+    else:
+        stats, shares = priors_of(ai, node, state, seat, legal, priors)
+        node.priors[seat] = (moves, stats, shares)
+    visits = sum(stat.visits for stat in stats)
+    mean = sum(stat.total for stat in stats) / visits if visits else 0.0
+    scale = bonus * math.sqrt(max(1, visits))
+    best, best_score = legal[0], -math.inf
+    for action, stat, share in zip(legal, stats, shares, strict=True):
+        value = stat.total / stat.visits if stat.visits else mean
+        score = value + scale * share / (1 + stat.visits)
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def priors_of(
+    ai: GameAI, node: Node, state: State, seat: int, legal: list[Action], priors: random.Random
+) -> tuple[list[Stat], list[float]]:
+    """The seat's statistics of each of ``legal`` at ``node`` (made, with the normal
+    player's estimate, for the actions new here) and each one's share of the prior."""
     table = node.stats.setdefault(seat, {})
     missing = [action for action in legal if action not in table]
     if missing:
-        view = engine.view(state, seat)
+        view = ai.engine.view(state, seat)
         estimates = ai.action_values(view, seat, missing, priors)
         for action, estimate in zip(missing, estimates, strict=True):
             table[action] = Stat(estimate)
@@ -257,13 +284,4 @@ def select(
     top = max(stat.estimate for stat in stats)
     weights = [math.exp((stat.estimate - top) / ai.prior_temperature) for stat in stats]
     norm = sum(weights)
-    visits = sum(stat.visits for stat in stats)
-    mean = sum(stat.total for stat in stats) / visits if visits else 0.0
-    scale = bonus * math.sqrt(max(1, visits))
-    best, best_score = legal[0], -math.inf
-    for action, stat, weight in zip(legal, stats, weights, strict=True):
-        value = stat.total / stat.visits if stat.visits else mean
-        score = value + scale * (weight / norm) / (1 + stat.visits)
-        if score > best_score:
-            best, best_score = action, score
-    return best
+    return stats, [weight / norm for weight in weights]

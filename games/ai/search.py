@@ -28,7 +28,10 @@ def playout(ai: GameAI, state: State, rng: random.Random, start: State | None, m
         decisions = []
         for seat in sorted(engine.to_act(state)):
             legal = engine.legal_actions(state, seat)
-            decisions.append((seat, ai.normal(engine.view(state, seat), seat, legal, rng)))
+            if len(legal) == 1:  # forced: no view to build (``normal`` would not read it)
+                decisions.append((seat, legal[0]))
+            else:
+                decisions.append((seat, ai.normal(ai.playout_view(state, seat), seat, legal, rng)))
         for seat, action in decisions:
             state = engine.apply(state, seat, action)
         moves -= len(decisions)

@@ -49,8 +49,8 @@ def tile_value(wall: list[int], row: int, column: int, colour: int) -> float:
     is only read (it may be a view's or a state's own list): the points of a placement
     count the neighbours, not the cell itself."""
     points = placement_points(wall, row, column)[0]
-    in_row = sum(cell >= 0 for cell in wall[row * SIZE : row * SIZE + SIZE])
-    in_column = sum(cell >= 0 for cell in wall[column : SIZE * SIZE : SIZE])
+    in_row = SIZE - wall[row * SIZE : row * SIZE + SIZE].count(EMPTY)
+    in_column = SIZE - wall[column : SIZE * SIZE : SIZE].count(EMPTY)
     of_colour = wall.count(colour)
     value = float(points)
     value += ROW_BONUS if in_row == SIZE - 1 else ROW_PROGRESS * in_row

@@ -25,7 +25,11 @@ from games.donkey.engine import (
     PENALTY_JOKER,
     SLOTS,
     card_worth_in_donkey_round,
+    cards_of,
+    hand_of,
     penalty,
+    pending_move,
+    public_plays,
 )
 from games.donkey.sampling import sample_state
 
@@ -60,6 +64,18 @@ class DonkeyAI(GameAI):
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
+
+    def playout_view(self, state: State, seat: int) -> View:
+        """The keys :meth:`action_values` reads: the plays only in a donkey round."""
+        pending = pending_move(state)
+        view = {
+            "num_players": state["num_players"],
+            "pending": pending,
+            "hand": cards_of(hand_of(state, seat)),
+        }
+        if pending == "donkey_card":
+            view["plays"] = public_plays(state["plays"])
+        return view
 
     def action_values(
         self, view: View, seat: int, legal: list[Action], rng: random.Random

@@ -676,14 +676,6 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
         plays = state["plays"]
         donkey_round = is_donkey_round(plays)
         best = None if donkey_round else best_play(plays)
-        if over:
-            pending = None
-        elif donkey_round:
-            pending = "donkey_card"
-        elif plays:
-            pending = "follow"
-        else:
-            pending = "lead"
         view: DonkeyView = {
             "game": self.id,
             "num_players": state["num_players"],
@@ -694,7 +686,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
             "round_no": state["round_no"],
             "leader": round_leader(state),
             "turn": None if over else state["turn"],
-            "pending": pending,
+            "pending": pending_move(state),
             "donkey_round": donkey_round,
             "donkey_holder": donkey_holder(state),
             "donkey_locked": state["locked"],
@@ -703,15 +695,7 @@ class DonkeyEngine(Engine[DonkeyState, DonkeyView]):
             "best_value": best[P_VALUE] if best else 0,
             # a donkey round: who would take its cards now, and the worth of the card that takes
             "taker": list(donkey_round_taker(plays)) if donkey_round else None,
-            "plays": [
-                {
-                    "seat": play[P_SEAT],
-                    "kind": ("pass", "set", "donkey", "card")[play[P_KIND]],
-                    "value": play[P_VALUE],
-                    "cards": play_cards(play),
-                }
-                for play in plays
-            ],
+            "plays": public_plays(plays),
             "hand_sizes": hand_sizes(state),
             "played": state["played"],
             "totals": state["totals"],
@@ -869,6 +853,29 @@ def donkey_holder(state: DonkeyState) -> int | None:
 def round_leader(state: DonkeyState) -> int:
     plays = state["plays"]
     return plays[0][P_SEAT] if plays else state["turn"]
+
+
+def pending_move(state: DonkeyState) -> str | None:
+    """What the seat to move does: lead, follow or play a donkey card (None: game over)."""
+    plays = state["plays"]
+    if state["over"]:
+        return None
+    if is_donkey_round(plays):
+        return "donkey_card"
+    return "follow" if plays else "lead"
+
+
+def public_plays(plays: list[list[int]]) -> list[dict]:
+    """The round's plays as a view shows them."""
+    return [
+        {
+            "seat": play[P_SEAT],
+            "kind": ("pass", "set", "donkey", "card")[play[P_KIND]],
+            "value": play[P_VALUE],
+            "cards": play_cards(play),
+        }
+        for play in plays
+    ]
 
 
 def is_donkey_round(plays: list[list[int]]) -> bool:

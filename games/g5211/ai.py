@@ -23,6 +23,7 @@ from itertools import combinations
 
 from games.ai.base import Budget, GameAI
 from games.core import Action, State, View
+from games.core import sample as draw
 from games.g5211.engine import (
     COLOURS,
     ENGINE,
@@ -156,7 +157,7 @@ class G5211AI(GameAI):
         # The same imagined cards of the others for every choice: a fair comparison.
         worlds = []
         for _ in range(SAMPLES):
-            drawn = rng.sample(unseen, min(len(unseen), to_come * others))
+            drawn = draw(rng, unseen, min(len(unseen), to_come * others))
             cards = drawn + [
                 card for other, on in enumerate(view["table"]) if other != seat for card in on
             ]

@@ -11,7 +11,9 @@ player it sends back the gem that helps the others most against itself.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from functools import cache
 
 from games.ai.base import Budget, GameAI
 from games.core import Action, State, View
@@ -21,8 +23,10 @@ from games.sultan.engine import (
     NUM_COLOURS,
     SETUPS,
     gems_of,
+    public_bids,
     score_gems,
     set_bonus,
+    spent_cards,
 )
 from games.sultan.sampling import sample_state, unspent, won_gems
 
@@ -33,19 +37,24 @@ POTENTIAL_SHARE = 0.5  # evaluation: share of the next bonus step a set already 
 
 
 def gem_worth(counts: list[int], colour: int, num_players: int) -> float:
-    have = counts[colour]
+    return worth_with(counts[colour], colour, num_players)
+
+
+@cache  # a few hundred (count, colour, players) and the search asks millions of times
+def worth_with(have: int, colour: int, num_players: int) -> float:
+    """A gem's worth to a seat that holds ``have`` of its colour."""
     step = set_bonus(have + 1, num_players) - set_bonus(have, num_players)
     after = set_bonus(have + 2, num_players) - set_bonus(have + 1, num_players)
     return GEM_VALUES[colour] + step + NEXT_STEP_SHARE * after
 
 
 def beat_chance(pool: list[int], value: int, ties_beat: bool) -> float:
-    """The chance that a card drawn from ``pool`` beats ``value`` (or ties, if a tie
-    goes to that card)."""
+    """The chance that a card drawn from ``pool`` (sorted) beats ``value`` (or ties, if a
+    tie goes to that card)."""
     if not pool:
         return 0.0
-    better = sum(card > value or (ties_beat and card == value) for card in pool)
-    return better / len(pool)
+    weaker = bisect_left(pool, value) if ties_beat else bisect_right(pool, value)
+    return (len(pool) - weaker) / len(pool)
 
 
 class SultanAI(GameAI):
@@ -56,6 +65,19 @@ class SultanAI(GameAI):
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
+
+    def playout_view(self, state: State, seat: int) -> View:
+        """The keys :meth:`action_values` reads (and :func:`won_gems`, :func:`unspent`)."""
+        return {
+            "num_players": state["num_players"],
+            "phase": state["phase"],
+            "start": state["start"],
+            "cushions": state["cushions"],
+            "bids": public_bids(state),
+            "spent": spent_cards(state),
+            "log": state["log"],
+            "my_gems": gems_of(state["gems"], seat),
+        }
 
     def action_values(
         self, view: View, seat: int, legal: list[Action], rng: random.Random

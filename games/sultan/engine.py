@@ -255,6 +255,20 @@ def bid_seats(state: SultanState) -> list[int]:
     return [(state["start"] + offset) % n for offset in order]
 
 
+def public_bids(state: SultanState) -> list[list[int]]:
+    """[seat, cushion] of each bid this circle: where a bid went is public at once, its
+    value is not."""
+    return [
+        [seat, cushion]
+        for seat, cushion in zip(bid_seats(state), state["bid_cushions"], strict=True)
+    ]
+
+
+def spent_cards(state: SultanState) -> list[list[int]]:
+    """Each seat's revealed card values, sorted."""
+    return [cards_of(state["spent"], seat) for seat in range(state["num_players"])]
+
+
 def bid_indices(state: SultanState, seat: int) -> tuple[int, ...]:
     """The positions of ``seat``'s bids among this circle's bids."""
     n = state["num_players"]
@@ -623,15 +637,12 @@ class EngineSultan(Engine[SultanState, SultanView]):
             "drawn": state["drawn"],
             "cushions": state["cushions"],
             # which cushion each bid went to is public at once; the values are not
-            "bids": [
-                [seat, cushion]
-                for seat, cushion in zip(bid_seats(state), state["bid_cushions"], strict=True)
-            ],
+            "bids": public_bids(state),
             "hand_sizes": [
                 sum(state["hands"][s * CARD_SLOTS : (s + 1) * CARD_SLOTS]) for s in range(n)
             ],
             "deck_size": self.deck_size(state),  # every seat's deck has this many cards
-            "spent": [cards_of(state["spent"], s) for s in range(n)],  # revealed cards
+            "spent": spent_cards(state),
             "log": state["log"],
             "over": over,
         }

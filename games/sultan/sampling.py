@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from games.core import State, View
+from games.core import State, View, shuffle
 from games.sultan.engine import (
     CARD_SLOTS,
     ENGINE,
@@ -70,7 +70,7 @@ def sample_state(view: View, seat: int, rng: random.Random) -> State:
                 bid_values[index] = next(mine)
         else:
             pool = unspent(view, other)
-            rng.shuffle(pool)
+            shuffle(rng, pool)  # rng.shuffle's permutation, cheaper
             held = pool[: view["hand_sizes"][other]]
             for index, value in zip(positions, pool[len(held) :], strict=False):
                 bid_values[index] = value

@@ -51,6 +51,8 @@ def test_sample_picks_what_random_sample_picks():
             (86, 8),
             (40, 21),
             (100, 30),
+            (80, 4),
+            (60, 21),
             (10, 0),
         ]:
             population = list(range(100, 100 + size))
