@@ -12,6 +12,7 @@ Bonus and corner tiles: the colours it can use, the next round's wild colour fir
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from games.ai.base import Budget, GameAI
 from games.core import Action, State, View
@@ -65,6 +66,16 @@ def star_value(board: list[int], star: int, variant1: bool) -> int:
     if len(placed) >= 2 and placed[0] == placed[1]:
         return STAR_VALUES[placed[0]]
     return MULTICOLOUR_VALUE
+
+
+@cache  # two boards: the standard one and Variant 1's
+def numbered_cells(numbers: tuple[tuple[int, ...], ...]) -> dict[int, list[int]]:
+    """The board's spaces (``star * 6 + offset``) by their printed number."""
+    cells: dict[int, list[int]] = {}
+    for star in range(NUM_STARS):
+        for offset in range(6):
+            cells.setdefault(numbers[star][offset], []).append(star * 6 + offset)
+    return cells
 
 
 class Seat:
@@ -171,7 +182,7 @@ class SummerPavilionAI(GameAI):
             done = completed_structures(board, index)
             bonus = sum(STRUCTURE_BONUS[STRUCTURES[sid][0]] for sid in done)
             value += BONUS_TILE * min(bonus, supply)
-            filled = sum(tile != EMPTY for tile in board[star * 6 : star * 6 + 6])
+            filled = 6 - board[star * 6 : star * 6 + 6].count(EMPTY)
             completed = complete_star_value(board, star)
             if completed:
                 value += completed
@@ -179,13 +190,9 @@ class SummerPavilionAI(GameAI):
                 value += STAR_PROGRESS * star_value(board, star, me.variant1) * filled / 6 * 2
             number = me.numbers[star][space - 1]
             if number in NUMBER_BONUSES:
-                covered = sum(
-                    board[s * 6 + offset] != EMPTY
-                    for s in range(NUM_STARS)
-                    for offset in range(6)
-                    if me.numbers[s][offset] == number
-                )
-                spaces = sum(row.count(number) for row in me.numbers)
+                cells = numbered_cells(me.numbers)[number]
+                spaces = len(cells)
+                covered = spaces - list(map(board.__getitem__, cells)).count(EMPTY)
                 if covered == spaces:
                     value += NUMBER_BONUSES[number]
                 else:
@@ -217,19 +224,14 @@ class SummerPavilionAI(GameAI):
         variant1 = state["options"]["variant1"]
         share = POTENTIAL_SHARE * min(1.0, rounds_left / 3)
         for star in range(NUM_STARS):
-            filled = sum(tile != EMPTY for tile in board[star * 6 : star * 6 + 6])
+            filled = 6 - board[star * 6 : star * 6 + 6].count(EMPTY)
             if filled:
                 score += share * star_value(board, star, variant1) * (filled / 6) ** 2
-        numbers = numbers_of(state["options"])
+        cells = numbered_cells(numbers_of(state["options"]))
         for number, bonus in NUMBER_BONUSES.items():
-            spaces = [
-                star * 6 + offset
-                for star in range(NUM_STARS)
-                for offset in range(6)
-                if numbers[star][offset] == number
-            ]
-            covered = sum(board[index] != EMPTY for index in spaces)
-            score += share * bonus * (covered / len(spaces)) ** 2
+            spaces = len(cells[number])
+            covered = spaces - list(map(board.__getitem__, cells[number])).count(EMPTY)
+            score += share * bonus * (covered / spaces) ** 2
         return score
 
 
