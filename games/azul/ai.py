@@ -84,7 +84,7 @@ class AzulAI(GameAI):
     # The drafting is open information: one imagined future is enough for a playout that
     # stops when the round's tiles are placed.
     budget = Budget(candidates=12, samples=1)
-    iterations = 2000  # the tree search's: about 0.8 s of CPU when all are run
+    iterations = 2000  # the tree search's 1×: 0.6–0.8 s of CPU when all run (docs/ai.md)
     # The others' choices in the search spread over the moves a normal player considers: against
     # the normal level 0.925 of 40 games won, not 0.825; against hard-v1 0.917 of 60, not
     # 0.892 (docs/ai.md, "Against the normal level").

@@ -58,7 +58,7 @@ def set_penalty(value: int, count: int, jokers: int) -> int:
 class DonkeyAI(GameAI):
     engine = ENGINE
     budget = Budget(candidates=5, samples=6, rollout_moves=300)
-    iterations = 600  # the tree search's: about 0.8 s of CPU when all are run
+    iterations = 600  # the tree search's 1×: 0.6–0.8 s of CPU when all run (docs/ai.md)
     paired_root = True  # hidden hands and cards to come: compare moves on the same deals
     lower_is_better = True
 

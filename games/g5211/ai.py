@@ -139,7 +139,7 @@ def lead(points: list[int], seat: int) -> float:
 class G5211AI(GameAI):
     engine = ENGINE
     budget = BUDGET
-    iterations = 1000  # the tree search's: about 0.8 s of CPU when all are run
+    iterations = 1000  # the tree search's 1×: 0.6–0.8 s of CPU when all run (docs/ai.md)
     paired_root = True  # hidden hands and cards to come: compare moves on the same deals
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:

@@ -60,7 +60,7 @@ def beat_chance(pool: list[int], value: int, ties_beat: bool) -> float:
 class SultanAI(GameAI):
     engine = ENGINE
     budget = Budget(candidates=8, samples=12)
-    iterations = 700  # the tree search's: about 0.8 s of CPU when all are run
+    iterations = 700  # the tree search's 1×: 0.6–0.8 s of CPU when all run (docs/ai.md)
     paired_root = True  # hidden hands and cards to come: compare moves on the same deals
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:

@@ -122,7 +122,7 @@ class Seat:
 class SummerPavilionAI(GameAI):
     engine = ENGINE
     budget = Budget(candidates=8, samples=2)
-    iterations = 750  # the tree search's: about 0.8 s of CPU when all are run
+    iterations = 750  # the tree search's 1×: 0.6–0.8 s of CPU when all run (docs/ai.md)
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
