@@ -12,7 +12,6 @@ Bonus and corner tiles: the colours it can use, the next round's wild colour fir
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from games.ai.base import Budget, GameAI
 from games.core import Action, State, View
@@ -26,6 +25,7 @@ from games.summer_pavilion.engine import (
     MULTICOLOUR_VALUE,
     NUM_STARS,
     NUMBER_BONUSES,
+    NUMBER_SPACES,
     PASS,
     ROUNDS,
     STAR_COLOURS,
@@ -68,14 +68,9 @@ def star_value(board: list[int], star: int, variant1: bool) -> int:
     return MULTICOLOUR_VALUE
 
 
-@cache  # two boards: the standard one and Variant 1's
-def numbered_cells(numbers: tuple[tuple[int, ...], ...]) -> dict[int, list[int]]:
-    """The board's spaces (``star * 6 + offset``) by their printed number."""
-    cells: dict[int, list[int]] = {}
-    for star in range(NUM_STARS):
-        for offset in range(6):
-            cells.setdefault(numbers[star][offset], []).append(star * 6 + offset)
-    return cells
+# NUMBER_TILES[variant1][number]: the tiles on every space printed with a number that has
+# an end bonus (the engine's ``NUMBER_SPACES``, by number)
+NUMBER_TILES = [{number: tiles for number, _, tiles in spaces} for spaces in NUMBER_SPACES]
 
 
 class Seat:
@@ -190,9 +185,9 @@ class SummerPavilionAI(GameAI):
                 value += STAR_PROGRESS * star_value(board, star, me.variant1) * filled / 6 * 2
             number = me.numbers[star][space - 1]
             if number in NUMBER_BONUSES:
-                cells = numbered_cells(me.numbers)[number]
-                spaces = len(cells)
-                covered = spaces - list(map(board.__getitem__, cells)).count(EMPTY)
+                tiles = NUMBER_TILES[me.variant1][number](board)
+                spaces = len(tiles)
+                covered = spaces - tiles.count(EMPTY)
                 if covered == spaces:
                     value += NUMBER_BONUSES[number]
                 else:
@@ -227,11 +222,10 @@ class SummerPavilionAI(GameAI):
             filled = 6 - board[star * 6 : star * 6 + 6].count(EMPTY)
             if filled:
                 score += share * star_value(board, star, variant1) * (filled / 6) ** 2
-        cells = numbered_cells(numbers_of(state["options"]))
-        for number, bonus in NUMBER_BONUSES.items():
-            spaces = len(cells[number])
-            covered = spaces - list(map(board.__getitem__, cells[number])).count(EMPTY)
-            score += share * bonus * (covered / spaces) ** 2
+        for _, bonus, tiles_of in NUMBER_SPACES[variant1]:
+            tiles = tiles_of(board)
+            covered = len(tiles) - tiles.count(EMPTY)
+            score += share * bonus * (covered / len(tiles)) ** 2
         return score
 
 
