@@ -203,10 +203,11 @@ async def test_the_same_match_replays_the_same_ai_moves(api, tmp_path, deal):
 
 
 async def choose_calls_of_a_game_with_hard_bots(
-    api, database, monkeypatch, game: str, bots: int, think_seconds: float
+    api, database, monkeypatch, game: str, bots: int, think_seconds: float, seed: int
 ) -> list[tuple]:
-    """The arguments of every AI decision of a whole game of Alice and ``bots`` 🤖 Hard
-    seats, played out with ``AI_THINK_SECONDS`` at ``think_seconds``."""
+    """The arguments of every AI decision of a whole game of Alice (her moves drawn with
+    ``seed``) and ``bots`` 🤖 Hard seats, played out with ``AI_THINK_SECONDS`` at
+    ``think_seconds``."""
     seen: list[tuple] = []
 
     def spy(*args):
@@ -217,7 +218,7 @@ async def choose_calls_of_a_game_with_hard_bots(
     async with running_bot(api, database, ai_think_seconds=think_seconds) as driver:
         driver.group(GROUP, "Game Night")
         await open_with_bots(driver, game, [ALICE], bots=bots, level="Hard")
-        final = await play_out(driver, [ALICE], seed=4)
+        final = await play_out(driver, [ALICE], seed=seed)
     assert final.status == "finished"
     return seen
 
@@ -227,7 +228,7 @@ async def test_a_hard_seat_thinks_for_the_set_time_in_its_worker(api, database, 
     game's iterations); the other levels get no clock."""
     deal(3)
     seen = await choose_calls_of_a_game_with_hard_bots(
-        api, database, monkeypatch, "summer_pavilion", bots=1, think_seconds=0.02
+        api, database, monkeypatch, "summer_pavilion", bots=1, think_seconds=0.02, seed=4
     )
     hard = [args for args in seen if args[1] == "hard"]
     assert hard and len(hard) == len(seen)
@@ -243,7 +244,7 @@ async def test_hard_seats_share_the_think_time_when_more_decide_than_workers_run
     ``AI_THINK_SECONDS``, so the table waits one think time, not two."""
     deal(5)
     seen = await choose_calls_of_a_game_with_hard_bots(
-        api, database, monkeypatch, "5211", bots=2, think_seconds=0.04
+        api, database, monkeypatch, "5211", bots=2, think_seconds=0.04, seed=2
     )
     assert len(seen) > 20
     assert {args[7] for args in seen} == {0.02}
