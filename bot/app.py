@@ -262,11 +262,11 @@ async def restore_matches(host: Host) -> None:
 
 async def _on_stop(application: Application) -> None:
     # updates in flight have been handled; AI decisions still being computed are dropped
-    # (the next start computes them again, the same); let the messages go out before closing
+    # (the next start computes them again, the same); let the messages go out before closing,
+    # within Publisher.finish's bound (a PaaS kills a process about 30 s after SIGTERM)
     host = get_host(application)
-    await host.ai_seats.stop()
-    await host.hints.close()
-    await host.publisher.idle()
+    await asyncio.gather(host.ai_seats.stop(), host.hints.close())
+    await host.publisher.finish()
     await host.outage.idle()
 
 

@@ -91,6 +91,9 @@ MAX_CAPTION = 1024  # Telegram's limit for a photo's caption, in characters of p
 # forgotten: tried again for this long
 RECORD_RETRY_SECONDS = 10.0
 RECORD_RETRY_EVERY = 0.5
+# At shutdown (the platform kills the process about 30 s after SIGTERM), the drawings under
+# way get this long in all; the next start draws those chats again from the database
+STOP_DRAWING_SECONDS = 8.0
 CAPTION_NAME = 32  # characters of a player's name under a picture: four long names fit
 
 
@@ -416,9 +419,23 @@ class Publisher:
         self.request(match, [("user", seat.user_id) for seat in match.humans])
 
     async def idle(self) -> None:
-        """Wait until every chat is drawn (tests, shutdown)."""
+        """Wait until every chat is drawn (tests, the bench)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def finish(self, within: float = STOP_DRAWING_SECONDS) -> None:
+        """Shutdown: wait for the drawings under way, ``within`` seconds in all, then drop
+        the rest — a database or a Telegram that does not answer must not hold up the stop.
+        :func:`bot.app.restore_matches` draws those chats again at the next start."""
+        drawn = asyncio.ensure_future(self.idle())
+        done, _ = await asyncio.wait({drawn}, timeout=within)
+        if not done:
+            log.warning(
+                "%d chats still drawing at shutdown: left to the next start", len(self._tasks)
+            )
+            for task in list(self._tasks.values()):
+                task.cancel()
+        await drawn
 
     async def _run(self, key: ChatKey) -> None:
         try:

@@ -263,12 +263,8 @@ class PostgresStorage(Storage):
             await asyncio.gather(*map(asyncio.shield, self._committers), return_exceptions=True)
         pools = [pool for pool in (self._pool, self._save_pool) if pool is not None]
         self._pool = self._save_pool = None
-        for pool in pools:
-            try:
-                await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
-            except (*OUTAGE, asyncio.CancelledError):
-                pool.terminate()  # a server that does not answer must not hold up a stop
-        await self._release_lock()
+        # all at once, so a server that does not answer holds up a stop CLOSE_SECONDS in all
+        await asyncio.gather(*map(_close_pool, pools), self._release_lock())
 
     async def _migrate(self) -> None:
         async with self.pool.acquire() as connection, connection.transaction():
@@ -452,6 +448,13 @@ class PostgresStorage(Storage):
             recorded, trips = await write_record_async(connection, numbered, record, _dumps)
         self.stats.round_trips += trips
         return recorded
+
+
+async def _close_pool(pool: asyncpg.Pool) -> None:
+    try:
+        await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
+    except (*OUTAGE, asyncio.CancelledError):
+        pool.terminate()  # a server that does not answer must not hold up a stop
 
 
 async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
