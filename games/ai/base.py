@@ -111,6 +111,12 @@ class GameAI(abc.ABC):
         way (a fuller line, a stronger hand). ``rng`` is seeded alike for every candidate
         move in one imagined state."""
 
+    def search_value(self, start: State, state: State, seat: int, rng: random.Random) -> float:
+        """The tree search's value of ``state`` where it stopped (``games.ai.ismcts``):
+        :meth:`evaluate`, unless a game foresees better what a horizon's position becomes.
+        (hard-v1's flat search keeps :meth:`evaluate`: the arena's baseline stays as it was.)"""
+        return self.evaluate(start, state, seat, rng)
+
     def budget_for(self, view: View) -> Budget:
         """The hard level's budget for this decision (games may spend more where a
         playout is cheap)."""

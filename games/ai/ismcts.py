@@ -25,8 +25,8 @@ it could not know.
   weighted by a prior, the normal player's preference (a softmax of its estimates), so
   the search spends its first iterations on the moves a good player considers.
 * **Playouts** go on with the normal player in every seat, each deciding from its own view,
-  to the game's horizon (the end of a round or hand), where :meth:`GameAI.evaluate` values
-  the position for every seat — the end bonuses, floor and marker in the tile games, the
+  to the game's horizon (the end of a round or hand), where :meth:`GameAI.search_value`
+  values the position for every seat — the end bonuses, floor and marker in the tile games, the
   sets in Sultan, the score race in 5211, the penalty risk in Who's the Donkey?.
 * **The move** is the searching seat's most visited action at the root.
 * **Where luck is large** (the card games' ``paired_root``) the root's candidates, the
@@ -215,7 +215,7 @@ def iterate(
                 grown = True
             nodes[owner] = child
     end = playout(ai, state, rng, world, ai.budget.rollout_moves)
-    values = [ai.evaluate(world, end, other, rng) for other in range(end["num_players"])]
+    values = [ai.search_value(world, end, other, rng) for other in range(end["num_players"])]
     for node, acting, action in taken:
         stat = node.stats[acting][action]
         stat.visits += 1

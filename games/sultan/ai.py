@@ -1,4 +1,5 @@
-"""Sultan AI: bid what a gem is worth (normal), playouts to the end of the round (hard).
+"""Sultan AI: bid what a gem is worth (normal), playouts to the end of the round (hard),
+valued with two players by the final points the gems held then foresee (round_values).
 
 A gem's worth to a seat is its value plus what it adds to that seat's set bonus (and a
 share of the next step). The normal player weighs each bid by the chance that the card
@@ -28,6 +29,7 @@ from games.sultan.engine import (
     set_bonus,
     spent_cards,
 )
+from games.sultan.round_values import PLAYERS, expected_points
 from games.sultan.sampling import sample_state, unspent, won_gems
 
 NEXT_STEP_SHARE = 0.3  # a gem's worth includes this share of the bonus step after it
@@ -151,6 +153,15 @@ class SultanAI(GameAI):
         standings = [self.standing(state, other) for other in range(n)]
         mine = standings.pop(seat)
         return mine - max(standings)
+
+    def search_value(self, start: State, state: State, seat: int, rng: random.Random) -> float:
+        """At a round's end with two players, the lead in final points that the gems held
+        foresee (:mod:`games.sultan.round_values`); else :meth:`evaluate`."""
+        if state["num_players"] != PLAYERS or state["phase"] == "over":
+            return self.evaluate(start, state, seat, rng)
+        finished = state["round"] - 1
+        mine, theirs = gems_of(state["gems"], seat), gems_of(state["gems"], 1 - seat)
+        return expected_points(finished, mine, theirs) - expected_points(finished, theirs, mine)
 
     @staticmethod
     def standing(state: State, seat: int) -> float:
