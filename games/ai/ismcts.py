@@ -26,8 +26,9 @@ it could not know.
   the search spends its first iterations on the moves a good player considers.
 * **Playouts** go on with the normal player in every seat, each deciding from its own view,
   to the game's horizon (the end of a round or hand), where :meth:`GameAI.search_value`
-  values the position for every seat — the end bonuses, floor and marker in the tile games, the
-  sets in Sultan, the score race in 5211, the penalty risk in Who's the Donkey?.
+  values the position for every seat — the end bonuses, floor and marker in the tile
+  games, the sets in Sultan (what they foresee, with two players), the score race in 5211,
+  the penalty risk in Who's the Donkey?.
 * **The move** is the searching seat's most visited action at the root.
 * **Where luck is large** (the card games' ``paired_root``) the root's candidates, the
   normal player's best few, are compared on the same imagined deals with the same dice —

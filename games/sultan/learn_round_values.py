@@ -26,7 +26,7 @@ def collect(games: int, seed: int) -> dict[Key, tuple[float, int]]:
     sums: dict[Key, list[float]] = defaultdict(lambda: [0.0, 0])
     for index in range(games):
         state = ENGINE.new_game(PLAYERS, {}, seed * 1_000_003 + index)
-        decision_seeds = random.Random(index)  # each decision seeded as the arena's are
+        decision_seeds = random.Random(index)  # a seed for each decision, as `choose` takes
         ends = []  # (round finished, each seat's gems by colour then)
         while not ENGINE.is_over(state):
             playing = state["round"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from games.sultan.engine import GEM_VALUES, NUM_COLOURS, set_bonus
 
 TABLE_FILE = Path(__file__).with_name("round_values.json")
-PLAYERS = 2  # the table's games; other player counts keep the points held
+PLAYERS = 2  # the table's games; other player counts keep SultanAI.evaluate
 MIN_GAMES = 30  # a cell seen fewer times is noise: the colour's points now instead
 
 # (round just finished, colour, gems of it held, gems of it the other player holds)
