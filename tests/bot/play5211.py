@@ -19,14 +19,15 @@ def confirm_button(message: StoredMessage) -> dict | None:
     return found[0] if found else None
 
 
-async def choose(
+async def select(
     driver: Driver,
     user: FakeUser,
     picks: list[int] | None = None,
     message: StoredMessage | None = None,
-) -> str | None:
-    """Tap cards (``picks``, or the first ones until the confirm button appears) and confirm,
-    on ``message`` (by default the user's latest prompt)."""
+) -> tuple[StoredMessage, dict]:
+    """Tap cards (``picks``, or the first ones until the confirm button appears) on
+    ``message`` (by default the user's latest prompt); returns the prompt as it now is and
+    its confirm button, not pressed."""
     if message is None:
         message = prompt(driver, user)
     for index in picks if picks is not None else range(5):
@@ -38,6 +39,17 @@ async def choose(
         message = driver.api.messages[user.id][message.message_id]
     confirm = confirm_button(message)
     assert confirm, f"no confirm button after selecting: {message.text}"
+    return message, confirm
+
+
+async def choose(
+    driver: Driver,
+    user: FakeUser,
+    picks: list[int] | None = None,
+    message: StoredMessage | None = None,
+) -> str | None:
+    """:func:`select`, then confirm."""
+    message, confirm = await select(driver, user, picks, message)
     return await driver.press(user, user.id, message.message_id, confirm["callback_data"])
 
 

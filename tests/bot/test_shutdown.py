@@ -34,14 +34,7 @@ async def test_drawings_that_hang_at_a_stop_are_dropped_and_drawn_at_the_next_st
                 driver.group(GROUP, "Game Night")
                 await play5211.start_game(driver, GROUP, ALICE, [ALICE, BOB])
                 await play5211.choose(driver, BOB)
-                message = prompt(driver, ALICE)
-                for index in range(5):  # selects cards until she may confirm
-                    if (confirm := play5211.confirm_button(message)) is not None:
-                        break
-                    card = play5211.card_buttons(message)[index]["callback_data"]
-                    await driver.press(ALICE, ALICE.id, message.message_id, card)
-                    message = api.messages[ALICE.id][message.message_id]
-                assert confirm is not None
+                message, confirm = await play5211.select(driver, ALICE)  # not confirmed yet
 
                 api.handle = hangs_on_messages  # type: ignore[method-assign]
                 answered = len(api.answers)
