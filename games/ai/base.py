@@ -67,6 +67,12 @@ class GameAI(abc.ABC):
         random among the possibilities the view leaves open. Never shares a list with
         ``view``."""
 
+    def search_sample(self, view: View, seat: int, rng: random.Random) -> State:
+        """The tree search's imagined state (``games.ai.ismcts``): :meth:`sample`, unless a
+        game weighs the possibilities by what the others' moves say of them. (hard-v1 and
+        the reference keep :meth:`sample`.)"""
+        return self.sample(view, seat, rng)
+
     # -- deciding ----------------------------------------------------------------------
     @abc.abstractmethod
     def action_values(

@@ -1,7 +1,9 @@
 """The hard level's search: information-set Monte Carlo tree search.
 
-Each iteration imagines the hidden information anew (:meth:`GameAI.sample`: a full state
-that agrees with the searching seat's view, a *determinisation*) and walks one tree shared
+Each iteration imagines the hidden information anew (:meth:`GameAI.search_sample`: a full
+state that agrees with the searching seat's view, a *determinisation*; in Sultan the cards
+under the others' face-down bids are drawn by how likely a good player would have made
+those bids) and walks one tree shared
 by all of them, as in Cowling, Powley and Whitehouse's *Information Set Monte Carlo Tree
 Search* (IEEE TCIAIG 2012; OpenSpiel's ``ismcts`` is the single-observer form). Since the
 tree is shared, a move is judged over many possible hands of the others, never over one
@@ -124,7 +126,7 @@ def grow(
     )
     done = 0
     while done < limit.iterations:
-        world = ai.sample(view, seat, rng)
+        world = ai.search_sample(view, seat, rng)
         if candidates:
             done += paired_iterations(ai, roots, world, seat, candidates, rng, priors)
         else:

@@ -1,5 +1,6 @@
 """Sultan AI: bid what a gem is worth (normal), playouts to the end of the round (hard),
-valued with two players by the final points the gems held then foresee (round_values).
+valued with two players by the final points the gems held then foresee (round_values),
+over deals that make the others' face-down bids likely (bid_belief).
 
 A gem's worth to a seat is its value plus what it adds to that seat's set bonus (and a
 share of the next step). The normal player weighs each bid by the chance that the card
@@ -18,6 +19,7 @@ from functools import cache
 
 from games.ai.base import Budget, GameAI
 from games.core import Action, State, View
+from games.sultan.bid_belief import likely_state
 from games.sultan.engine import (
     ENGINE,
     GEM_VALUES,
@@ -67,6 +69,11 @@ class SultanAI(GameAI):
 
     def sample(self, view: View, seat: int, rng: random.Random) -> State:
         return sample_state(view, seat, rng)
+
+    def search_sample(self, view: View, seat: int, rng: random.Random) -> State:
+        """A deal weighed by how likely it makes the others' face-down bids
+        (:mod:`games.sultan.bid_belief`)."""
+        return likely_state(view, seat, rng, self.action_values, self.playout_view)
 
     def playout_view(self, state: State, seat: int) -> View:
         """The keys :meth:`action_values` reads (and :func:`won_gems`, :func:`unspent`)."""

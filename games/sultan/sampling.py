@@ -54,28 +54,7 @@ def sample_state(view: View, seat: int, rng: random.Random) -> State:
             bag[colour] -= counts[colour]
     if min(bag) < 0 or sum(bag) != view["bag_size"]:
         raise ValueError("sultan: the view's gems do not add up to the bag")
-    hands = [0] * (n * CARD_SLOTS)
-    spent = [0] * (n * CARD_SLOTS)
-    bid_seats = [bid[0] for bid in view["bids"]]
-    bid_values = [0] * len(bid_seats)
-    mine = iter(value for _, value in view["my_bids"])
-    for other in range(n):
-        base = other * CARD_SLOTS
-        for value in view["spent"][other]:
-            spent[base + value] += 1
-        positions = [index for index, bidder in enumerate(bid_seats) if bidder == other]
-        if other == seat:
-            held = list(view["hand"])
-            for index in positions:
-                bid_values[index] = next(mine)
-        else:
-            pool = unspent(view, other)
-            shuffle(rng, pool)  # rng.shuffle's permutation, cheaper
-            held = pool[: view["hand_sizes"][other]]
-            for index, value in zip(positions, pool[len(held) :], strict=False):
-                bid_values[index] = value
-        for value in held:
-            hands[base + value] += 1
+    hands, bid_values = deal_hidden_cards(view, seat, rng)
     circles_left = 0 if view["phase"] == "over" else setup.circles - view["circle"]
     state = ENGINE.new_game(n, view["options"], 0)  # every key of the layout, then the view's
     state.update(
@@ -90,10 +69,46 @@ def sample_state(view: View, seat: int, rng: random.Random) -> State:
         bid_cushions=[bid[1] for bid in view["bids"]],
         bid_values=bid_values,
         hands=hands,
-        spent=spent,
+        spent=spent_counts(view),
         gems=[count for counts in gems for count in counts],
         log=list(view["log"]),  # entries are never changed: shared, like the engine does
         seed=rng.getrandbits(64),  # the imagined deals of the later rounds
         rng_counter=0,
     )
     return state
+
+
+def deal_hidden_cards(view: View, seat: int, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Every seat's hand (card counts by value, flat) and the values of this circle's bids:
+    the seat's own as its view has them, the others' drawn at random from the cards each
+    has not spent."""
+    n = view["num_players"]
+    hands = [0] * (n * CARD_SLOTS)
+    bid_seats = [bid[0] for bid in view["bids"]]
+    bid_values = [0] * len(bid_seats)
+    mine = iter(value for _, value in view["my_bids"])
+    for other in range(n):
+        positions = [index for index, bidder in enumerate(bid_seats) if bidder == other]
+        if other == seat:
+            held = list(view["hand"])
+            for index in positions:
+                bid_values[index] = next(mine)
+        else:
+            pool = unspent(view, other)
+            shuffle(rng, pool)  # rng.shuffle's permutation, cheaper
+            held = pool[: view["hand_sizes"][other]]
+            for index, value in zip(positions, pool[len(held) :], strict=False):
+                bid_values[index] = value
+        base = other * CARD_SLOTS
+        for value in held:
+            hands[base + value] += 1
+    return hands, bid_values
+
+
+def spent_counts(view: View) -> list[int]:
+    """Every seat's revealed cards as counts by value (flat), as the state keeps them."""
+    spent = [0] * (view["num_players"] * CARD_SLOTS)
+    for other, values in enumerate(view["spent"]):
+        for value in values:
+            spent[other * CARD_SLOTS + value] += 1
+    return spent
