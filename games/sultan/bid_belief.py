@@ -34,7 +34,7 @@ TEMPERATURE = 0.1  # points: how sharply the normal player's estimates shape a b
 ActionValues = Callable[[View, int, list[Action], random.Random], list[float]]
 PlayoutView = Callable[[State, int], View]
 # a face-down bid: (its position this circle, its bidder, its cushion, the cushions the
-# bidder could choose then, each card's weight exp(estimate / T) by cushion)
+# bidder could choose then, each (cushion, card)'s log-weight: its estimate / T)
 Odds = tuple[int, int, int, list[int], dict[tuple[int, int], float]]
 
 
@@ -56,15 +56,18 @@ def likely_state(
     for _ in range(CANDIDATES - 1):  # the same bag and future, other cards in the others' hands
         hands, bid_values = deal_hidden_cards(view, seat, rng)
         deals.append({**first, "hands": hands, "bid_values": bid_values})
-    weights = [math.prod(bid_chance(deal, each) for each in odds) for deal in deals]
-    return rng.choices(deals, weights)[0]
+    # in logarithms: two unlikely bids would make a product too small for a float
+    logs = [sum(log_bid_chance(deal, each) for each in odds) for deal in deals]
+    top = max(logs)
+    return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
 
 
 def bid_odds(
     view: View, deal: State, index: int, action_values: ActionValues, playout_view: PlayoutView
 ) -> Odds:
-    """The normal player's weight of every bid it could have made instead of bid ``index``
-    of this circle, as the position stood before it (any card it has not spent)."""
+    """The normal player's log-weight of every bid it could have made instead of bid
+    ``index`` of this circle, as the position stood before it (any card it has not
+    spent)."""
     before = state_before_bid(deal, index)
     bidder = bid_seats(deal)[index]
     used = {before["bid_cushions"][position] for position in bid_indices(before, bidder)}
@@ -72,18 +75,17 @@ def bid_odds(
     values = sorted(set(unspent(view, bidder)))
     bids: list[Action] = [BID_ACTIONS[cushion][value] for cushion in free for value in values]
     estimates = action_values(playout_view(before, bidder), bidder, bids, random.Random(0))
-    top = max(estimates)
-    weight = {
-        (bid[1], bid[2]): math.exp((estimate - top) / TEMPERATURE)
+    score = {
+        (bid[1], bid[2]): estimate / TEMPERATURE
         for bid, estimate in zip(bids, estimates, strict=True)
     }
-    return index, bidder, deal["bid_cushions"][index], free, weight
+    return index, bidder, deal["bid_cushions"][index], free, score
 
 
-def bid_chance(deal: State, odds: Odds) -> float:
-    """The chance of the face-down bid of ``odds`` in ``deal``: its weight over the weights
-    of the bids that the bidder's hand then allowed."""
-    index, bidder, cushion, free, weight = odds
+def log_bid_chance(deal: State, odds: Odds) -> float:
+    """The log of the chance of the face-down bid of ``odds`` in ``deal``: the softmax of
+    its estimate among those of the bids that the bidder's hand then allowed."""
+    index, bidder, cushion, free, score = odds
     held = deal["hands"][bidder * CARD_SLOTS : (bidder + 1) * CARD_SLOTS]
     cards = {value for value, count in enumerate(held) if count}
     seats = bid_seats(deal)
@@ -92,8 +94,10 @@ def bid_chance(deal: State, odds: Odds) -> float:
         for position in range(index, len(deal["bid_values"]))
         if seats[position] == bidder
     )
-    allowed = sum(weight[(other, value)] for other in free for value in cards)
-    return weight[(cushion, deal["bid_values"][index])] / allowed
+    allowed = [score[(other, value)] for other in free for value in cards]
+    top = max(allowed)
+    total = top + math.log(sum(math.exp(each - top) for each in allowed))
+    return score[(cushion, deal["bid_values"][index])] - total
 
 
 def state_before_bid(deal: State, index: int) -> State:

@@ -129,3 +129,15 @@ def test_the_normal_players_estimate_of_a_bid_reads_no_hand():
         )
         checked += 1
     assert checked > 20
+
+
+def test_bids_as_unlikely_as_can_be_still_leave_a_deal(monkeypatch):
+    """At a temperature near zero every bid but the normal player's best is next to
+    impossible: the chances are reckoned in logarithms, so a deal is still drawn, and it
+    still shows the seat its view."""
+    monkeypatch.setattr("games.sultan.bid_belief.TEMPERATURE", 1e-9)
+    drawn = 0
+    for number, (_, view, seat) in enumerate(bids_of_normal_players(2, seed=9)):
+        assert ENGINE.view(a_likely_state(view, seat, number), seat) == view
+        drawn += 1
+    assert drawn > 20
