@@ -3,11 +3,10 @@
 Each iteration imagines the hidden information anew (:meth:`GameAI.search_sample`: a full
 state that agrees with the searching seat's view, a *determinisation*; in Sultan the cards
 under the others' face-down bids are drawn by how likely a good player would have made
-those bids) and walks one tree shared
-by all of them, as in Cowling, Powley and Whitehouse's *Information Set Monte Carlo Tree
-Search* (IEEE TCIAIG 2012; OpenSpiel's ``ismcts`` is the single-observer form). Since the
-tree is shared, a move is judged over many possible hands of the others, never over one
-it could not know.
+those bids) and walks one tree shared by all of them, as in Cowling, Powley and
+Whitehouse's *Information Set Monte Carlo Tree Search* (IEEE TCIAIG 2012; OpenSpiel's
+``ismcts`` is the single-observer form). Since the tree is shared, a move is judged over
+many possible hands of the others, never over one it could not know.
 
 * **One tree per seat** (their multiple-observer form): each seat's tree follows what
   that seat saw — its own moves whole, and the public events the moves logged (the

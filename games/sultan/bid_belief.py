@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import NamedTuple
 
 from games.core import Action, State, View
 from games.sultan.engine import BID_ACTIONS, CARD_SLOTS, bid_indices, bid_seats
@@ -33,9 +34,18 @@ TEMPERATURE = 0.1  # points: how sharply the normal player's estimates shape a b
 
 ActionValues = Callable[[View, int, list[Action], random.Random], list[float]]
 PlayoutView = Callable[[State, int], View]
-# a face-down bid: (its position this circle, its bidder, its cushion, the cushions the
-# bidder could choose then, each (cushion, card)'s log-weight: its estimate / T)
-Odds = tuple[int, int, int, list[int], dict[tuple[int, int], float]]
+
+
+class Odds(NamedTuple):
+    """A face-down bid, and what its bidder could have bid instead (the same in every deal
+    of one view)."""
+
+    index: int  # its position among this circle's bids
+    bidder: int
+    cushion: int
+    free: list[int]  # the cushions the bidder could choose then
+    own_from_here: list[int]  # the positions of the bidder's bids from this one on
+    score: dict[tuple[int, int], float]  # (cushion, card): its estimate / TEMPERATURE
 
 
 def likely_state(
@@ -69,7 +79,8 @@ def bid_odds(
     ``index`` of this circle, as the position stood before it (any card it has not
     spent)."""
     before = state_before_bid(deal, index)
-    bidder = bid_seats(deal)[index]
+    seats = bid_seats(deal)
+    bidder = seats[index]
     used = {before["bid_cushions"][position] for position in bid_indices(before, bidder)}
     free = [cushion for cushion in range(len(deal["cushions"])) if cushion not in used]
     values = sorted(set(unspent(view, bidder)))
@@ -79,32 +90,28 @@ def bid_odds(
         (bid[1], bid[2]): estimate / TEMPERATURE
         for bid, estimate in zip(bids, estimates, strict=True)
     }
-    return index, bidder, deal["bid_cushions"][index], free, score
+    own_from_here = [position for position in range(index, len(seats)) if seats[position] == bidder]
+    return Odds(index, bidder, deal["bid_cushions"][index], free, own_from_here, score)
 
 
 def log_bid_chance(deal: State, odds: Odds) -> float:
     """The log of the chance of the face-down bid of ``odds`` in ``deal``: the softmax of
     its estimate among those of the bids that the bidder's hand then allowed."""
-    index, bidder, cushion, free, score = odds
-    held = deal["hands"][bidder * CARD_SLOTS : (bidder + 1) * CARD_SLOTS]
+    held = deal["hands"][odds.bidder * CARD_SLOTS : (odds.bidder + 1) * CARD_SLOTS]
     cards = {value for value, count in enumerate(held) if count}
-    seats = bid_seats(deal)
-    cards.update(
-        deal["bid_values"][position]
-        for position in range(index, len(deal["bid_values"]))
-        if seats[position] == bidder
-    )
-    allowed = [score[(other, value)] for other in free for value in cards]
+    cards.update(deal["bid_values"][position] for position in odds.own_from_here)
+    score = odds.score
+    allowed = [score[(other, value)] for other in odds.free for value in cards]
     top = max(allowed)
     total = top + math.log(sum(math.exp(each - top) for each in allowed))
-    return score[(cushion, deal["bid_values"][index])] - total
+    return score[(odds.cushion, deal["bid_values"][odds.index])] - total
 
 
 def state_before_bid(deal: State, index: int) -> State:
     """``deal`` as it stood before bid ``index`` of this circle: that bid and the later
     ones back in their owners' hands."""
     seats = bid_seats(deal)
-    later = len(deal["bid_cushions"]) - index
+    later = len(deal["bid_cushions"]) - index  # until the reveal, the log ends in the bids
     hands = deal["hands"][:]
     for position in range(index, len(deal["bid_cushions"])):
         hands[seats[position] * CARD_SLOTS + deal["bid_values"][position]] += 1
