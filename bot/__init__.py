@@ -1,4 +1,7 @@
-"""The Telegram host: lobby, play loop, storage, languages and per-game UI adapters."""
+"""The Telegram host, one package per concern (docs/architecture.md has the map): the
+Telegram side (``handlers``) and the web side (``web``) over the table (``table``: a match's
+life), the operator's side (``operations``), ``storage``, Telegram's API (``telegram_api``)
+and ``presentation``; ``app`` wires them, ``bench`` and ``testing`` run them offline."""
 
 import os
 

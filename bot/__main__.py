@@ -13,12 +13,12 @@ import sys
 
 from telegram.error import InvalidToken, NetworkError, TimedOut
 
-from bot import error_reports, log_format
-from bot.allocator import limit_arenas
 from bot.app import ALLOWED_UPDATES, LOCK_LOST, build_application
-from bot.database_check import DatabaseProblem, check_database, check_postgres
+from bot.operations import error_reports, log_format
+from bot.operations.allocator import limit_arenas
+from bot.operations.database_check import DatabaseProblem, check_database, check_postgres
+from bot.operations.version import VERSION
 from bot.settings import Settings, SettingsError, load_settings
-from bot.version import VERSION
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--version", action="version", version=f"tablebot {VERSION}")
     parser.parse_args(argv or [])  # main() from a test: no arguments
-    limit_arenas()  # before any thread starts (bot.allocator says why)
+    limit_arenas()  # before any thread starts (bot.operations.allocator says why)
     try:
         settings = load_settings()
         if settings.postgres_url():

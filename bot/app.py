@@ -20,13 +20,6 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot import backup, callbacks
-from bot.ai_seats import AISeats
-from bot.board_pictures import BoardPictures
-from bot.chat_lifecycle import ChatLifecycle
-from bot.database_check import check_storage
-from bot.draining import Draining
-
 # importing the handler modules binds their buttons (@button, @match_button) into BUTTONS
 from bot.handlers import (  # noqa: F401
     commands,
@@ -39,22 +32,29 @@ from bot.handlers import (  # noqa: F401
 )
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
-from bot.health import HealthCheck
-from bot.hints import Hints
-from bot.host import HOST_KEY, BotContext, Host, get_host
-from bot.i18n import LANGUAGES, translator
-from bot.languages import Languages
-from bot.locks import MatchLocks
-from bot.messenger import Messenger
-from bot.outage_notice import OutageNotice
-from bot.publisher import Publisher
-from bot.rate_limit import TelegramLimits
+from bot.operations import backup
+from bot.operations.database_check import check_storage
+from bot.operations.draining import Draining
+from bot.operations.outage_notice import OutageNotice
+from bot.operations.update_log import LoggedApplication
+from bot.operations.version import VERSION
+from bot.presentation.i18n import LANGUAGES, translator
 from bot.settings import Settings
 from bot.storage import storage_for
-from bot.timers import Timers
-from bot.update_log import LoggedApplication
-from bot.version import VERSION
-from bot.web import Webhook, WebhookUpdater, WebServer
+from bot.table.ai_seats import AISeats
+from bot.table.chat_lifecycle import ChatLifecycle
+from bot.table.hints import Hints
+from bot.table.host import HOST_KEY, BotContext, Host, get_host
+from bot.table.languages import Languages
+from bot.table.locks import MatchLocks
+from bot.table.publishing.board_pictures import BoardPictures
+from bot.table.publishing.publisher import Publisher
+from bot.table.timers import Timers
+from bot.telegram_api import callbacks
+from bot.telegram_api.messenger import Messenger
+from bot.telegram_api.rate_limit import TelegramLimits
+from bot.web.health import HealthCheck
+from bot.web.server import Webhook, WebhookUpdater, WebServer
 
 log = logging.getLogger(__name__)
 
@@ -281,7 +281,7 @@ async def _on_shutdown(application: Application) -> None:
 
 def _schedule_backups(application: Application, host: Host) -> None:
     """``BACKUP_DIR`` on SQLite: the daily backup, looked for hourly (a restart does not
-    take an extra one; see :func:`bot.backup.backup_if_due`)."""
+    take an extra one; see :func:`bot.operations.backup.backup_if_due`)."""
     folder = host.settings.backup_dir
     if folder is None or host.storage.backend != "sqlite" or application.job_queue is None:
         return

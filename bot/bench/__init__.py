@@ -53,16 +53,17 @@ from pathlib import Path
 
 from telegram import Update
 
-from bot.allocator import limit_arenas
 from bot.app import build_application
-from bot.callbacks import Callback
-from bot.flow import refresh_tokens
-from bot.host import get_host
-from bot.process_memory import whole_bot
-from bot.rate_limit import Pacing
+from bot.operations.allocator import limit_arenas
+from bot.operations.process_memory import whole_bot
 from bot.settings import Settings
 from bot.storage import Match
-from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
+from bot.table.flow import refresh_tokens
+from bot.table.host import get_host
+from bot.telegram_api.callbacks import Callback
+from bot.telegram_api.rate_limit import Pacing
+from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_telegram import FakeTelegram
 from games import get_engine
 from games.core import encode_action
 

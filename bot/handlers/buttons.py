@@ -1,5 +1,5 @@
-"""Button presses: every kind of button (:class:`bot.callbacks.Kind`) is bound to its one
-handler here, and ``bot.app`` registers them all from :data:`BUTTONS`.
+"""Button presses: every kind of button (:class:`bot.telegram_api.callbacks.Kind`) is bound
+to its one handler here, and ``bot.app`` registers them all from :data:`BUTTONS`.
 
 ``@button(kind)`` parses the press's callback data. ``@match_button(kind, ...)`` does that
 for a button that belongs to a match, then loads the match, takes its lock and runs the
@@ -18,13 +18,13 @@ from typing import Literal
 
 from telegram import CallbackQuery, Update, User
 
-from bot.callbacks import BadCallback, Callback, Kind, parse
 from bot.handlers.common import managers_only, may_manage, on_menu, popup
-from bot.host import BotContext, Host
-from bot.i18n import Translator
-from bot.messenger import MessageGone
+from bot.presentation.i18n import Translator
+from bot.presentation.ui import playable_games
 from bot.storage import Match, Seat
-from bot.ui import playable_games
+from bot.table.host import BotContext, Host
+from bot.telegram_api.callbacks import BadCallback, Callback, Kind, parse
+from bot.telegram_api.messenger import MessageGone
 
 PtbHandler = Callable[[Update, BotContext], Awaitable[None]]
 

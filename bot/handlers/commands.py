@@ -11,7 +11,6 @@ import re
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 
-from bot.callbacks import Callback, Kind
 from bot.handlers.buttons import (
     KEEP,
     MatchPress,
@@ -36,11 +35,12 @@ from bot.handlers.common import (
 from bot.handlers.inline import START_PARAMETER as INLINE_START
 from bot.handlers.lobby import join_by_link, welcome_buttons
 from bot.handlers.records import HISTORY_LINK, history_by_link
-from bot.host import BotContext, Host
-from bot.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from bot.messenger import ChatMoved, MessageGone, Unreachable, message_parts
-from bot.publisher import Ending
-from bot.ui import get_ui, playable_games
+from bot.presentation.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from bot.presentation.ui import get_ui, playable_games
+from bot.table.host import BotContext, Host
+from bot.table.publishing.messages import Ending
+from bot.telegram_api.callbacks import Callback, Kind
+from bot.telegram_api.messenger import ChatMoved, MessageGone, Unreachable, message_parts
 
 log = logging.getLogger(__name__)
 

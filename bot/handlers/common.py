@@ -6,9 +6,9 @@ from telegram import CallbackQuery, Chat, Message, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest
 
-from bot.host import Host
-from bot.place import place_of
 from bot.storage import Match
+from bot.table.host import Host
+from bot.table.place import place_of
 
 
 def thread_of(message: Message | None) -> int:

@@ -6,12 +6,12 @@ import logging
 
 from telegram import Update
 
-from bot import error_reports
 from bot.handlers.common import is_private, popup
-from bot.host import BotContext
-from bot.i18n import Translator, negotiate, translator
+from bot.operations import error_reports
+from bot.presentation.i18n import Translator, negotiate, translator
 from bot.storage import StorageUnavailable
-from bot.update_facts import facts_of
+from bot.table.host import BotContext
+from bot.telegram_api.update_facts import facts_of
 
 log = logging.getLogger(__name__)
 

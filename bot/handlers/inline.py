@@ -5,7 +5,7 @@ Telegram tells the bot nothing when a result is chosen (that would need /setinli
 so the result's Join button carries what the lobby needs: the game and its creator, sealed
 with the bot's token so nobody can open a table in someone else's name. The first press on
 the message opens the lobby, bound to the message's ``inline_message_id`` and to its chat's
-stand-in id (``bot.place.inline_chat_id``): every later press finds it there.
+stand-in id (``bot.table.place.inline_chat_id``): every later press finds it there.
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from bot.callbacks import Callback, Kind
 from bot.handlers.buttons import MatchPress, button, in_status, match_button, pressed_in
 from bot.handlers.common import display_name, popup
 from bot.handlers.lobby import create_lobby
-from bot.host import BotContext, Host
-from bot.i18n import Translator
-from bot.place import inline_chat_id
+from bot.presentation.i18n import Translator
+from bot.presentation.ui import get_ui, playable_games
 from bot.storage import Seat
-from bot.ui import get_ui, playable_games
+from bot.table.host import BotContext, Host
+from bot.table.place import inline_chat_id
+from bot.telegram_api.callbacks import Callback, Kind
 from games import get_engine
 
 # Telegram may show the same answer again for this long (per user: ``is_personal``, as the

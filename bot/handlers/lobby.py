@@ -7,9 +7,6 @@ import html
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 
-from bot import flow
-from bot.ai_moves import LOBBY_LEVELS, NORMAL, ai_name, next_ai_user_id
-from bot.callbacks import Callback, Kind
 from bot.handlers.buttons import (
     KEEP,
     MatchPress,
@@ -24,13 +21,16 @@ from bot.handlers.buttons import (
     yes_or_keep,
 )
 from bot.handlers.common import display_name, is_group, is_private, on_menu, popup, thread_of
-from bot.host import BotContext, Host
-from bot.i18n import Translator
-from bot.lobby_view import TURN_OPTION, option_choices, turn_label
-from bot.place import place_of
+from bot.presentation.i18n import Translator
+from bot.presentation.ui import get_ui, playable_games
 from bot.settings import TURN_PRESETS
 from bot.storage import Match, Seat
-from bot.ui import get_ui, playable_games
+from bot.table import flow
+from bot.table.ai_moves import LOBBY_LEVELS, NORMAL, ai_name, next_ai_user_id
+from bot.table.host import BotContext, Host
+from bot.table.place import place_of
+from bot.table.publishing.lobby_view import TURN_OPTION, option_choices, turn_label
+from bot.telegram_api.callbacks import Callback, Kind
 from games import get_engine
 
 # -- /new and the game menu ------------------------------------------------------------------

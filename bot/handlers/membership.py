@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus
 
 from bot.handlers.common import is_group
-from bot.host import BotContext
+from bot.table.host import BotContext
 
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 

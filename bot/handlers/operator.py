@@ -12,10 +12,10 @@ from telegram import Update
 
 from bot.handlers.commands import unknown_command
 from bot.handlers.common import is_private
-from bot.host import BotContext, Host
-from bot.i18n import Translator
-from bot.process_memory import whole_bot
-from bot.version import VERSION
+from bot.operations.process_memory import whole_bot
+from bot.operations.version import VERSION
+from bot.presentation.i18n import Translator
+from bot.table.host import BotContext, Host
 
 MEGABYTE = 1024 * 1024
 

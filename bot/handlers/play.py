@@ -8,10 +8,6 @@ that fails a check gets a short popup and changes nothing.
 
 from __future__ import annotations
 
-from bot import flow
-from bot.ai_moves import decision_seed
-from bot.callbacks import Kind
-from bot.deadlines import may_start_clock
 from bot.handlers.buttons import (
     MatchPress,
     current_token,
@@ -22,8 +18,12 @@ from bot.handlers.buttons import (
     seated,
     started,
 )
-from bot.ui import get_ui
-from bot.ui.base import BadDraft
+from bot.presentation.ui import get_ui
+from bot.presentation.ui.base import BadDraft
+from bot.table import flow
+from bot.table.ai_moves import decision_seed
+from bot.table.deadlines import may_start_clock
+from bot.telegram_api.callbacks import Kind
 from games import get_engine
 from games.core import Action, IllegalAction, decode_action
 

@@ -16,18 +16,18 @@ from telegram import (
     User,
 )
 
-from bot.callbacks import Callback, Kind
 from bot.handlers.buttons import button
 from bot.handlers.common import display_name, is_group, is_private, on_menu, popup
-from bot.host import BotContext, Host
-from bot.i18n import Translator
-from bot.match_log import readable_log, replay_json
-from bot.messenger import MessageGone, Unreachable
-from bot.place import is_inline_chat
+from bot.presentation.i18n import Translator
+from bot.presentation.ui import get_ui, playable_games
+from bot.presentation.ui.base import Names, medal
 from bot.storage import GameStats, Match, PastMatch, Standing
 from bot.storage.records import PROVISIONAL_GAMES, RATING_START
-from bot.ui import get_ui, playable_games
-from bot.ui.base import Names, medal
+from bot.table.host import BotContext, Host
+from bot.table.match_log import readable_log, replay_json
+from bot.table.place import is_inline_chat
+from bot.telegram_api.callbacks import Callback, Kind
+from bot.telegram_api.messenger import MessageGone, Unreachable
 from games import get_engine
 from games.ai import game_ai
 

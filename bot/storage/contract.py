@@ -29,17 +29,15 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.storage.model import (
     ACTIVE,
-    BOOLEAN_SEAT_FIELDS,
     DISPLAY_MATCH_FIELDS,
     DISPLAY_SEAT_FIELDS,
-    PLAY_SEAT_FIELDS,
     Match,
     Notice,
     Seat,
@@ -48,6 +46,17 @@ from bot.storage.model import (
     copy_match,
 )
 from bot.storage.records import MatchRecord, build_record
+from bot.storage.rows import (
+    LOG,
+    MatchWrite,
+    Row,
+    dumps,
+    encode_state,
+    match_from_rows,
+    payload,
+    play_values,
+    seat_changed,
+)
 from bot.storage.standings import Standings
 
 log = logging.getLogger("bot.storage")
@@ -59,14 +68,6 @@ LOCK_POLL_SECONDS = 0.5  # how often a waiting instance tries the instance lock 
 # PostgreSQL's lock, a deleted lock file frees SQLite's; within this the instance takes it
 # again or stops serving
 LOCK_CHECK_SECONDS = 1.0
-LOG = "log"  # the state's append-only list of public events
-
-SEAT_UPSERT = (
-    f"INSERT INTO seats (match_id, seat, {', '.join(PLAY_SEAT_FIELDS)}) "
-    f"VALUES (?, ?, {', '.join('?' * len(PLAY_SEAT_FIELDS))}) "
-    f"ON CONFLICT (match_id, seat) DO UPDATE SET "
-    + ", ".join(f"{name} = excluded.{name}" for name in PLAY_SEAT_FIELDS)
-)
 
 
 class StorageUnavailable(Exception):
@@ -76,12 +77,6 @@ class StorageUnavailable(Exception):
 
 class InstanceRunning(Exception):
     """Another bot instance holds the database (raised when told not to wait)."""
-
-
-class Row(Protocol):
-    """A result row: ``sqlite3.Row`` and ``asyncpg.Record`` both read columns by name."""
-
-    def __getitem__(self, key: str | int) -> Any: ...
 
 
 class Transaction(Protocol):
@@ -105,132 +100,6 @@ class StorageStats:
     bytes_written: int = 0
     moves: int = 0
     move_sizes: MutableSequence[int] | None = None
-
-
-def payload(values: Iterable) -> int:
-    total = 0
-    for value in values:
-        if type(value) is str:
-            total += len(value) if value.isascii() else len(value.encode())
-        elif value is not None:
-            total += 8
-    return total
-
-
-@dataclass
-class MatchWrite:
-    """One save of a match, ready for a backend to commit atomically: the row (guarded by
-    ``expected``), the seats that changed, the new log entries, the move and notices."""
-
-    match_id: int
-    expected: int  # the version the row must still have
-    version: int  # the version it gets
-    status: str
-    options: str
-    turn_seconds: int
-    ends_at: float | None
-    last_mover: int | None
-    updated_at: float
-    state_changed: bool
-    state: str | None  # written only when ``state_changed``
-    seats: list[tuple]  # (seat, *PLAY_SEAT_FIELDS values) of the seats that changed
-    seat_count: int | None  # a lobby: seats numbered from here on are gone
-    first_event: int  # sequence number of the first new log entry
-    events: list[str]
-    move: tuple[int, str, bool] | None  # (seat, encoded action, automatic)
-    notices: list[tuple[str, str]] = field(default_factory=list)  # (key, JSON params)
-    record: MatchRecord | None = None  # the match ended: record (and rate) it with this save
-
-    def size(self) -> int:
-        row = payload((self.status, self.options, self.state, self.match_id, self.expected))
-        row += 8 * 5  # version, turn_seconds, ends_at, last_mover, updated_at
-        seats = sum(payload(seat) + 8 for seat in self.seats)
-        events = sum(len(event) + 16 for event in self.events)
-        move = payload(self.move) + 24 if self.move else 0
-        notices = sum(payload(notice) + 8 for notice in self.notices)
-        return row + seats + events + move + notices
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-def encode_state(state: dict[str, Any] | None) -> str | None:
-    """The state row: the state with its log replaced by the log's length (the entries are
-    in ``events``)."""
-    if state is None:
-        return None
-    entries = state.get(LOG)
-    if type(entries) is list:
-        state = {**state, LOG: len(entries)}
-    return _dumps(state)
-
-
-def decode_state(text: str | None, events: Sequence[str]) -> tuple[dict[str, Any] | None, int]:
-    """The state and how many log entries it has (the first of ``events``)."""
-    if not text:
-        return None, 0
-    state = json.loads(text)
-    length = state.get(LOG)
-    if type(length) is not int:
-        return state, 0
-    if len(events) < length:
-        raise ValueError(f"the state's log has {length} entries, the database {len(events)}")
-    state[LOG] = [json.loads(event) for event in events[:length]]
-    return state, length
-
-
-def play_values(seat: Seat) -> tuple:
-    """A seat's play fields as stored, in the order of ``PLAY_SEAT_FIELDS``."""
-    values = [getattr(seat, name) for name in PLAY_SEAT_FIELDS]
-    draft = PLAY_SEAT_FIELDS.index("draft")
-    values[draft] = _dumps(values[draft]) if values[draft] is not None else None
-    return tuple(values)
-
-
-def seat_changed(seat: Seat, before: Seat | None) -> bool:
-    return before is None or any(
-        getattr(seat, name) != getattr(before, name) for name in PLAY_SEAT_FIELDS
-    )
-
-
-def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -> Match:
-    state, logged = decode_state(row["state"], events)
-    match = Match(
-        id=row["id"],
-        chat_id=row["chat_id"],
-        thread_id=row["thread_id"],
-        game=row["game"],
-        options=json.loads(row["options"]),
-        status=row["status"],
-        creator_id=row["creator_id"],
-        version=row["version"],
-        state=state,
-        turn_seconds=row["turn_seconds"],
-        ends_at=row["ends_at"],
-        last_mover=row["last_mover"],
-        title=row["title"],
-        rematch_of=row["rematch_of"],
-        inline_message_id=row["inline_message_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        lobby_message_id=row["lobby_message_id"],
-        board_message_id=row["board_message_id"],
-        board_print=row["board_print"],
-        board_below=row["board_below"],
-        announced=row["announced"],
-        published=row["published"],
-        logged=logged,
-    )
-    for r in seat_rows:
-        seat = Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"])
-        for name in PLAY_SEAT_FIELDS[2:] + DISPLAY_SEAT_FIELDS:
-            setattr(seat, name, r[name])
-        seat.draft = json.loads(r["draft"]) if r["draft"] else None
-        for name in BOOLEAN_SEAT_FIELDS:
-            setattr(seat, name, bool(r[name]))
-        match.seats.append(seat)
-    return match
 
 
 class LRU(OrderedDict):
@@ -545,7 +414,7 @@ class Storage(Standings, abc.ABC):
             thread_id,
             title,
             game,
-            _dumps(options),
+            dumps(options),
             turn_seconds,
             creator_id,
             rematch_of,
@@ -621,7 +490,7 @@ class Storage(Standings, abc.ABC):
         if type(entries) is list:
             if len(entries) < match.logged:
                 raise ValueError(f"match {match.id}: the state's log lost entries")
-            events = [_dumps(entry) for entry in entries[match.logged :]]
+            events = [dumps(entry) for entry in entries[match.logged :]]
         state_changed = cached is None or cached.state is not state
         lobby = match.status == "lobby"
         if cached is None or lobby:
@@ -634,7 +503,7 @@ class Storage(Standings, abc.ABC):
             expected=expected,
             version=expected + 1 if move else expected,
             status=match.status,
-            options=_dumps(match.options),
+            options=dumps(match.options),
             turn_seconds=match.turn_seconds,
             ends_at=match.ends_at,
             last_mover=match.last_mover,
@@ -646,7 +515,7 @@ class Storage(Standings, abc.ABC):
             first_event=match.logged,
             events=events,
             move=(move[0], move[1], automatic) if move else None,
-            notices=[(key, _dumps(params)) for key, params in notices],
+            notices=[(key, dumps(params)) for key, params in notices],
         )
         if match.state is not None and match.status in ("finished", "cancelled"):
             outcome = "finished" if match.status == "finished" else ended
@@ -853,7 +722,7 @@ class Storage(Standings, abc.ABC):
         """Running matches with something overdue at ``now`` — a move deadline, a half-time
         reminder, the end of a timed match, an offer to start an absent player's clock —
         whatever their timer jobs did: the safety net of the periodic sweep. Mirrors
-        :meth:`bot.timers.Timers.next_event`."""
+        :meth:`bot.table.timers.Timers.next_event`."""
         offer = (
             " OR (m.turn_seconds = 0 AND m.chat_id < 0 AND s.deadline IS NULL"
             "     AND s.clock_offered = FALSE"
@@ -890,7 +759,7 @@ class Storage(Standings, abc.ABC):
     async def add_notice(self, match_id: int, key: str, params: dict) -> None:
         await self._write(
             "INSERT INTO notices (match_id, key, params) VALUES (?, ?, ?)",
-            (match_id, key, _dumps(params)),
+            (match_id, key, dumps(params)),
         )
         self._with_notices.add(match_id)
 

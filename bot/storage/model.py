@@ -9,7 +9,7 @@ from typing import Any
 from games.core import clone
 
 ACTIVE = ("lobby", "playing")
-# The chat ids given to chats known only through inline mode (``bot.place.inline_chat_id``):
+# The chat ids given to chats known only through inline mode (``bot.table.place.inline_chat_id``):
 # below every Telegram chat id, which fit in 52 bits
 INLINE_CHATS = -(2**53)
 

@@ -37,15 +37,13 @@ import asyncpg
 from bot.storage.contract import (
     LOCK_POLL_SECONDS,
     InstanceRunning,
-    MatchWrite,
-    Row,
     Storage,
     StorageUnavailable,
-    _dumps,
 )
 from bot.storage.migrations.postgres import MIGRATIONS
 from bot.storage.postgres_saves import SAVE_MANY, save_many_arguments
 from bot.storage.records import MatchRecord, write_record_async
+from bot.storage.rows import MatchWrite, Row, dumps
 
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
@@ -437,7 +435,7 @@ class PostgresStorage(Storage):
         ):
             [saved] = await self._save_many([write], connection)
             if saved is True:
-                _, trips = await write_record_async(connection, numbered, write.record, _dumps)
+                _, trips = await write_record_async(connection, numbered, write.record, dumps)
                 self.stats.round_trips += trips
         if isinstance(saved, StorageUnavailable):
             raise saved
@@ -445,7 +443,7 @@ class PostgresStorage(Storage):
 
     async def _write_record(self, record: MatchRecord) -> bool:
         async with self._answering(), self.pool.acquire() as connection, connection.transaction():
-            recorded, trips = await write_record_async(connection, numbered, record, _dumps)
+            recorded, trips = await write_record_async(connection, numbered, record, dumps)
         self.stats.round_trips += trips
         return recorded
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.storage.contract import MatchWrite
 from bot.storage.model import PLAY_SEAT_FIELDS
+from bot.storage.rows import MatchWrite
 
 MATCH_COLUMNS = (
     ("id", "bigint"),

@@ -29,16 +29,13 @@ from typing import Any
 
 from bot.storage.contract import (
     LOCK_POLL_SECONDS,
-    SEAT_UPSERT,
     InstanceRunning,
-    MatchWrite,
-    Row,
     Storage,
     StorageUnavailable,
-    _dumps,
 )
 from bot.storage.migrations.sqlite import MIGRATIONS
 from bot.storage.records import MatchRecord, write_record
+from bot.storage.rows import SEAT_UPSERT, MatchWrite, Row, dumps
 
 Work = Callable[[sqlite3.Connection], Any]
 # SQLite's errors that say the disk, not the call, is at fault: a full disk, a file made
@@ -334,7 +331,7 @@ class SQLiteStorage(Storage):
         return await self._submit(lambda db: _write_match(db, write))
 
     async def _write_record(self, record: MatchRecord) -> bool:
-        return await self._submit(lambda db: write_record(db, record, _dumps))
+        return await self._submit(lambda db: write_record(db, record, dumps))
 
 
 class _Transaction:
@@ -384,5 +381,5 @@ def _write_match(db: sqlite3.Connection, w: MatchWrite) -> bool:
             [(w.match_id, key, params) for key, params in w.notices],
         )
     if w.record is not None:  # after the move: its seat's moves count for the rating
-        write_record(db, w.record, _dumps)
+        write_record(db, w.record, dumps)
     return True

@@ -14,11 +14,12 @@ import pytest
 from telegram.ext import BaseRateLimiter
 
 from bot.app import build_application
-from bot.board_pictures import BoardPictures
-from bot.host import get_host
 from bot.settings import Settings
+from bot.table.host import get_host
+from bot.table.publishing.board_pictures import BoardPictures
+from bot.testing.driver import Driver, FakeUser
 from bot.testing.fake_server import FakeTelegramServer
-from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser
+from bot.testing.fake_telegram import FakeTelegram
 from tests.bot.databases import BACKENDS, Database, PostgresServer
 from tests.bot.process import stop_leftovers
 
@@ -132,7 +133,7 @@ def deal(monkeypatch):
     """``deal(seed)``: every match started from now on is dealt from ``seed``."""
 
     def deal_from(seed: int) -> None:
-        monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: seed)
+        monkeypatch.setattr("bot.table.flow.secrets.randbits", lambda bits: seed)
 
     return deal_from
 
@@ -145,7 +146,7 @@ def ai_fails(monkeypatch):
     def broken(*args):
         raise RuntimeError("the AI is out")
 
-    monkeypatch.setattr("bot.ai_moves.choose", broken)
+    monkeypatch.setattr("bot.table.ai_moves.choose", broken)
 
 
 # -- the bot as a process (tests/bot/test_process.py, test_startup.py) -----------------------
@@ -170,8 +171,9 @@ async def no_bot_left_running() -> AsyncIterator[None]:
 @pytest.fixture
 def text_boards(monkeypatch) -> None:
     """Every group shows text boards, as one that chose "Text" with /pictures does: for the
-    tests that read the tile games' text boards (tests/bot/test_board_pictures.py plays
-    them as pictures, and checks that /pictures gives these same text boards)."""
+    tests that read the tile games' text boards
+    (tests/bot/table/publishing/test_board_pictures.py plays them as pictures, and checks
+    that /pictures gives these same text boards)."""
 
     async def text(self: BoardPictures, match) -> bool:
         return False

@@ -21,9 +21,9 @@ from typing import Any
 import asyncpg
 import psutil
 
-from bot.storage.contract import decode_state
 from bot.storage.migrations import sqlite as sqlite_migrations
 from bot.storage.postgres import numbered
+from bot.storage.rows import decode_state
 
 BACKENDS = ("sqlite", "postgres")
 # the SQLite schema of the release before the events table (the log inside the state rows)

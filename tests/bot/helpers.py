@@ -8,11 +8,12 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
-from bot.callbacks import Callback, Kind
-from bot.host import get_host
-from bot.i18n import translator
+from bot.presentation.i18n import translator
 from bot.storage import Match
-from bot.testing.fake_telegram import Driver, FakeTelegram, FakeUser, StoredMessage
+from bot.table.host import get_host
+from bot.telegram_api.callbacks import Callback, Kind
+from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_telegram import FakeTelegram, StoredMessage
 from games.core import Engine, Result, encode_action
 from tests.bot.conftest import GROUP
 

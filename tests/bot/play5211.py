@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_telegram import StoredMessage
 from tests.bot.helpers import prompt
 
 

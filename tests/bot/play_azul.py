@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 
-from bot.i18n import translator
+from bot.presentation.i18n import translator
 from bot.storage import Match
-from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_telegram import StoredMessage
 from games import get_engine
 from games.core import encode_action
 from tests.bot import helpers

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bot.testing.fake_telegram import Driver, FakeUser, StoredMessage
+from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_telegram import StoredMessage
 from games import get_engine
 from games.sultan.engine import Return
 from tests.bot.helpers import Piece, button, current_match, news_starting, press, prompt

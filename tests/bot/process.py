@@ -12,8 +12,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.testing.driver import Driver
 from bot.testing.fake_server import FakeTelegramServer
-from bot.testing.fake_telegram import Driver, FakeTelegram
+from bot.testing.fake_telegram import FakeTelegram
 from tests.bot.databases import Database
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from bot.i18n import translator
+from bot.presentation.i18n import translator
 from tests.bot.conftest import GROUP
 from tests.bot.databases import Look
 from tests.bot.process import BotProcess, until

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from bot.testing.fake_telegram import FakeTelegram, FakeUser
+from bot.testing.driver import FakeUser
+from bot.testing.fake_telegram import FakeTelegram
 from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import GROUP

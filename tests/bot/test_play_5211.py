@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.host import get_host
+from bot.table.host import get_host
 from games import get_engine
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY, OTHER_GROUP, running_bot
 from tests.bot.helpers import news_starting
@@ -206,7 +206,7 @@ async def test_two_groups_play_at_once_with_one_shared_player(driver, api):
 async def test_a_crash_between_commit_and_messages_is_redrawn_at_start_up(
     api, database, monkeypatch
 ):
-    from bot.publisher import Publisher
+    from bot.table.publishing.publisher import Publisher
 
     async with running_bot(api, database) as driver:
         driver.group(GROUP, "Game Night")

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from bot.host import get_host
-from bot.i18n import translator
-from bot.ui.azul import UI, column_points
-from bot.ui.base import Names
+from bot.presentation.i18n import translator
+from bot.presentation.ui.azul import UI, column_points
+from bot.presentation.ui.base import Names
+from bot.table.host import get_host
 from games.azul.engine import FLOOR_LINE, SIZE, floor_penalty
 from games.core import encode_action
 from tests.bot.conftest import (
@@ -60,7 +60,7 @@ WORDS = ["blue", "yellow", "red", "black", "white"]
 SHAPED = [square + glyph for square, glyph in zip(EMOJI, "●▲◆✚○", strict=True)]  # in choices
 
 
-# these tests read the text boards; pictures: tests/bot/test_board_pictures.py
+# these tests read the text boards; pictures: tests/bot/table/publishing/test_board_pictures.py
 pytestmark = pytest.mark.usefixtures("text_boards")
 
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.callbacks import Callback
-from bot.host import get_host
-from bot.i18n import translator
+from bot.presentation.i18n import translator
+from bot.table.host import get_host
+from bot.telegram_api.callbacks import Callback
 from tests.bot.conftest import (
     ALICE,
     BOB,

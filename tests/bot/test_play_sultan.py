@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from bot.callbacks import Callback
-from bot.host import get_host
-from bot.ui.sultan import GEM_EMOJI
+from bot.presentation.ui.sultan import GEM_EMOJI
+from bot.table.host import get_host
+from bot.telegram_api.callbacks import Callback
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -46,7 +46,7 @@ STRANGER = "You are not playing in this game."
 @pytest.fixture(autouse=True)
 def fixed_deal(monkeypatch):
     """A known deal (and first start player) for every match."""
-    monkeypatch.setattr("bot.flow.secrets.randbits", lambda bits: 20260101)
+    monkeypatch.setattr("bot.table.flow.secrets.randbits", lambda bits: 20260101)
 
 
 def gem(colour: int) -> str:

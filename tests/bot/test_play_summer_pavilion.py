@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from bot.host import get_host
-from bot.i18n import translator
-from bot.ui.summer_pavilion import round_bounds
+from bot.presentation.i18n import translator
+from bot.presentation.ui.summer_pavilion import round_bounds
+from bot.table.host import get_host
 from games.summer_pavilion.engine import CENTRE, Bonus, Keep, Pass, Place, Take, space_index
 from tests.bot.conftest import (
     ALICE,
@@ -65,7 +65,7 @@ COLOUR = {
 }
 
 
-# these tests read the text boards; pictures: tests/bot/test_board_pictures.py
+# these tests read the text boards; pictures: tests/bot/table/publishing/test_board_pictures.py
 pytestmark = pytest.mark.usefixtures("text_boards")
 
 

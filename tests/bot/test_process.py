@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.i18n import translator
+from bot.presentation.i18n import translator
+from bot.presentation.ui import playable_games
+from bot.testing.driver import FakeUser
 from bot.testing.fake_server import FakeTelegramServer
-from bot.testing.fake_telegram import FakeTelegram, FakeUser
-from bot.ui import playable_games
+from bot.testing.fake_telegram import FakeTelegram
 from games import get_engine
 from games.core import decode_action, encode_action
 from tests.bot.conftest import ALICE, BOB, GROUP

@@ -17,7 +17,7 @@ from tests.bot.helpers import prompt
 async def test_drawings_that_hang_at_a_stop_are_dropped_and_drawn_at_the_next_start(
     api, database, monkeypatch
 ):
-    monkeypatch.setattr("bot.publisher.STOP_DRAWING_SECONDS", 0.2)
+    monkeypatch.setattr("bot.table.publishing.publisher.STOP_DRAWING_SECONDS", 0.2)
     telegram_answers = asyncio.Event()  # set once the test is over: the hung calls end
     answer = api.handle
     held: list[str] = []

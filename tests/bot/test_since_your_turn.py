@@ -5,8 +5,8 @@ it, stays in view), and secret choices (Sultan's bid cards, 5211's cards) never 
 
 from __future__ import annotations
 
-from bot.i18n import translator
-from bot.ui.donkey import cards_text
+from bot.presentation.i18n import translator
+from bot.presentation.ui.donkey import cards_text
 from games import get_engine
 from games.azul.engine import FLOOR_LINE
 from tests.bot.conftest import ALICE, BOB, CAROL, GIULIA, GROUP, IVAN

@@ -15,8 +15,9 @@ import pytest
 from bot.settings import Settings
 from bot.storage.migrations.sqlite import MIGRATIONS
 from bot.storage.sqlite import SQLiteStorage
+from bot.testing.driver import Driver
 from bot.testing.fake_server import free_port
-from bot.testing.fake_telegram import Driver, Fault
+from bot.testing.fake_telegram import Fault
 from tests.bot.conftest import GROUP, MALLORY
 from tests.bot.process import BotProcess, run_to_exit, until, without_write_override
 

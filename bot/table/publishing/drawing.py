@@ -1,0 +1,67 @@
+"""What every drawing of a match uses: the database, Telegram, the languages, the board
+pictures and the host's clock; recording what a chat now shows; and who hears what drawing
+finds out about a group."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.storage import Storage, StorageUnavailable
+from bot.table.languages import Languages
+from bot.table.publishing.board_pictures import BoardPictures
+from bot.telegram_api.messenger import Messenger
+
+ChatKey = tuple[str, int]  # ("group", chat id) or ("user", user id)
+
+# A message sent while the database briefly refuses writes (a lock being retaken, a short
+# outage) is recorded once it answers again, or its buttons would be left live and
+# forgotten: tried again for this long
+RECORD_RETRY_SECONDS = 10.0
+RECORD_RETRY_EVERY = 0.5
+
+
+class ChatWatcher(Protocol):
+    """Who hears what drawing finds out about a group (``bot.table.chat_lifecycle``)."""
+
+    async def move_chat(self, old: int, new: int) -> None: ...
+
+    async def bot_removed(self, chat_id: int) -> None: ...
+
+    async def place_gone(self, match_id: int) -> None:
+        """The message a match is played in is gone (an inline message deleted)."""
+
+
+async def record_shown(save: Callable[[], Awaitable[None]]) -> None:
+    """Record what a chat now shows, waiting out a database that briefly refuses."""
+    deadline = time.monotonic() + RECORD_RETRY_SECONDS
+    while True:
+        try:
+            return await save()
+        except StorageUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(RECORD_RETRY_EVERY)
+
+
+@dataclass(frozen=True)
+class Services:
+    """What a drawing calls: the database, Telegram, the languages, the board pictures."""
+
+    storage: Storage
+    messenger: Messenger
+    languages: Languages
+    pictures: BoardPictures
+
+
+class Drawing:
+    """The services at hand, and the host's clock (tests move it): shared by the group's
+    side and the private chats'."""
+
+    def __init__(self, services: Services) -> None:
+        self.storage, self.messenger = services.storage, services.messenger
+        self.languages, self.pictures = services.languages, services.pictures
+        self.clock: Callable[[], float] = time.time

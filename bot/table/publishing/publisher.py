@@ -1,0 +1,168 @@
+"""Draw committed matches in Telegram: the lobby, the group's news and board, the final
+result (``group_board``), and each player's private prompt (``prompts``).
+
+Publishing reads the committed match from the database and is safe to repeat. Each chat
+(a group, or a player's private chat) has at most one flusher at a time; requests that
+arrive while it is busy — for example while it waits for the rate limiter — only mark the
+chat dirty, and the next pass draws the *latest* state. So under fast play board edits
+coalesce, a group never gets more calls than Telegram allows, and the board is never more
+than one call behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+
+from bot.storage import Match, Storage
+from bot.table.languages import Languages
+from bot.table.publishing.board_pictures import BoardPictures
+from bot.table.publishing.drawing import ChatKey, ChatWatcher, Services
+from bot.table.publishing.group_board import GroupBoard
+from bot.table.publishing.messages import Ending
+from bot.table.publishing.prompts import Prompts
+from bot.telegram_api.messenger import ChatMoved, Messenger, Unreachable
+
+log = logging.getLogger(__name__)
+
+# Chats drawn at the same time, per audience; the others wait for a slot as keys, before
+# their match is read. Under a backlog (Telegram takes about 30 calls a second from a bot,
+# a busy bot may want more) each chat drawing held a read match, its screens and a chain of
+# suspended calls — some 30 KB — until its call left, so memory grew with the backlog.
+# Groups wait on their own minute's budget as well, so more of them are drawn at once.
+DRAWING_SLOTS = {"group": 256, "user": 64}
+# At shutdown (the platform kills the process about 30 s after SIGTERM), the drawings under
+# way get this long in all; the next start draws those chats again from the database
+STOP_DRAWING_SECONDS = 8.0
+
+
+class Publisher:
+    def __init__(
+        self,
+        storage: Storage,
+        messenger: Messenger,
+        languages: Languages,
+        pictures: BoardPictures,
+    ) -> None:
+        self.storage = storage
+        self.messenger = messenger
+        self.pictures = pictures
+        self._chats: ChatWatcher | None = None
+        self._dirty: dict[ChatKey, set[int]] = {}
+        self._tasks: dict[ChatKey, asyncio.Task] = {}
+        self._slots = {
+            audience: asyncio.Semaphore(slots) for audience, slots in DRAWING_SLOTS.items()
+        }
+        services = Services(storage, messenger, languages, pictures)
+        self.group = GroupBoard(services, watcher=self._watcher, prompt_task=self._prompt_task)
+        self.prompts = Prompts(services, request=self.request)
+        self.clock = time.time
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The host's clock (tests move it): the time left shown on boards and prompts."""
+        return self.group.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.group.clock = self.prompts.clock = clock
+
+    def watch_chats(self, chats: ChatWatcher) -> None:
+        """Tell ``chats`` when drawing finds that a group moved or no longer has the bot.
+        (``bot.app`` connects it: the watcher is built after the publisher, which it uses.)"""
+        self._chats = chats
+
+    def request(self, match: Match, chats: Iterable[ChatKey] | None = None) -> None:
+        """Bring the group and every player's private chat up to the committed state, in
+        the background. Returns at once."""
+        keys = (
+            list(chats)
+            if chats is not None
+            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.humans]
+        )
+        for key in keys:
+            self._dirty.setdefault(key, set()).add(match.id)
+            if key not in self._tasks:
+                self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
+
+    def resend_prompt(self, match: Match, user_id: int) -> None:
+        """Send a player's prompt again as a new message (they asked for it)."""
+        self.prompts.resend.add((match.id, user_id))
+        self.request(match, [("user", user_id)])
+
+    def repost_board(self, match: Match) -> None:
+        """Post the board again at the bottom of the group (``/board``); the old one goes."""
+        self.group.repost.add(match.id)
+        self.request(match, [("group", match.chat_id)])
+
+    def end_prompts(self, match: Match, ending: Ending) -> None:
+        """A match stopped or abandoned: each player's prompt becomes the line saying so,
+        without buttons — drawn in turn with the chat's other drawings, so no drawing of the
+        running match lands after it."""
+        for seat in match.humans:
+            self.prompts.endings[(match.id, seat.user_id)] = ending
+        self.request(match, [("user", seat.user_id) for seat in match.humans])
+
+    async def idle(self) -> None:
+        """Wait until every chat is drawn (tests, the bench)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def finish(self, within: float = STOP_DRAWING_SECONDS) -> None:
+        """Shutdown: wait for the drawings under way, ``within`` seconds in all, then drop
+        the rest — a database or a Telegram that does not answer must not hold up the stop.
+        :func:`bot.app.restore_matches` draws those chats again at the next start."""
+        drawn = asyncio.ensure_future(self.idle())
+        done, _ = await asyncio.wait({drawn}, timeout=within)
+        if not done:
+            log.warning(
+                "%d chats still drawing at shutdown: left to the next start", len(self._tasks)
+            )
+            for task in list(self._tasks.values()):
+                task.cancel()
+        await drawn
+
+    async def _run(self, key: ChatKey) -> None:
+        try:
+            # a practice match's board and prompt share the chat: the prompt comes below
+            # the board drawn with it, its buttons in sight
+            board = self._tasks.get(("group", key[1])) if key[0] == "user" else None
+            if board is not None:
+                await asyncio.wait([board])
+            async with self._slots[key[0]]:
+                await self._flush(key)
+        finally:
+            del self._tasks[key]
+
+    async def _flush(self, key: ChatKey) -> None:
+        while self._dirty.get(key):
+            match_ids = self._dirty.pop(key)
+            for match_id in sorted(match_ids):
+                try:
+                    if key[0] == "group":
+                        await self.group.draw(match_id)
+                    else:
+                        await self.prompts.draw(match_id, key[1])
+                except ChatMoved as moved:  # the group became a supergroup
+                    await self._watcher().move_chat(moved.chat_id, moved.new_chat_id)
+                except Unreachable as error:  # 403 from a group: the bot is not in it
+                    log.info("match %s: the bot left chat %s", match_id, error.chat_id)
+                    await self._watcher().bot_removed(error.chat_id)
+                except Exception:
+                    log.exception("could not draw match %s in %s", match_id, key)
+
+    def _watcher(self) -> ChatWatcher:
+        if self._chats is None:
+            raise RuntimeError("Publisher.watch_chats was never called")
+        return self._chats
+
+    def _prompt_task(self, user_id: int) -> asyncio.Task | None:
+        """The drawing of a player's private chat under way, if any."""
+        return self._tasks.get(("user", user_id))
+
+    async def close_lobby(self, match: Match, text: str) -> None:
+        """Replace a lobby that closed without a game (cancelled, expired) with a line of
+        text and no buttons: a finished lobby leaves a clean chat."""
+        await self.group.close_lobby(match, text)

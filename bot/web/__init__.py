@@ -1,0 +1,1 @@
+"""The bot's HTTP server: the health paths and, on the same port, Telegram's webhook."""
