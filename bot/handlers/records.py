@@ -21,7 +21,7 @@ from bot.handlers.common import display_name, is_group, is_private, on_menu, pop
 from bot.presentation.i18n import Translator
 from bot.presentation.ui import get_ui, playable_games
 from bot.presentation.ui.base import Names, medal
-from bot.storage import GameStats, Match, PastMatch, Standing
+from bot.storage import GameStats, Match, PastMatch, Standing, Unrated
 from bot.storage.records import PROVISIONAL_GAMES, RATING_START
 from bot.table.host import BotContext, Host
 from bot.table.match_log import readable_log, replay_json
@@ -91,7 +91,12 @@ async def _stats_target(
     return me.id, display_name(me)
 
 
-def stats_line(t: Translator, stats: GameStats) -> str:
+def unrated_words(t: Translator, why: Unrated) -> str:
+    """Why a finished game rated nobody, for /top and /stats."""
+    return t(f"unrated.{why.reason}", game=html.escape(get_ui(why.game).title(t)))
+
+
+def stats_line(t: Translator, stats: GameStats, why: Unrated | None = None) -> str:
     title = html.escape(get_ui(stats.game).title(t))
     parts = [
         t.plural("stats.games", stats.games),
@@ -107,6 +112,8 @@ def stats_line(t: Translator, stats: GameStats) -> str:
     if stats.shown is not None:
         rating = rating_text(t, stats.shown, stats.provisional)
         parts.append(t.plural("stats.rating", stats.rated_games, rating=rating))
+    elif why is not None:  # every game of theirs here was practice, or with bots
+        parts.append(t(f"stats.unrated_{why.reason}"))
     else:
         parts.append(t("stats.unrated"))
     return f"<b>{title}</b>: " + " · ".join(parts)
@@ -133,9 +140,16 @@ async def stats_command(update: Update, context: BotContext) -> None:
         await message.reply_html(header + "\n" + t("stats.none"))
         return
     played = [found[game] for game in playable_games() if game in found]
-    lines = [header, *(stats_line(t, stats) for stats in played)]
+    why = {
+        stats.game: await host.storage.last_unrated(stats.game, group, user_id)
+        for stats in played
+        if stats.rating is None
+    }
+    lines = [header, *(stats_line(t, stats, why.get(stats.game)) for stats in played)]
     if any(stats.rating is not None for stats in played):
         lines += ["", rating_legend(t)]
+    if any(why.values()):
+        lines += ["", t("unrated.how")]
     await message.reply_html("\n".join(lines))
 
 
@@ -155,6 +169,21 @@ def top_text(t: Translator, game: str, board: list[Standing], group: bool) -> st
         )
     lines += ["", rating_legend(t), t("top.rule")]
     return "\n".join(lines)
+
+
+async def empty_top_text(
+    host: Host, t: Translator, game: str, group: int | None, user: User
+) -> str:
+    """No leaderboard yet: where the last finished game here (in private, the asker's last)
+    rated nobody, why, and what makes a rated game."""
+    why = await host.storage.last_unrated(game or None, group, None if group else user.id)
+    if why is None:
+        return html.escape(
+            t("top.empty") if not game else t("top.empty_game", game=get_ui(game).title(t))
+        )
+    title = html.escape(get_ui(game).title(t)) if game else ""
+    first = t("top.empty_game", game=title) if game else t("top.none")
+    return "\n".join((first, unrated_words(t, why), t("unrated.how")))
 
 
 def top_buttons(t: Translator, games: list[str], shown: str) -> InlineKeyboardMarkup | None:
@@ -197,8 +226,8 @@ async def top_command(update: Update, context: BotContext) -> None:
         return
     game = wanted or (games[0] if games else "")
     if game not in rated:
-        await message.reply_text(
-            t("top.empty") if not game else t("top.empty_game", game=get_ui(game).title(t))
+        await message.reply_html(
+            await empty_top_text(host, t, wanted, group, update.effective_user)
         )
         return
     board = await host.storage.leaderboard(game, group)

@@ -13,7 +13,7 @@ from bot.storage.contract import (
     StorageUnavailable,
 )
 from bot.storage.model import ACTIVE, Match, Notice, Seat, StaleMatch, User, copy_match
-from bot.storage.standings import GameStats, PastMatch, PastPlayer, Standing
+from bot.storage.standings import GameStats, PastMatch, PastPlayer, Standing, Unrated
 
 __all__ = [
     "ACTIVE",
@@ -30,6 +30,7 @@ __all__ = [
     "Storage",
     "StorageStats",
     "StorageUnavailable",
+    "Unrated",
     "User",
     "copy_match",
     "is_postgres_url",

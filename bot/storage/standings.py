@@ -79,6 +79,15 @@ class PastMatch:
         return [player for player in self.players if player.rank == 1]
 
 
+@dataclass(frozen=True)
+class Unrated:
+    """A finished match that rated nobody, and why: ``"bots"`` (an AI seat played) or
+    ``"practice"`` (played in a private chat)."""
+
+    game: str
+    reason: str
+
+
 class Standings:
     """Reads of the records, and forgetting a player: mixed into
     :class:`bot.storage.Storage`, whose primitives (``_rows``, ``_write``, ``_transaction``)
@@ -134,6 +143,36 @@ class Standings:
             [value for game in games for value in (scope, game)],
         )
         return [game for game, found in zip(games, rows[0], strict=True) if found]
+
+    async def last_unrated(
+        self, game: str | None = None, chat_id: int | None = None, user_id: int | None = None
+    ) -> Unrated | None:
+        """The latest finished match — of ``game`` (else any), in the group ``chat_id``
+        (else anywhere), played by ``user_id`` (else by anyone) — if it rated nobody, and
+        why: what /top and /stats say where a leaderboard or a rating is missing."""
+        where, args = ["r.outcome = 'finished'"], []
+        for clause, value in (
+            ("r.game = ?", game),
+            ("r.chat_id = ?", chat_id),
+            ("r.match_id IN (SELECT match_id FROM match_players WHERE user_id = ?)", user_id),
+        ):
+            if value is not None:
+                where.append(clause)
+                args.append(value)
+        rows = await self._rows(
+            "SELECT r.game, r.chat_id, r.rated, EXISTS (SELECT 1 FROM match_players b "
+            "WHERE b.match_id = r.match_id AND b.user_id < 0) FROM match_records r "
+            f"WHERE {' AND '.join(where)} ORDER BY r.ended_at DESC LIMIT 1",
+            args,
+        )
+        if not rows or rows[0][2]:
+            return None
+        game_, chat, _, bots = rows[0]
+        # a private chat's id is positive (practice: against AI seats); an AI seat's user id
+        # is negative (``bot.table.ai_moves.next_ai_user_id``)
+        if chat > 0:
+            return Unrated(game_, "practice")
+        return Unrated(game_, "bots") if bots else None
 
     async def history(self, chat_id: int, limit: int = HISTORY) -> list[PastMatch]:
         """A group's last ended matches, the latest first."""

@@ -8,14 +8,15 @@ Both are pure functions of plain data (a seat's ``view`` from the engine, that s
 arguments always give the same answer. No AI ever sees the full state.
 
 Levels: ``random`` (uniform legal moves, the arena's baseline), ``easy`` (the normal move,
-but a random one about a third of the time), ``normal`` (each game's heuristic player,
-a few milliseconds) and ``hard`` (information-set Monte Carlo tree search,
-``games.ai.ismcts``: about a second, or ``iterations``). ``hard-v1``, the hard level before
-it (a flat search over the normal player's best moves, ``games.ai.search``), is kept for
-the arena as a baseline and is not offered to players; so is ``reference``, textbook
-MCTS with random playouts and none of our heuristics (``games.ai.reference``), the
-arena's outside yardstick. Each game's module is
-``games.<game>.ai`` and defines ``AI``, a :class:`games.ai.base.GameAI`.
+but a random one about a third of the time), ``normal`` (each game's heuristic player, a few
+milliseconds) and ``hard`` (information-set Monte Carlo tree search, ``games.ai.ismcts``:
+about a second, or ``iterations``; in 5211 hard-v1's flat search, which plays as well there
+for a seventh of the CPU: ``GameAI.hard_search``). ``hard-v1``, the hard level before it (a
+flat search over the normal player's best moves, ``games.ai.search``), is kept for the arena
+as a baseline and is not offered to players; so is ``reference``, textbook MCTS with random
+playouts and none of our heuristics (``games.ai.reference``), the arena's outside yardstick.
+Each game's module is ``games.<game>.ai`` and defines ``AI``, a
+:class:`games.ai.base.GameAI`.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def choose(
         return ai.normal(view, seat, legal, rng)
     if level == "normal":
         return ai.normal(view, seat, legal, rng)
-    if level == "hard-v1":
+    if level == "hard-v1" or (level == "hard" and ai.hard_search == "flat"):
         return hard_choice(ai, view, seat, legal, rng)
     if level == "reference":
         return reference_choice(ai, view, seat, legal, rng)

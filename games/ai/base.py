@@ -13,6 +13,7 @@ from __future__ import annotations
 import abc
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 from games.core import Action, Engine, State, View
 
@@ -58,6 +59,10 @@ class GameAI(abc.ABC):
     # Hard: compare the root's moves on the same imagined deals (``games.ai.ismcts.grow``),
     # the ``budget.candidates`` best of the normal player's, where luck is large.
     paired_root: bool = False
+    # Hard: "tree", the tree search (``games.ai.ismcts``); or "flat", hard-v1's search over
+    # the normal player's best moves (``games.ai.search``), for a game where the tree search
+    # plays no better for its CPU (5211: docs/ai.md, "The hard level in 5211").
+    hard_search: Literal["tree", "flat"] = "tree"
 
     # -- seeing ------------------------------------------------------------------------
     @abc.abstractmethod

@@ -139,6 +139,10 @@ def lead(points: list[int], seat: int) -> float:
 class G5211AI(GameAI):
     engine = ENGINE
     budget = BUDGET
+    # The hard level plays hard-v1's flat search: over 400 games the tree search was only at
+    # parity with it, for about 7× its CPU per decision (docs/ai.md, "The hard level in 5211")
+    hard_search = "flat"
+    # the tree search's settings, for the arena's experiments and the search's own tests
     iterations = 1000  # the tree search's 1×: 0.6–0.8 s of CPU when all run (docs/ai.md)
     paired_root = True  # hidden hands and cards to come: compare moves on the same deals
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.presentation.i18n import translator
 from bot.testing.driver import Driver, FakeUser
 from bot.testing.fake_telegram import StoredMessage
 from tests.bot.helpers import prompt
@@ -55,13 +56,14 @@ async def choose(
 
 
 async def start_game(
-    driver: Driver, group: int, creator: FakeUser, players: list[FakeUser]
+    driver: Driver, group: int, creator: FakeUser, players: list[FakeUser], lang: str = "en"
 ) -> None:
+    t = translator(lang)
     await driver.send(creator, group, "/new")
-    await driver.press_label(creator, group, "5211")
+    await driver.press_label(creator, group, t("5211.title"))
     for player in players:
-        await driver.press_label(player, group, "Join")
-    await driver.press_label(creator, group, "Start")
+        await driver.press_label(player, group, t("lobby.join"))
+    await driver.press_label(creator, group, t("lobby.start"))
 
 
 async def play_to_the_end(driver: Driver, players: list[FakeUser], max_parts: int = 200) -> int:

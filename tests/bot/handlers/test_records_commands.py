@@ -365,28 +365,71 @@ async def test_a_player_the_bot_played_for_is_rated_last_and_lifts_nobody(driver
     assert f"rating {bob} after 1 rated game" in last_text(driver, GROUP)
 
 
-async def test_matches_with_ai_seats_and_practice_are_never_rated(driver, api, deal):
+RATED_GAMES = (
+    "Games of two or more people without bots, in a group, are rated (and inline games in any "
+    "chat)."
+)
+
+
+async def test_matches_with_ai_seats_and_practice_are_never_rated_and_say_why(driver, api, deal):
     """A group match with a 🤖 seat and a practice match in private count as games in
-    /stats, but nobody gets a rating from them and no leaderboard shows them."""
+    /stats, but nobody gets a rating from them and no leaderboard shows them: /top and
+    /stats say why, and what makes a rated game."""
     deal(11)
     await open_with_bots(driver, "5211", [ALICE, BOB], bots=1)
     assert (await play_out(driver, [ALICE, BOB], seed=3)).status == "finished"
     await driver.send(ALICE, GROUP, "/stats")
     text = last_text(driver, GROUP)
-    assert "5211: 1 game" in text and "no rating yet" in text
+    assert "5211: 1 game" in text and "not rated: played with 🤖 bots" in text
+    assert text.endswith(RATED_GAMES)
     await driver.send(ALICE, GROUP, "/top")
-    assert last_text(driver, GROUP) == "No rated games yet: finish a game first."
+    assert last_text(driver, GROUP) == (
+        "No rated games yet.\n"
+        "The last finished game, 5211, had a 🤖 bot: games with bots are not rated.\n" + RATED_GAMES
+    )
     deal(6)
     await open_with_bots(driver, "azul", [ALICE], bots=0, chat=ALICE.id)  # practice
     assert (await play_out(driver, [ALICE], seed=2, chat=ALICE.id)).status == "finished"
     await driver.send(ALICE, ALICE.id, "/stats")
     text = last_text(driver, ALICE.id)
     assert "Azul: 1 game" in text and "5211: 1 game" in text
-    assert text.count("no rating yet") == 2 and "rated game" not in text
+    assert "Azul</b>" not in text  # plain text of the reply
+    lines = text.split("\n")
+    assert any(line.startswith("Azul:") and "not rated: practice games" in line for line in lines)
+    assert any(line.startswith("5211:") and "played with 🤖 bots" in line for line in lines)
     await driver.send(ALICE, ALICE.id, "/top azul")
-    assert last_text(driver, ALICE.id) == "Nobody has a rating in Azul yet."
+    assert last_text(driver, ALICE.id) == (
+        "Nobody has a rating in Azul yet.\n"
+        "The last finished game, Azul, was practice in a private chat: practice games are "
+        "not rated.\n" + RATED_GAMES
+    )
     await driver.send(ALICE, GROUP, "/history")  # the group's match is in its history
     assert "🤖 Normal Bot" in last_text(driver, GROUP)
+
+
+async def test_top_after_an_azul_game_of_two_people_and_a_bot_says_it_was_not_rated(driver, deal):
+    """The case players met: two people and a bot finish Azul, and /top explains."""
+    deal(4)
+    await open_with_bots(driver, "azul", [ALICE, BOB], bots=1)
+    assert (await play_out(driver, [ALICE, BOB], seed=1)).status == "finished"
+    await driver.send(BOB, GROUP, "/top")
+    assert last_text(driver, GROUP).split("\n")[1] == (
+        "The last finished game, Azul, had a 🤖 bot: games with bots are not rated."
+    )
+    driver.api.admins[GROUP].add(ALICE.id)
+    await choose_language(driver, ALICE, GROUP, "Русский")
+    await driver.send(BOB, GROUP, "/top azul")
+    assert last_text(driver, GROUP) == (
+        "В игре «Азул» пока ни у кого нет рейтинга.\n"
+        "Последняя законченная партия, «Азул», была с 🤖 ботом: игры с ботами на рейтинг не "
+        "влияют.\n"
+        "В рейтинг идут партии двух и более людей без ботов в группе (и инлайн-игры в любом "
+        "чате)."
+    )
+    await choose_language(driver, ALICE, GROUP, "English")
+    await finished_5211(driver)  # a rated game of people: its leaderboard, no explanation
+    await driver.send(BOB, GROUP, "/top 5211")
+    assert last_text(driver, GROUP).startswith("🏆 5211 — top players of this group\n🥇 ")
 
 
 async def test_stats_at_username_finds_a_player_who_joined_a_game(driver):

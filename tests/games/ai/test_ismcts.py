@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import games.ai
 from games import get_engine
 from games.ai import choose, game_ai, ismcts
 from games.ai.ismcts import CLOCK_EVERY, Limit, Node, Stat, decided, grow, search
@@ -162,3 +163,38 @@ def test_the_others_explore_by_their_own_multiple_of_the_bonus(monkeypatch):
         return preferred / total
 
     assert share_of_preferred(0.01) > share_of_preferred(100.0) + 0.3
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hard_in_5211_plays_hard_v1s_flat_search_and_no_tree(players, monkeypatch):
+    """In 5211 the tree search only matched hard-v1, at about 7× its CPU (docs/ai.md): the
+    hard level plays hard-v1's move there, and never starts a tree search."""
+
+    def no_tree(*args, **kwargs):
+        raise AssertionError("5211's hard level started a tree search")
+
+    monkeypatch.setattr("games.ai.search", no_tree)
+    engine = get_engine("5211")
+    decided = 0
+    for number, state in enumerate(positions("5211", players, {}, seed=4, every=5)):
+        for seat in sorted(engine.to_act(state)):
+            view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
+            hard = choose("5211", "hard", view, seat, legal, number, seconds=1.0)
+            assert hard == choose("5211", "hard-v1", view, seat, legal, number)
+            decided += len(legal) > 1
+    assert decided >= 5
+
+
+def test_the_other_games_hard_level_is_the_tree_search(monkeypatch):
+    searched = []
+    real = games.ai.search
+
+    def noted(*args, **kwargs):
+        searched.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("games.ai.search", noted)
+    for game, players in (("azul", 2), ("sultan", 3), ("donkey", 3), ("summer_pavilion", 2)):
+        view, seat, legal = a_decision(game, players)
+        choose(game, "hard", view, seat, legal, 1, iterations=20)
+        assert searched and searched[-1] is game_ai(game), game

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import sys
 import tempfile
 from collections import Counter
@@ -33,13 +32,12 @@ import pytest
 import bot.table.flow
 from bot.presentation.ui.base import COLOUR_GLYPHS
 from bot.table.host import get_host
-from bot.table.place import inline_chat_id
 from bot.telegram_api.callbacks import Callback, Kind
-from bot.testing.driver import Driver, FakeUser
+from bot.testing.driver import Driver
 from bot.testing.fake_telegram import FakeTelegram
-from tests.bot import play5211, play_azul, play_donkey, play_sultan, play_summer_pavilion
-from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, running_bot
+from tests.bot.conftest import GROUP, running_bot
 from tests.bot.helpers import current_match
+from tests.bot.whole_games import PAIR, play_whole_game, play_whole_inline_game
 
 SENDS = ("sendMessage", "sendPhoto")
 EDITS = ("editMessageText", "editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
@@ -97,39 +95,6 @@ def colour_alone(api: FakeTelegram, chat_ids: list[int]) -> set[str]:
                     if char in SQUARES and following not in COLOUR_GLYPHS.values():
                         bare.add(char)
     return bare
-
-
-async def play_whole_game(game: str, driver) -> list[FakeUser]:
-    """One whole game, through the players' buttons; returns the players."""
-    if game == "5211":
-        players = [ALICE, BOB, CAROL]
-        await play5211.start_game(driver, GROUP, ALICE, players)
-        await play5211.play_to_the_end(driver, players)
-    elif game == "sultan":
-        players = [ALICE, BOB, CAROL]
-        await play_sultan.start_game(driver, GROUP, ALICE, players)
-        await play_sultan.play_to_the_end(driver, GROUP, players, seed=3)
-    elif game == "donkey":
-        players = [ALICE, BOB, CAROL, DAVE]
-        await play_donkey.start_match(driver, ALICE, players, hands=2)
-        await play_donkey.play_to_the_end(driver, players, random.Random(2))
-    elif game.startswith("azul"):
-        grey = game.startswith("azul_grey")
-        players = [ALICE, BOB, CAROL] if grey else [ALICE, BOB]
-        if game.endswith("_text"):  # the group chose text boards (/pictures)
-            await get_host(driver.app).storage.set_chat_pictures(GROUP, False)
-        await play_azul.start_match(driver, ALICE, players, grey=grey)
-        await play_azul.play_until(driver, players, lambda s: False, seed=3, by_buttons=True)
-    else:
-        players = [ALICE, BOB]
-        if game.endswith("_text"):
-            await get_host(driver.app).storage.set_chat_pictures(GROUP, False)
-        await play_summer_pavilion.start_match(driver, ALICE, players)
-        await play_summer_pavilion.play_until(
-            driver, players, lambda s: False, seed=3, by_buttons=True
-        )
-    assert (await current_match(driver)).status == "finished"
-    return players
 
 
 # game: (group messages left; at most: group sends, edits, deletes; private sends, edits):
@@ -208,8 +173,6 @@ async def test_a_whole_game_leaves_a_tidy_group_and_tidy_private_chats(game, dri
 
 
 # -- inline mode: the table is one message, in a chat the bot is not in ----------------------
-PAIR = 7_000_002  # two friends' private chat (three friends': a group without the bot)
-INLINE_PLAYERS = {"sultan": [ALICE, BOB], "azul": [ALICE, BOB], "donkey": [ALICE, BOB, CAROL]}
 # game: (at most: edits of the inline message; private sends, edits per player), about 5%
 # above the counts (docs/messages.md)
 INLINE_EXPECTED = {
@@ -217,32 +180,6 @@ INLINE_EXPECTED = {
     "azul": (53, 27, 41),
     "donkey": (164, 52, 64),
 }
-
-
-async def play_whole_inline_game(game: str, driver: Driver) -> tuple[list[FakeUser], str]:
-    """One whole game in an inline message: the players and the message's id."""
-    players = INLINE_PLAYERS[game]
-    for player in players:
-        await driver.send(player, player.id, "/start")
-    answer = await driver.inline_query(ALICE, game)
-    inline_id = driver.choose_result(ALICE, PAIR, answer["results"][0])
-    for player in players[1:]:
-        await driver.press_inline_label(player, inline_id, "Join")
-    await driver.press_inline_label(ALICE, inline_id, "Start")
-    chat = inline_chat_id(Driver.chat_instance(PAIR))
-    if game == "sultan":
-        await play_sultan.play_to_the_end(driver, chat, players, seed=3)
-    elif game == "azul":
-        await play_azul.play_until(driver, players, lambda s: False, 3, True, group=chat)
-    else:
-        rng = random.Random(2)
-        while True:
-            _match, _seat, user = await play_donkey.acting(driver, players, chat)
-            if user is None:
-                break
-            await play_donkey.random_move(driver, user, rng)
-    assert (await current_match(driver, chat)).status == "finished"
-    return players, inline_id
 
 
 def inline_edits(api: FakeTelegram, inline_id: str) -> int:
@@ -286,6 +223,24 @@ async def test_calls_per_move_stay_within_the_targets(game, seeded):
     assert sum(t.refused for t in play.whole.values()) == 0
 
 
+# Who's the Donkey? over five deals: a move costs at most 4 calls — the group's board, the
+# mover's prompt becoming their waiting screen, the next player's new prompt and the removal
+# of their old one — and a lead of several cards one more, the players' own "how many?"
+# step (docs/messages.md has the figures)
+DONKEY_DEALS = (1, 2, 3, 4, 5)
+
+
+async def test_who_is_the_donkey_stays_within_four_calls_a_move_over_five_deals(monkeypatch):
+    figures = []
+    for deal in DONKEY_DEALS:
+        monkeypatch.setattr("bot.table.flow.secrets.randbits", lambda bits, deal=deal: deal)
+        figures.append((await measure("donkey")).per_move())
+    for figure in figures:
+        assert figure["calls"] - figure["steps"] <= 4.0, figure
+        assert figure["calls"] <= 4.1, figure
+        assert 0 < figure["steps"] <= 0.25, figure
+
+
 async def moves_made(driver) -> int:
     """The players' moves of the match (a selection step is not a move; the deal is not)."""
     match = await current_match(driver)
@@ -300,6 +255,7 @@ class Play:
     whole: dict[str, Tally]
     played: dict[str, Tally]
     moves: int
+    steps: int = 0  # the players' selection presses (a lead's "how many?"): one edit each
 
     def per_move(self) -> dict[str, float]:
         """Calls per move once the match started: the group's and the private chats' sends,
@@ -310,6 +266,7 @@ class Play:
         for kind in KINDS:
             figures[f"private {kind}"] = sum(getattr(t, kind) for t in private) / self.moves
         figures["calls"] = sum(calls(t) for t in self.played.values()) / self.moves
+        figures["steps"] = self.steps / self.moves
         return figures
 
 
@@ -326,6 +283,20 @@ def counting_from_the_start(api: FakeTelegram) -> list[int]:
     return starts
 
 
+def counting_selection_steps(driver: Driver) -> list[str]:
+    """Note every selection press (a draft button, ``d:``): each redraws the prompt once."""
+    steps: list[str] = []
+    press = driver.press
+
+    async def noted(user, chat_id, message_id, data):
+        if data.startswith(f"{Kind.DRAFT}:"):
+            steps.append(data)
+        return await press(user, chat_id, message_id, data)
+
+    driver.press = noted
+    return steps
+
+
 async def measure(game: str) -> Play:
     """Play one game in a fresh bot and tally every chat (for the tables below)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -335,6 +306,7 @@ async def measure(game: str) -> Play:
         try:
             async with running_bot(api, Path(folder) / "bot.sqlite3") as driver:
                 driver.group(GROUP, "Game Night")
+                steps = counting_selection_steps(driver)
                 players = await play_whole_game(game, driver)
                 moves = await moves_made(driver)
         finally:
@@ -344,6 +316,7 @@ async def measure(game: str) -> Play:
             whole={name: tally(api, chat) for name, chat in chats},
             played={name: tally(api, chat, since=starts[0]) for name, chat in chats},
             moves=moves,
+            steps=len(steps),
         )
 
 
@@ -404,6 +377,19 @@ def main() -> None:
         print(
             f"| {game} | {play.moves} | {group} | {private} | **{figures['calls']:.2f}** "
             f"| {matches_per_token(figures['calls']):.0f} |"
+        )
+    print()
+    print("Who's the Donkey? (4 players) over five deals:")
+    print()
+    print('| deal | moves | calls per move | of which "how many?" steps | without them |')
+    print("|---|---|---|---|---|")
+    for deal in DONKEY_DEALS:
+        bot.table.flow.secrets.randbits = lambda bits, deal=deal: deal
+        play = asyncio.run(measure("donkey"))
+        figures = play.per_move()
+        print(
+            f"| {deal} | {play.moves} | {figures['calls']:.3f} | {figures['steps']:.3f} "
+            f"| {figures['calls'] - figures['steps']:.3f} |"
         )
     sys.stdout.flush()
 
