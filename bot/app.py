@@ -53,7 +53,9 @@ from bot.table.timers import Timers
 from bot.telegram_api import callbacks
 from bot.telegram_api.messenger import Messenger
 from bot.telegram_api.rate_limit import TelegramLimits
+from bot.web.api import TableApp
 from bot.web.health import HealthCheck
+from bot.web.live import LiveTables
 from bot.web.server import Webhook, WebhookUpdater, WebServer
 
 log = logging.getLogger(__name__)
@@ -107,17 +109,26 @@ def build_application(
     application = builder.build()
     host = build_host(settings, application)
     application.bot_data[HOST_KEY] = host
-    port = settings.port if settings.webhook_url else settings.health_port
+    port = settings.web_port()
     if port is not None:  # a web server of the bot's own: health checks (and the webhook)
         webhook = None
         if settings.webhook_url:
             webhook = Webhook(settings.webhook_path(), settings.webhook_secret_token())
-        web = WebServer(HealthCheck(host.storage), port, webhook)
+        routes = table_app_routes(settings, host) if settings.web_app_url else []
+        web = WebServer(HealthCheck(host.storage), port, webhook, routes)
         application.bot_data[WEB_KEY] = web
         if webhook is not None:  # updates come through it: run_webhook's updater uses it
             application.updater = WebhookUpdater(application.bot, application.update_queue, web)
     _add_handlers(application)
     return application
+
+
+def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
+    """The table app: its open tables are told of every change and leave their players'
+    chat prompts alone; its page and API go on the bot's web server."""
+    live = LiveTables(settings.web_app_url, host.publisher.redraw_prompt)
+    host.publisher.watch_tables(live)
+    return TableApp(host, settings.telegram_bot_token.get_secret_value(), live).routes()
 
 
 def build_host(settings: Settings, application: Application) -> Host:

@@ -7,6 +7,7 @@ import hmac
 import re
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -29,6 +30,7 @@ NO_DOTENV = (
 # Telegram's pace for a bot without paid broadcasts: about 30 messages a second in all, and
 # up to 1,000 with them (each message above 30 a second costs 0.1 Telegram Stars).
 FREE_CALLS_PER_SECOND = 30
+LOOPBACK = ("127.0.0.1", "localhost")
 PAID_CALLS_PER_SECOND = 1000
 # Move time limits offered in the lobby, in seconds; 0 = no limit.
 TURN_PRESETS = (60, 180, 600, 3600, 86400, 0)
@@ -57,7 +59,17 @@ class Settings(BaseSettings):
         description="Secret token Telegram sends with each webhook request; empty: one is "
         "derived from the bot token.",
     )
-    port: int = Field(8080, description="Port of the webhook server (PaaS platforms set PORT).")
+    port: int = Field(
+        8080,
+        description="Port of the bot's web server in webhook mode or with WEB_APP_URL (PaaS "
+        "platforms set PORT).",
+    )
+    web_app_url: str | None = Field(
+        None,
+        description="The table app: the public https address at which this bot's web server "
+        "is reached (on a PaaS, the app's own URL); unset, no app. http:// only on "
+        "127.0.0.1 or localhost, for local testing.",
+    )
     telegram_api_url: str = Field(
         "https://api.telegram.org",
         description="Bot API server (a self-hosted one, or a fake one for offline testing).",
@@ -229,6 +241,31 @@ class Settings(BaseSettings):
                 "PAID_BROADCAST=true (Telegram refuses more from a bot that does not pay)"
             )
         return self
+
+    @field_validator("web_app_url")
+    @classmethod
+    def _a_web_app_url(cls, url: str | None) -> str | None:
+        if url is None or not url.strip():
+            return None
+        url = url.strip().rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme == "https" and parts.hostname:
+            return url
+        if parts.scheme == "http" and parts.hostname in LOOPBACK:
+            return url  # a local test: Telegram's clients open https addresses only
+        raise ValueError(
+            "WEB_APP_URL must be an https:// address (http:// only on 127.0.0.1 or localhost)"
+        )
+
+    def web_port(self) -> int | None:
+        """The port of the bot's own web server, if it runs one: PORT in webhook mode and
+        with the table app (a polling bot's HEALTH_PORT where set), HEALTH_PORT for a
+        polling bot's health checks alone."""
+        if self.webhook_url:
+            return self.port
+        if self.web_app_url:
+            return self.health_port or self.port
+        return self.health_port
 
     @field_validator("webhook_url")
     @classmethod

@@ -73,20 +73,14 @@ async def press_draft(press: MatchPress) -> None:
 
 
 async def _play(press: MatchPress, action: Action) -> None:
-    host, match, seat, t = press.host, press.match, press.seat, press.t
-    engine = get_engine(match.game)
-    if not engine.is_legal(match.state, seat.seat, tuple(action)):
-        key = (
-            "play.not_your_turn" if seat.seat not in engine.to_act(match.state) else "play.illegal"
-        )
-        await press.tell(key)
+    match, seat, t = press.match, press.seat, press.t
+    refused = flow.move_refusal(match, seat.user_id, seat.token, action)
+    if refused is not None:  # the press's own checks passed: not the turn, or not legal
+        await press.tell(refused)
         return
-    view_before = engine.view(match.state, seat.seat)
-    await flow.commit_move(host.storage, match, seat.seat, tuple(action), host.clock())
-    # committed: answer now, before the moves of seats on autopilot and any drawing
-    await press.answer(get_ui(match.game).move_label(t, view_before, tuple(action), seat.seat))
-    await host.timers.settle(match)
-    host.publisher.request(match)
+    view_before = get_engine(match.game).view(match.state, seat.seat)
+    label = get_ui(match.game).move_label(t, view_before, tuple(action), seat.seat)
+    await press.host.play(match, seat, action, answer=lambda: press.answer(label))
 
 
 @match_button(

@@ -84,6 +84,28 @@ async def commit_move(
     )
 
 
+def move_refusal(match: Match, user_id: int, token: int, action: Action) -> str | None:
+    """Why a player's move may not be made now — the rules every window's move follows (a
+    chat button's checks, ``bot.handlers.play``; the table app's): the message key that says
+    so, or None. The token is the one the player's screen was drawn with: a move for an
+    older decision, or the same decision made twice, is stale."""
+    if match.status == "lobby" or match.state is None:
+        return "play.no_match"
+    if match.status != "playing":
+        return "play.match_over"
+    seat = match.seat_of(user_id)
+    if seat is None:
+        return "play.not_your_match"
+    if seat.token != token:
+        return "play.stale"
+    engine = get_engine(match.game)
+    if not engine.is_legal(match.state, seat.seat, tuple(action)):
+        return (
+            "play.not_your_turn" if seat.seat not in engine.to_act(match.state) else "play.illegal"
+        )
+    return None
+
+
 async def end_match_time(storage: Storage, match: Match, now: float) -> None:
     """A timed match's time has run out: tell the engine, and commit what it decides."""
     engine = get_engine(match.game)

@@ -8,7 +8,7 @@ module builds or imports its way back up.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +19,8 @@ from bot.operations.draining import Draining
 from bot.operations.error_count import ErrorCount
 from bot.operations.outage_notice import OutageNotice
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Match, Seat, Storage
+from bot.table import flow
 from bot.table.ai_seats import AISeats
 from bot.table.chat_lifecycle import ChatLifecycle
 from bot.table.hints import Hints
@@ -29,6 +30,7 @@ from bot.table.publishing.publisher import Publisher
 from bot.table.timers import Timers
 from bot.telegram_api.messenger import Messenger
 from bot.telegram_api.sent_recently import SentRecently
+from games.core import Action
 
 HOST_KEY = "host"  # where the Host lives in ``application.bot_data``
 
@@ -69,6 +71,22 @@ class Host:
     @property
     def job_queue(self) -> JobQueue | None:
         return self.timers.job_queue
+
+    async def play(
+        self,
+        match: Match,
+        seat: Seat,
+        action: Action,
+        answer: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """A player's own move, from a chat button or the table app — one path for both
+        windows, under the match's lock (the caller holds it), the move already checked:
+        commit it, answer the player, let the seats on autopilot follow, draw it everywhere."""
+        await flow.commit_move(self.storage, match, seat.seat, tuple(action), self.clock())
+        if answer is not None:  # committed: answered before anything slower
+            await answer()
+        await self.timers.settle(match)
+        self.publisher.request(match)
 
 
 def get_host(application: Application) -> Host:

@@ -329,6 +329,11 @@ class FakeTelegram(BaseRequest):
             raise ApiError(400, "Bad Request: message to edit not found")
         return message
 
+    @staticmethod
+    def _chat_of(params: dict) -> int | None:
+        """The chat an edit is in; None for an inline message."""
+        return None if params.get("inline_message_id") is not None else _int(params["chat_id"])
+
     def _check_can_edit(self, message: StoredMessage) -> None:
         """An inline message is edited whoever is in its chat; others as their chat allows."""
         if message.inline_message_id is None:
@@ -387,7 +392,7 @@ class FakeTelegram(BaseRequest):
             raise ApiError(400, "Bad Request: message text is empty")
         if len(plain(text)) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
-        _check_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"), _int(params["chat_id"]))
         message = StoredMessage(
             message_id=self.next_message_id(chat_id),
             chat_id=chat_id,
@@ -404,7 +409,7 @@ class FakeTelegram(BaseRequest):
         if message.is_photo:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         markup = self._kept_markup(params.get("reply_markup"))
-        _check_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"), self._chat_of(params))
         text = self._kept_text(params["text"])
         if plain(text) == message.text and markup == message.markup:
             raise ApiError(
@@ -423,7 +428,7 @@ class FakeTelegram(BaseRequest):
         self._check_can_write(chat_id)
         picture = self._upload(params, params.get("photo"))
         caption = self._caption(params)
-        _check_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"), chat_id)
         message = StoredMessage(
             message_id=self.next_message_id(chat_id),
             chat_id=chat_id,
@@ -478,7 +483,7 @@ class FakeTelegram(BaseRequest):
             known = (_digest(picture), (0, 0), picture)
         caption = self._caption(media)
         markup = self._kept_markup(params.get("reply_markup"))
-        _check_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"), self._chat_of(params))
         digest = known[0]
         if (
             digest == message.photo_digest
@@ -507,7 +512,7 @@ class FakeTelegram(BaseRequest):
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         caption = self._caption(params)
         markup = self._kept_markup(params.get("reply_markup"))
-        _check_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"), self._chat_of(params))
         if plain(caption) == message.text and markup == message.markup:
             raise ApiError(
                 400,
@@ -563,6 +568,7 @@ class FakeTelegram(BaseRequest):
     def _api_editMessageReplyMarkup(self, params: dict) -> dict:
         message = self._stored(params)
         markup = self._kept_markup(params.get("reply_markup"))
+        _check_markup(params.get("reply_markup"), self._chat_of(params))
         if markup == message.markup:
             raise ApiError(400, "Bad Request: message is not modified")
         message.markup = markup
@@ -764,7 +770,9 @@ def _markup(raw: Any) -> dict | None:
     return markup
 
 
-def _check_markup(raw: Any) -> None:
+def _check_markup(raw: Any, chat_id: int | None = None) -> None:
+    """Buttons as Telegram checks them: callback data of 1–64 bytes; a ``web_app`` button
+    (a Mini App) only in a private chat with the bot (``chat_id`` None: an inline message)."""
     markup = _markup(raw)
     if not markup:
         return
@@ -773,6 +781,8 @@ def _check_markup(raw: Any) -> None:
             data = button.get("callback_data")
             if data is not None and not 1 <= len(data.encode()) <= 64:
                 raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+            if "web_app" in button and (chat_id is None or chat_id < 0):
+                raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
 
 
 def member_extras(status: str) -> dict:

@@ -1,5 +1,5 @@
-"""The bot's own small web server: the health check, and in webhook mode Telegram's updates,
-on one port.
+"""The bot's own small web server: the health check, in webhook mode Telegram's updates, and
+with ``WEB_APP_URL`` the table app (``bot.web.api``), on one port.
 
 It starts before the bot takes the instance lock, so a waiting instance answers its
 platform's health checks too (503). In webhook mode :class:`WebhookUpdater` stands in for
@@ -36,6 +36,7 @@ from bot.web.health import Health
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+MAX_REQUEST_BYTES = 1024 * 1024
 
 
 class Webhook:
@@ -99,14 +100,20 @@ class WebhookHandler(tornado.web.RequestHandler):
 
 class WebServer:
     def __init__(
-        self, check: Callable[[], Awaitable[Health]], port: int, webhook: Webhook | None = None
+        self,
+        check: Callable[[], Awaitable[Health]],
+        port: int,
+        webhook: Webhook | None = None,
+        routes: list[tuple] = (),
     ) -> None:
+        """``routes``: more of them on the same port (the table app's, ``bot.web.api``)."""
         self.port = port
         self.webhook = webhook or Webhook()
         self.app = tornado.web.Application(
             [
                 (r"/healthz", HealthHandler, {"check": check, "webhook": self.webhook}),
                 (r"/livez", LiveHandler),
+                *routes,
                 (r"/([^/]+)/?", WebhookHandler, {"webhook": self.webhook}),
             ],
             log_function=lambda handler: None,  # no access log: health probes come often
@@ -114,7 +121,10 @@ class WebServer:
         self._server: tornado.httpserver.HTTPServer | None = None
 
     def start(self, address: str = "0.0.0.0") -> None:
-        self._server = self.app.listen(self.port, address, xheaders=True)
+        # a webhook's update or an app's request is small: a large body is refused unread
+        self._server = self.app.listen(
+            self.port, address, xheaders=True, max_body_size=MAX_REQUEST_BYTES
+        )
         log.info("health checks at http://%s:%s/healthz", address, self.port)
 
     async def stop(self) -> None:

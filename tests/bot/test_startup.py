@@ -133,6 +133,38 @@ async def test_an_invalid_webhook_secret_is_refused_at_start_up(server, tmp_path
     assert not server.api.calls
 
 
+@pytest.mark.parametrize(
+    "url", ["http://tables.example.com", "ftp://127.0.0.1", "tables.example.com", "https://"]
+)
+async def test_a_table_app_address_that_is_not_https_stops_the_start_in_one_line(
+    server, tmp_path, url
+):
+    env = env_for(server, tmp_path / "bot.sqlite3", WEB_APP_URL=url)
+    status, stderr = await run_to_exit(env, cwd=tmp_path)
+    assert_one_clear_line(status, stderr, "WEB_APP_URL must be an https:// address", "127.0.0.1")
+    assert not server.api.calls
+
+
+def test_the_table_app_takes_https_and_plain_http_only_on_the_loopback():
+    def settings(url: str | None) -> Settings:
+        return Settings(telegram_bot_token="1:x", web_app_url=url, _env_file=None)
+
+    assert settings("https://tables.example.com/").web_app_url == "https://tables.example.com"
+    assert settings("http://127.0.0.1:8080").web_app_url == "http://127.0.0.1:8080"
+    assert settings("http://localhost:8080").web_app_url == "http://localhost:8080"
+    assert settings("").web_app_url is None and settings(None).web_app_url is None
+    # the app needs the bot's web server: on PORT, or a polling bot's HEALTH_PORT
+    assert settings(None).web_port() is None
+    assert settings("https://t.example.com").web_port() == 8080
+    polling = Settings(
+        telegram_bot_token="1:x",
+        web_app_url="https://t.example.com",
+        health_port=9090,
+        _env_file=None,
+    )
+    assert polling.web_port() == 9090
+
+
 def test_the_derived_webhook_secret_is_stable_valid_and_unguessable_without_the_token():
     def secret(token: str, configured: str | None = None) -> str:
         return Settings(

@@ -1,6 +1,6 @@
 """What every drawing of a match uses: the database, Telegram, the languages, the board
-pictures and the host's clock; recording what a chat now shows; and who hears what drawing
-finds out about a group."""
+pictures and the host's clock; recording what a chat now shows; who hears what drawing
+finds out about a group; and the table app's open tables."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.storage import Storage, StorageUnavailable
+from bot.storage import Match, Storage, StorageUnavailable
 from bot.table.languages import Languages
 from bot.table.publishing.board_pictures import BoardPictures
 from bot.telegram_api.messenger import Messenger
@@ -33,6 +33,33 @@ class ChatWatcher(Protocol):
 
     async def place_gone(self, match_id: int) -> None:
         """The message a match is played in is gone (an inline message deleted)."""
+
+
+class OpenTables(Protocol):
+    """The table app's side of publishing (``bot.web`` provides it, ``bot.app`` connects
+    it): whom a change is told to, whose table is open, and the app's address for a match."""
+
+    def changed(self, match: Match) -> None:
+        """A match has a new version: the open tables read it again."""
+
+    def is_open(self, match_id: int, user_id: int) -> bool:
+        """The player has the match's table open and connected: their chat prompt waits."""
+
+    def link(self, match: Match) -> str | None:
+        """The address that opens the match's table; None: the app does not show it."""
+
+
+class NoTables:
+    """No table app (``WEB_APP_URL`` unset): the chats are all there is."""
+
+    def changed(self, match: Match) -> None:
+        return None
+
+    def is_open(self, match_id: int, user_id: int) -> bool:
+        return False
+
+    def link(self, match: Match) -> str | None:
+        return None
 
 
 async def record_shown(save: Callable[[], Awaitable[None]]) -> None:

@@ -74,6 +74,11 @@ def link_button(label: str, url: str) -> dict[str, str]:
     return {"text": label, "url": url}
 
 
+def web_app_button(label: str, url: str) -> dict:
+    """A button that opens the table app (Telegram takes it in private chats only)."""
+    return {"text": label, "web_app": {"url": url}}
+
+
 def press_button(label: str, data: str) -> dict[str, str]:
     return {"text": label, "callback_data": data}
 
@@ -150,7 +155,7 @@ def secret_digest(view: dict[str, Any], public: dict[str, Any]) -> str:
 def secret_of(print_: str | None) -> str | None:
     """The secrets a waiting screen with this fingerprint shows (their digest); None: the
     message is no waiting screen."""
-    if print_ is None or not print_.startswith("t:") or ":v" not in print_:
+    if print_ is None or ":v" not in print_:  # (a waiting screen may hold the app's button)
         return None
     return print_.split(":v", 1)[1].split(":p", 1)[0]
 
@@ -247,6 +252,12 @@ class Prompt:
     picture: bytes | None = None  # a photo with the caption (or the text) under it
     caption: str | None = None  # the text without the boards the picture shows
     secret: str = ""  # the digest of the seat's secrets (``secret_digest``); "": none
+    app: Rows = field(default_factory=list)  # "Open the table": no decision, under the rest
+
+    @property
+    def buttons(self) -> Rows:
+        """Every row of buttons the message shows: its choices, then the table app's."""
+        return self.rows + self.app
 
     @property
     def shown(self) -> str:
@@ -264,4 +275,4 @@ class Prompt:
     @property
     def print(self) -> str:
         secret = self.secret if self.waiting else ""
-        return fingerprint(self.shown, self.rows, self.picture, secret)
+        return fingerprint(self.shown, self.buttons, self.picture, secret)

@@ -21,7 +21,14 @@ from telegram.error import BadRequest
 from bot.presentation.i18n import Translator
 from bot.presentation.ui import get_ui
 from bot.storage import Match, Seat
-from bot.table.publishing.drawing import ChatKey, Drawing, Services, record_shown
+from bot.table.publishing.drawing import (
+    ChatKey,
+    Drawing,
+    NoTables,
+    OpenTables,
+    Services,
+    record_shown,
+)
 from bot.table.publishing.messages import (
     MAX_CAPTION,
     Ending,
@@ -37,6 +44,7 @@ from bot.table.publishing.messages import (
     press_button,
     secret_digest,
     secret_of,
+    web_app_button,
     words_of,
 )
 from bot.telegram_api.callbacks import Callback, Kind
@@ -61,6 +69,7 @@ class Prompts(Drawing):
         self._request = request  # the group told of an unreachable player is drawn anew
         self.resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
         self.endings: dict[tuple[int, int], Ending] = {}  # (match, user): the last line
+        self.tables: OpenTables = NoTables()  # the table app's, once ``bot.app`` connects it
 
     async def draw(self, match_id: int, user_id: int) -> None:
         """Bring a player's private prompt of a match up to its committed state."""
@@ -71,6 +80,8 @@ class Prompts(Drawing):
             return
         if seat is None or match.state is None or match.status not in ("playing", "finished"):
             return
+        if (match_id, user_id) not in self.resend and self.tables.is_open(match_id, user_id):
+            return  # their table shows it; the chat is brought up to date when it closes
         prompt = await self._prompt(match, seat)
         await self._illustrate(match, seat, prompt)
         resend = (match_id, user_id) in self.resend
@@ -184,7 +195,9 @@ class Prompts(Drawing):
         elif not legal and match.status == "playing":  # a waiting screen, drawn seldom
             text += "\n\n" + t("play.waiting_note")
         closed = t("play.prompt_closed", title=title)
-        prompt = Prompt(text, rows, decides=bool(legal), closed=closed, secret=secret)
+        link = self.tables.link(match)
+        app = [[web_app_button(t("app.open_table"), link)]] if link else []
+        prompt = Prompt(text, rows, decides=bool(legal), closed=closed, secret=secret, app=app)
         if screen.caption is not None:  # the same text, the boards left to the picture,
             # without blank lines: a few lines, to fit one phone screen with the picture
             caption = text.replace(screen.text, screen.caption, 1)
@@ -233,7 +246,7 @@ class Prompts(Drawing):
         live prompt per match in the chat), or edit it in place; a prompt message that is
         gone is sent anew (``notify``: whether a message sent where there was none
         notifies)."""
-        user_id, markup = seat.user_id, markup_of(prompt.rows)
+        user_id, markup = seat.user_id, markup_of(prompt.buttons)
         if as_new_message or seat.prompt_message_id is None:
             old = seat.prompt_message_id
             seat.prompt_message_id = await self._send_prompt(

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from bot.storage import Match, Storage
 from bot.table.languages import Languages
 from bot.table.publishing.board_pictures import BoardPictures
-from bot.table.publishing.drawing import ChatKey, ChatWatcher, Services
+from bot.table.publishing.drawing import ChatKey, ChatWatcher, NoTables, OpenTables, Services
 from bot.table.publishing.group_board import GroupBoard
 from bot.table.publishing.messages import Ending
 from bot.table.publishing.prompts import Prompts
@@ -50,6 +50,7 @@ class Publisher:
         self.messenger = messenger
         self.pictures = pictures
         self._chats: ChatWatcher | None = None
+        self.tables: OpenTables = NoTables()
         self._dirty: dict[ChatKey, set[int]] = {}
         self._tasks: dict[ChatKey, asyncio.Task] = {}
         self._slots = {
@@ -74,18 +75,31 @@ class Publisher:
         (``bot.app`` connects it: the watcher is built after the publisher, which it uses.)"""
         self._chats = chats
 
+    def watch_tables(self, tables: OpenTables) -> None:
+        """Tell the table app's open tables of every change, and leave the chat prompt of a
+        player whose table is open (``bot.app`` connects it when ``WEB_APP_URL`` is set)."""
+        self.tables = self.prompts.tables = tables
+
     def request(self, match: Match, chats: Iterable[ChatKey] | None = None) -> None:
         """Bring the group and every player's private chat up to the committed state, in
-        the background. Returns at once."""
+        the background, and tell the open tables. Returns at once."""
+        self.tables.changed(match)
         keys = (
             list(chats)
             if chats is not None
             else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.humans]
         )
         for key in keys:
-            self._dirty.setdefault(key, set()).add(match.id)
-            if key not in self._tasks:
-                self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
+            self._mark(key, match.id)
+
+    def _mark(self, key: ChatKey, match_id: int) -> None:
+        self._dirty.setdefault(key, set()).add(match_id)
+        if key not in self._tasks:
+            self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
+
+    def redraw_prompt(self, match_id: int, user_id: int) -> None:
+        """Bring a player's chat prompt up to date (their table app closed meanwhile)."""
+        self._mark(("user", user_id), match_id)
 
     def resend_prompt(self, match: Match, user_id: int) -> None:
         """Send a player's prompt again as a new message (they asked for it)."""

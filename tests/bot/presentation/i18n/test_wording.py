@@ -41,6 +41,7 @@ LABELS = {
     "circle",
     "hand",
     "line",
+    "row",
     "column",
     "space",
     "game_no",

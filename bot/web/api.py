@@ -1,0 +1,264 @@
+"""The table app over HTTP: its page and static files, and its API — served by the bot's
+own web server (``bot.web.server``), on the port of ``/healthz``.
+
+- ``GET /app/``: the page (plain HTML, CSS and JavaScript in ``page/``: no build, no CDN);
+  ``GET /app/static/<file>``: its files.
+- ``GET /api/tables``: the asker's running tables of the games the app draws.
+- ``GET /api/tables/<match>``: one table as its player sees it (``bot.web.tables``).
+- ``POST /api/tables/<match>/moves`` ``{"action": [...], "token": n}``: a move, made as a
+  chat button's is (``Host.play``); a move for an older decision (a repeated request, the
+  same decision already made from the chat) is refused as stale and changes nothing.
+- ``GET /api/tables/<match>/live``: Server-Sent Events, one ``data: {"version": n}`` each
+  time the match changes (the page then reads the table again), a comment every
+  ``HEARTBEAT_SECONDS`` to keep proxies from closing it.
+
+Every API request carries ``Authorization: tma <initData>``, checked each time
+(``bot.web.auth``); the user comes from it alone. Limits (``bot.web.limits``): a small body,
+a pace per user, a number of live connections. Every answer carries the security headers:
+a Content Security Policy that admits no origin but this one and telegram.org's script, no
+framing but by Telegram's web clients, no sniffing. A database that does not answer is
+said in one line (503), as a chat press would be.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+import tornado.iostream
+import tornado.web
+from telegram import User
+
+from bot.presentation.i18n import negotiate, translator
+from bot.storage import StorageUnavailable
+from bot.table import flow
+from bot.table.host import Host
+from bot.web import tables
+from bot.web.auth import Refused, WebUser, user_of
+from bot.web.limits import MAX_BODY_BYTES, Pace
+from bot.web.live import LiveTables
+
+log = logging.getLogger(__name__)
+
+PAGE = Path(__file__).with_name("page")
+HEARTBEAT_SECONDS = 20.0
+MOST_ACTION_NUMBERS = 8  # a move is a few small numbers
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
+        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors https://web.telegram.org https://*.web.telegram.org"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class TableApp:
+    """Everything the app's requests use: the bot's services, the bot token that checks
+    launch data (it never leaves the server), the live tables and the pace."""
+
+    def __init__(self, host: Host, token: str, live: LiveTables) -> None:
+        self.host = host
+        self.token = token
+        self.live = live
+        self.pace = Pace()
+        self.clock: Callable[[], float] = time.time
+
+    def routes(self) -> list[tuple]:
+        args = {"app": self}
+        return [
+            (r"/app/?", PageHandler, args),
+            (r"/app/static/(.*)", StaticHandler, {"path": str(PAGE)}),
+            (r"/api/tables/?", TablesHandler, args),
+            (r"/api/tables/([0-9]{1,18})/?", TableHandler, args),
+            (r"/api/tables/([0-9]{1,18})/moves/?", MoveHandler, args),
+            (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
+        ]
+
+
+def secure(handler: tornado.web.RequestHandler) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        handler.set_header(name, value)
+
+
+class PageHandler(tornado.web.RequestHandler):
+    """The page, the same for everyone: it holds no data until it asks with its launch
+    data."""
+
+    def initialize(self, app: TableApp) -> None:
+        self.app = app
+
+    def set_default_headers(self) -> None:
+        secure(self)
+        self.set_header("Cache-Control", "no-cache")
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish((PAGE / "index.html").read_bytes())
+
+
+class StaticHandler(tornado.web.StaticFileHandler):
+    def set_default_headers(self) -> None:
+        secure(self)
+
+    def set_extra_headers(self, path: str) -> None:
+        self.set_header("Cache-Control", "no-cache")  # revalidated: an upgrade shows at once
+
+
+class Answer(Exception):
+    """An API request answered with an error: its status and its message key."""
+
+    def __init__(self, status: HTTPStatus, key: str, message: str = "") -> None:
+        super().__init__(key)
+        self.status, self.key, self.message = status, key, message
+
+
+class ApiHandler(tornado.web.RequestHandler):
+    """An API request: its size checked, its launch data checked, its pace checked, then
+    answered in JSON."""
+
+    def initialize(self, app: TableApp) -> None:
+        self.app = app
+        self.user: WebUser | None = None
+
+    def set_default_headers(self) -> None:
+        secure(self)
+        self.set_header("Cache-Control", "no-store")
+
+    async def prepare(self) -> None:
+        if len(self.request.body) > MAX_BODY_BYTES:
+            raise Answer(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large")
+        try:
+            self.user = user_of(
+                self.request.headers.get("Authorization"), self.app.token, self.app.clock()
+            )
+        except Refused as refused:
+            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", str(refused)) from None
+        if not await self.app.pace.allow(self.user.id):
+            raise Answer(HTTPStatus.TOO_MANY_REQUESTS, "too_fast")
+
+    def _handle_request_exception(self, error: BaseException) -> None:
+        if isinstance(error, Answer):
+            self._answer_error(error)
+            return
+        if isinstance(error, StorageUnavailable):
+            # in the asker's Telegram language: the database that keeps their choice is down
+            lang = self.user.language_code if self.user else None
+            t = translator(negotiate(lang, self.app.host.settings.default_language))
+            message = t("app.storage_down")
+            self._answer_error(Answer(HTTPStatus.SERVICE_UNAVAILABLE, "storage_down", message))
+            return
+        super()._handle_request_exception(error)
+
+    def _answer_error(self, error: Answer) -> None:
+        if self._finished:
+            return
+        self.set_status(error.status)
+        self.finish({"error": error.key, "message": error.message})
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.finish({"error": "server", "message": ""})
+
+    async def reader(self):
+        """The asker's language, as the chat speaks to them."""
+        user = self.user
+        assert user is not None
+        telegram_user = User(user.id, user.first_name, False, language_code=user.language_code)
+        return await self.app.host.languages.user_t(telegram_user)
+
+    async def seated_match(self, match_id: str):
+        match = await self.app.host.storage.load(int(match_id))
+        if match is None or match.state is None:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+        if match.seat_of(self.user.id) is None:
+            message = (await self.reader())("app.not_your_table")
+            raise Answer(HTTPStatus.FORBIDDEN, "not_your_table", message)
+        return match
+
+
+class TablesHandler(ApiHandler):
+    async def get(self) -> None:
+        host, user = self.app.host, self.user
+        t = await self.reader()
+        lines = []
+        for match_id in await host.storage.active_matches_of(user.id):
+            match = await host.storage.load(match_id)
+            if match is not None and match.status == "playing" and match.game in tables.TABLE_GAMES:
+                lines.append(tables.listing(match, user.id, t, self.app.clock()))
+        self.finish({"tables": lines, "texts": tables.texts(t)})
+
+
+class TableHandler(ApiHandler):
+    async def get(self, match_id: str) -> None:
+        match = await self.seated_match(match_id)
+        if match.game not in tables.TABLE_GAMES:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+        self.finish(tables.table(match, self.user.id, await self.reader(), self.app.clock()))
+
+
+class MoveHandler(ApiHandler):
+    async def post(self, match_id: str) -> None:
+        action, token = self.move()
+        host = self.app.host
+        async with host.lock(int(match_id)):
+            match = await self.seated_match(match_id)
+            refused = flow.move_refusal(match, self.user.id, token, action)
+            if refused is not None:
+                t = await self.reader()
+                status = HTTPStatus.CONFLICT if refused == "play.stale" else HTTPStatus.FORBIDDEN
+                raise Answer(status, refused, t(refused))
+            await host.play(match, match.seat_of(self.user.id), tuple(action))
+        self.finish({"version": match.version})
+
+    def move(self) -> tuple[list[int], int]:
+        try:
+            body = json.loads(self.request.body or b"{}")
+            action, token = body["action"], body["token"]
+        except (ValueError, KeyError, TypeError):
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move") from None
+        numbers = isinstance(action, list) and all(type(n) is int for n in action)
+        if not numbers or not action or len(action) > MOST_ACTION_NUMBERS or type(token) is not int:
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move")
+        return action, token
+
+
+class LiveHandler(ApiHandler):
+    """Server-Sent Events over a plain GET (the page reads it with ``fetch``, which can
+    send the Authorization header that ``EventSource`` cannot)."""
+
+    async def get(self, match_id: str) -> None:
+        match = await self.seated_match(match_id)
+        stream = self.app.live.open(match.id, self.user.id, match.version)
+        if stream is None:
+            raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "too_many_connections")
+        self.stream = stream
+        self.set_header("Content-Type", "text/event-stream")
+        self.set_header("X-Accel-Buffering", "no")  # a proxy must not hold the events back
+        try:
+            await self.send({"version": match.version})
+            while not self.request.connection.stream.closed():
+                if await stream.wait(HEARTBEAT_SECONDS):
+                    await self.send({"version": stream.version})
+                else:
+                    self.write(": still here\n\n")
+                    await self.flush()
+        except tornado.iostream.StreamClosedError:
+            pass
+        finally:
+            self.app.live.close(stream)
+
+    async def send(self, event: dict) -> None:
+        self.write(f"data: {json.dumps(event)}\n\n")
+        await self.flush()
+
+    def on_connection_close(self) -> None:
+        stream = getattr(self, "stream", None)
+        if stream is not None:
+            self.app.live.close(stream)
+            stream.tell(stream.version + 1)  # wakes the loop above, which then ends

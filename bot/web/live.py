@@ -1,0 +1,109 @@
+"""The open tables: who has which match's table open, told at once when it changes.
+
+A live connection only says "version N is out"; the page then reads its table with a plain
+request, so a lost or repeated notification is harmless and a reconnect reads the current
+state. While a player's table is open the bot leaves their chat prompt alone (fewer calls
+to Telegram); when their last connection to it closes — the app closed, a phone that went
+to sleep — their chat is brought up to date after a short grace, so a player whose app is
+closed still gets their turn's notification there."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Callable
+
+from bot.storage import Match
+from bot.web.limits import LIVE_IN_ALL, LIVE_PER_USER
+from bot.web.tables import TABLE_GAMES
+
+# A connection that drops and comes back within this long (a network blip, a reload) does
+# not bring the chat prompt back in between.
+REDRAW_GRACE_SECONDS = 10.0
+
+
+class Stream:
+    """One open live connection to one match's table."""
+
+    def __init__(self, match_id: int, user_id: int, version: int) -> None:
+        self.match_id, self.user_id = match_id, user_id
+        self.version = version  # the latest version it was told of
+        self._news = asyncio.Event()
+
+    def tell(self, version: int) -> None:
+        if version > self.version:
+            self.version = version
+            self._news.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """Until a newer version is out (True) or ``timeout`` passes (False)."""
+        try:
+            await asyncio.wait_for(self._news.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._news.clear()
+        return True
+
+
+class LiveTables:
+    """The table app's side of publishing (:class:`bot.table.publishing.drawing.OpenTables`):
+    its streams by match and user, and the app's address for each table."""
+
+    def __init__(
+        self,
+        base_url: str,
+        redraw_prompt: Callable[[int, int], None],
+        grace: float = REDRAW_GRACE_SECONDS,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.redraw_prompt = redraw_prompt
+        self.grace = grace
+        self._streams: dict[int, dict[int, set[Stream]]] = defaultdict(lambda: defaultdict(set))
+        self._per_user: dict[int, int] = defaultdict(int)
+        self.count = 0
+
+    # -- OpenTables ----------------------------------------------------------------------
+    def changed(self, match: Match) -> None:
+        for streams in self._streams.get(match.id, {}).values():
+            for stream in streams:
+                stream.tell(match.version)
+
+    def is_open(self, match_id: int, user_id: int) -> bool:
+        return bool(self._streams.get(match_id, {}).get(user_id))
+
+    def link(self, match: Match) -> str | None:
+        if match.game not in TABLE_GAMES:
+            return None
+        return f"{self.base_url}/app/?m={match.id}"
+
+    # -- connections ---------------------------------------------------------------------
+    def open(self, match_id: int, user_id: int, version: int) -> Stream | None:
+        """A new live connection; None where the user or everyone has too many open."""
+        if self.count >= LIVE_IN_ALL or self._per_user[user_id] >= LIVE_PER_USER:
+            return None
+        stream = Stream(match_id, user_id, version)
+        self._streams[match_id][user_id].add(stream)
+        self._per_user[user_id] += 1
+        self.count += 1
+        return stream
+
+    def close(self, stream: Stream) -> None:
+        by_user = self._streams.get(stream.match_id)
+        if by_user is None or stream not in by_user.get(stream.user_id, ()):
+            return
+        by_user[stream.user_id].discard(stream)
+        self.count -= 1
+        self._per_user[stream.user_id] -= 1
+        if not self._per_user[stream.user_id]:
+            del self._per_user[stream.user_id]
+        if by_user[stream.user_id]:
+            return
+        del by_user[stream.user_id]
+        if not by_user:
+            del self._streams[stream.match_id]
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.grace, self._after_grace, stream.match_id, stream.user_id)
+
+    def _after_grace(self, match_id: int, user_id: int) -> None:
+        if not self.is_open(match_id, user_id):  # not back: the chat takes over again
+            self.redraw_prompt(match_id, user_id)

@@ -1,0 +1,371 @@
+// The table app's page: it reads Telegram's launch data, asks the bot's server for the
+// player's table, draws it (a pure function of what the server sent and of the tiles the
+// player has picked so far), sends a move as one small request, and listens for "a new
+// version is out" to read the table again. The server is the only truth: the page keeps
+// nothing the bot needs, and every choice it offers is one of the legal moves it was sent.
+
+import { clock, h, say } from "./dom.js";
+import { drawAzul } from "./azul.js";
+import { drawSummerPavilion } from "./summer_pavilion.js";
+
+const GAMES = { azul: drawAzul, summer_pavilion: drawSummerPavilion };
+const RECONNECT_MS = [500, 1000, 2000, 4000, 8000];
+const status = document.getElementById("status");
+const main = document.getElementById("table");
+
+// -- launch data: from Telegram's script when it is there, else from the address ---------
+const launch = readLaunch();
+
+function readLaunch() {
+  const fromHash = new URLSearchParams(location.hash.slice(1));
+  let data = fromHash.get("tgWebAppData");
+  let theme = fromHash.get("tgWebAppThemeParams");
+  if (data) {
+    sessionStorage.setItem("tgWebAppData", data); // a reload inside Telegram keeps it
+    if (theme) sessionStorage.setItem("tgWebAppThemeParams", theme);
+  } else {
+    data = sessionStorage.getItem("tgWebAppData");
+    theme = sessionStorage.getItem("tgWebAppThemeParams");
+  }
+  let themeParams = {};
+  try {
+    themeParams = theme ? JSON.parse(theme) : {};
+  } catch (error) {
+    themeParams = {};
+  }
+  const match = new URLSearchParams(location.search).get("m");
+  return { initData: data || "", themeParams, match: match && /^\d+$/.test(match) ? match : null };
+}
+
+function telegram() {
+  return window.Telegram && window.Telegram.WebApp && window.Telegram.WebApp.initData !== undefined
+    ? window.Telegram.WebApp
+    : null;
+}
+
+function initData() {
+  const app = telegram();
+  return (app && app.initData) || launch.initData;
+}
+
+// -- Telegram's theme: light or dark, its colours -----------------------------------------
+const THEME = {
+  bg_color: "--bg",
+  secondary_bg_color: "--card",
+  text_color: "--text",
+  hint_color: "--hint",
+  link_color: "--link",
+  button_color: "--accent",
+  button_text_color: "--accent-text",
+};
+
+function applyTheme(params) {
+  for (const [name, variable] of Object.entries(THEME)) {
+    if (params && params[name]) document.documentElement.style.setProperty(variable, params[name]);
+  }
+}
+
+// -- talking to the server ----------------------------------------------------------------
+class Refusal extends Error {
+  constructor(status, body) {
+    super(body.message || body.error || String(status));
+    this.status = status;
+    this.key = body.error;
+  }
+}
+
+const PACE_RETRY_MS = 600; // asked too fast (429): the same request again, a moment later
+
+async function api(path, options = {}, tries = 3) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { ...(options.headers || {}), Authorization: `tma ${initData()}` },
+  });
+  let body = {};
+  try {
+    body = await response.json();
+  } catch (error) {
+    body = {};
+  }
+  if (response.status === 429 && tries > 1) {
+    await pause(PACE_RETRY_MS);
+    return api(path, options, tries - 1);
+  }
+  if (!response.ok) throw new Refusal(response.status, body);
+  return body;
+}
+
+// -- what the page shows ------------------------------------------------------------------
+const state = {
+  table: null, // the server's latest answer for the open table
+  picked: null, // the tiles picked so far (a game's own shape), or null
+  texts: {},
+  busy: false, // a move is on its way
+  problem: null, // a status line that stays (offline, storage down)
+};
+
+const REFUSAL_MS = 5000; // how long a refused move's line stays
+
+function show(text, kind = "") {
+  status.textContent = text || "";
+  status.className = kind;
+  if (kind === "refused") {
+    setTimeout(() => {
+      if (status.textContent === text && status.className === "refused") show("");
+    }, REFUSAL_MS);
+  }
+}
+
+function haptic(kind) {
+  const app = telegram();
+  if (!app || !app.HapticFeedback) return;
+  if (kind === "pick") app.HapticFeedback.selectionChanged();
+  else if (kind === "turn") app.HapticFeedback.impactOccurred("medium");
+  else app.HapticFeedback.notificationOccurred(kind);
+}
+
+function pick(picked) {
+  state.picked = picked;
+  haptic("pick");
+  draw();
+}
+
+async function move(action) {
+  if (state.busy || !state.table) return;
+  state.busy = true; // one move at a time: a second tap waits for the first's answer
+  const table = state.table;
+  try {
+    await api(`/api/tables/${table.match}/moves`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ action, token: table.token }),
+    });
+    haptic("success");
+  } catch (error) {
+    haptic("warning");
+    show(error.message, "refused");
+  } finally {
+    state.busy = false;
+    state.picked = null;
+    draw(); // the tiles let go at once, whatever the answer
+  }
+  await refresh(table.match);
+}
+
+async function load(matchId) {
+  try {
+    const table = await api(`/api/tables/${matchId}`);
+    const myTurn = table.legal.length > 0;
+    const wasMyTurn = state.table && state.table.legal.length > 0;
+    if (myTurn && !wasMyTurn && state.table) haptic("turn");
+    if (!state.table || state.table.version !== table.version) state.picked = null;
+    state.table = table;
+    state.texts = table.texts;
+    document.title = table.title ? `${table.title}` : document.title;
+    if (state.problem === "storage_down") state.problem = null;
+    if (!state.problem && status.className !== "refused") show("");
+    draw();
+  } catch (error) {
+    if (error.key === "storage_down") {
+      state.problem = "storage_down";
+      show(error.message || state.texts.storage_down, "problem");
+      return;
+    }
+    throw error;
+  }
+}
+
+// Reading the table again: one reading at a time, one more if asked meanwhile; a reading
+// that fails (asked too fast, the connection down) is tried again until it succeeds, so no
+// version is missed for good.
+let reading = null;
+let readAgain = false;
+
+function refresh(matchId) {
+  if (reading) {
+    readAgain = true;
+    return reading;
+  }
+  reading = (async () => {
+    for (let attempt = 0; ; attempt += 1) {
+      readAgain = false;
+      try {
+        await load(matchId);
+      } catch (error) {
+        if (error instanceof Refusal && [401, 403, 404].includes(error.status)) {
+          show(error.message, "problem");
+          return;
+        }
+        await pause(RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)]);
+        readAgain = true;
+      }
+      if (!readAgain) return;
+    }
+  })().finally(() => {
+    reading = null;
+  });
+  return reading;
+}
+
+function pause(ms) {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function draw() {
+  const table = state.table;
+  if (!table) return;
+  const drawGame = GAMES[table.game];
+  main.replaceChildren(drawGame(table, state.picked, { pick, move }));
+  main.dataset.version = table.version;
+  main.dataset.turn = table.legal.length > 0 ? "mine" : "others";
+  telegramButtons();
+}
+
+// Telegram's own buttons, where its script is there: Back lets go of the picked tiles;
+// Main repeats the page's main button of the moment (Take, Pass, Done).
+let mainAction = null;
+let backAction = null;
+
+function telegramButtons() {
+  const app = telegram();
+  if (!app) return;
+  const main_ = document.querySelector("[data-main]");
+  if (mainAction) app.MainButton.offClick(mainAction);
+  if (main_) {
+    mainAction = () => main_.click();
+    app.MainButton.setText(main_.textContent);
+    app.MainButton.onClick(mainAction);
+    app.MainButton.show();
+  } else {
+    mainAction = null;
+    app.MainButton.hide();
+  }
+  if (backAction) app.BackButton.offClick(backAction);
+  if (state.picked) {
+    backAction = () => pick(null);
+    app.BackButton.onClick(backAction);
+    app.BackButton.show();
+  } else {
+    backAction = null;
+    app.BackButton.hide();
+  }
+}
+
+// -- live: "version N is out" -------------------------------------------------------------
+async function listen(matchId) {
+  let attempt = 0;
+  for (;;) {
+    try {
+      const response = await fetch(`/api/tables/${matchId}/live`, {
+        headers: { Authorization: `tma ${initData()}` },
+      });
+      if (!response.ok) throw new Refusal(response.status, await response.json().catch(() => ({})));
+      attempt = 0;
+      if (state.problem === "offline") {
+        state.problem = null;
+        show("");
+        await refresh(matchId); // what happened while the connection was down
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event.split("\n").find((line) => line.startsWith("data: "));
+          if (!data) continue; // a heartbeat
+          const { version } = JSON.parse(data.slice(6));
+          if (!state.table || version > state.table.version) refresh(matchId);
+        }
+      }
+    } catch (error) {
+      if (error instanceof Refusal && [401, 403, 404].includes(error.status)) {
+        show(error.message, "problem");
+        return; // nothing a reconnect would change
+      }
+    }
+    if (state.problem !== "storage_down") {
+      state.problem = "offline";
+      show(state.texts.offline || "…", "problem");
+    }
+    await pause(RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)]);
+    attempt += 1;
+  }
+}
+
+// -- the list of the player's tables (the menu button, or no table named) ----------------
+async function drawList() {
+  const { tables, texts } = await api("/api/tables");
+  state.texts = texts;
+  if (tables.length === 1) {
+    location.search = `?m=${tables[0].match}`;
+    return;
+  }
+  const lines = tables.map((line) =>
+    h(
+      "li",
+      {},
+      h(
+        "a",
+        { href: `?m=${line.match}${location.hash}`, class: line.your_turn ? "your-turn" : "" },
+        h("strong", {}, line.game),
+        line.title ? ` · ${line.title}` : "",
+        h("br"),
+        line.your_turn ? texts.your_turn : say(texts, "waiting", { name: line.to_act.join(", ") }),
+        line.time_left !== null ? ` · ⏱ ${clock(line.time_left)}` : "",
+      ),
+    ),
+  );
+  main.replaceChildren(
+    h("h1", {}, texts.your_tables),
+    lines.length ? h("ul", { class: "tables" }, lines) : h("p", {}, texts.no_tables),
+  );
+}
+
+async function start() {
+  applyTheme(launch.themeParams);
+  const app = telegram();
+  if (app) {
+    app.ready();
+    app.expand();
+    applyTheme(app.themeParams);
+    app.onEvent("themeChanged", () => applyTheme(app.themeParams));
+  }
+  if (!initData()) {
+    show("Open this table from your chat with the bot.", "problem");
+    return;
+  }
+  try {
+    if (!launch.match) {
+      await drawList();
+      return;
+    }
+    await load(launch.match);
+    listen(launch.match);
+  } catch (error) {
+    show(error.message, "problem");
+  }
+}
+
+// The clocks count down between two readings of the table (each reading sets them anew).
+setInterval(() => {
+  for (const element of document.querySelectorAll("[data-deadline]")) {
+    element.textContent = `⏱ ${clock((Number(element.dataset.deadline) - Date.now()) / 1000)}`;
+  }
+}, 1000);
+
+// Telegram's script loads beside this one: its buttons and theme join when it is there.
+window.addEventListener("load", () => {
+  const app = telegram();
+  if (app) {
+    app.ready();
+    applyTheme(app.themeParams);
+    if (state.table) telegramButtons();
+  }
+});
+
+start();

@@ -1,0 +1,95 @@
+// Small helpers for drawing the table: elements from plain data, and the tiles as the
+// board pictures draw them (their colour, their symbol: no colour is told by colour alone).
+
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name === "onclick") element.addEventListener("click", value);
+    else if (name === "style") {
+      for (const [property, v] of Object.entries(value)) element.style.setProperty(property, v);
+    } else element.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+// A tile of ``colour`` (an index into the game's looks); ``onTap`` makes it a button.
+export function tile(looks, colour, { onTap, chosen, lit, small, label } = {}) {
+  const look = looks[colour];
+  const classes = ["tile", small && "small", chosen && "chosen", lit && "lit"];
+  const attrs = {
+    class: classes.filter(Boolean).join(" "),
+    style: { "--tile": look.rgb, "--ink": look.ink },
+    "aria-label": label || look.name,
+    title: label || look.name,
+    "data-colour": colour,
+  };
+  if (onTap) {
+    attrs.onclick = onTap;
+    attrs.type = "button";
+    return h("button", attrs, look.symbol);
+  }
+  return h("span", attrs, look.symbol);
+}
+
+// An empty space of a board; ``onTap`` makes it a button (a space that may be chosen).
+export function space(text, { onTap, lit, faint, look, small, label } = {}) {
+  const classes = ["space", lit && "lit", small && "small", faint && "faint"];
+  const attrs = { class: classes.filter(Boolean).join(" ") };
+  if (look) attrs.style = { "--tile": look.rgb, "--ink": look.ink };
+  if (label) {
+    attrs["aria-label"] = label;
+    attrs.title = label;
+  }
+  if (onTap) {
+    attrs.onclick = onTap;
+    attrs.type = "button";
+    return h("button", attrs, text);
+  }
+  return h("span", attrs, text);
+}
+
+// A message key's text with its {placeholders} filled in.
+export function say(texts, key, values = {}) {
+  return (texts[key] || key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+}
+
+// Same numbers, same move: legal actions are compared as plain lists.
+export function same(a, b) {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+// Time left, as a clock reads: "2:05", or "1:05 h" above an hour.
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s >= 3600) {
+    return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} h`;
+  }
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The table's header: the game's own heading lines, the clock of the player to act, the
+// turn story, and the final result once the game is over.
+export function header(table) {
+  const texts = table.texts;
+  const parts = [h("h1", {}, table.title || "")];
+  for (const line of table.heading) parts.push(h("p", { class: "heading" }, line));
+  const seconds = Object.values(table.time_left);
+  if (seconds.length) {
+    const deadline = Date.now() + Math.min(...seconds) * 1000;
+    parts.push(h("p", { class: "clock", "data-deadline": String(deadline) }, `⏱ ${clock(Math.min(...seconds))}`));
+  }
+  if (table.legal.length) parts.push(h("p", { class: "your-turn" }, texts.your_turn));
+  if (table.story.length) parts.push(h("div", { class: "story" }, table.story.map((line) => h("p", {}, line))));
+  if (table.result) {
+    parts.push(
+      h("section", { class: "result" }, h("h2", {}, texts.game_over), table.result.lines.filter(Boolean).map((line) => h("p", {}, line))),
+    );
+  }
+  return h("header", {}, parts);
+}

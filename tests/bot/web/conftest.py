@@ -1,0 +1,103 @@
+"""The bot with its table app switched on, against the fake Telegram: its web server on a
+free port of localhost, launch data signed as Telegram signs it, and a real headless
+Chromium (Debian's, driven by Playwright) for the page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_telegram import FakeTelegram
+from bot.web.auth import signed_init_data
+from tests.bot.conftest import GROUP, running_bot
+from tests.bot.databases import Database
+
+TOKEN = "123456:TEST-TOKEN"  # the tests' bot token (tests/bot/conftest.py)
+# Debian's chromium (apt-get install chromium; .ci/run installs it when it is missing), or
+# the browser CHROMIUM names
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def launch_data(user: FakeUser, auth_date: float | None = None, token: str = TOKEN) -> str:
+    """``initData`` for ``user``, as Telegram signs it when it opens the app."""
+    when = int(time.time() if auth_date is None else auth_date)
+    return signed_init_data(token, user.as_dict(), when)
+
+
+def header(user: FakeUser, **kwargs) -> dict[str, str]:
+    return {"Authorization": f"tma {launch_data(user, **kwargs)}"}
+
+
+@dataclass
+class TableBot:
+    """The running bot, its fake Telegram, and its web server's address."""
+
+    driver: Driver
+    api: FakeTelegram
+    url: str
+
+    def client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.url, timeout=10)
+
+    def page_url(self, user: FakeUser, match_id: int | None = None, **kwargs) -> str:
+        """The address Telegram opens: the table's, with the launch data after #."""
+        query = f"?m={match_id}" if match_id is not None else ""
+        return f"{self.url}/app/{query}#tgWebAppData={quote(launch_data(user, **kwargs))}"
+
+
+@pytest.fixture
+async def table_bot(database: Database) -> AsyncIterator[TableBot]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    api = FakeTelegram()
+    async with running_bot(api, database, web_app_url=url, health_port=port) as driver:
+        driver.group(GROUP, "Game Night")
+        yield TableBot(driver, api, url)
+
+
+@pytest.fixture
+async def chromium() -> AsyncIterator:
+    """A headless Chromium; telegram.org's script cannot be reached, as offline."""
+    from playwright.async_api import async_playwright
+
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install chromium (or set CHROMIUM)")
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        await browser.close()
+
+
+async def open_page(browser, url: str, width: int = 400):
+    """A phone-wide page at ``url`` (telegram.org refused: the page works without it)."""
+    page = await browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    await page.route("https://telegram.org/**", lambda route: route.abort())
+    await page.goto(url)
+    return page
