@@ -59,6 +59,7 @@ async def test_a_seat_reads_its_table_as_the_engine_shows_it(table_bot):
     assert [p["name"] for p in table["players"]] == ["Alice", "Bob"]
     assert table["heading"][0].startswith("Round 1")
     assert table["texts"]["floor"] == "Floor" and len(table["looks"]) == 5
+    assert "TEST-TOKEN" not in answer.text  # the bot token never leaves the server
 
 
 async def test_a_move_from_the_app_is_played_and_shown_in_the_chat(table_bot):

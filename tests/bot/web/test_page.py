@@ -11,12 +11,13 @@ from urllib.parse import quote
 
 import pytest
 
+from bot.presentation.ui.base import COLOUR_GLYPHS
 from bot.table.host import get_host
 from bot.telegram_api.callbacks import Callback, Kind
 from games import get_engine
 from games.core import encode_action
 from tests.bot import play_azul, play_summer_pavilion
-from tests.bot.conftest import ALICE, BOB, GIULIA, IVAN
+from tests.bot.conftest import ALICE, BOB, GIULIA, IVAN, OKSANA
 from tests.bot.helpers import current_match, prompt
 from tests.bot.web.conftest import launch_data, open_page
 from tests.bot.web.taps import tap, wait_for_version
@@ -38,6 +39,24 @@ async def test_the_page_speaks_the_players_language(table_bot, chromium):
     acting = IVAN if match.state["turn"] == 0 else GIULIA
     mine = await pages[acting].inner_text("main")
     assert ("Твой ход" if acting is IVAN else "Tocca a te") in mine
+
+
+async def test_ukrainian_too_and_every_tile_carries_its_symbol_at_400_px(table_bot, chromium):
+    match = await play_summer_pavilion.start_match(
+        table_bot.driver, OKSANA, [OKSANA, ALICE], lang="uk"
+    )
+    await table_bot.driver.settle()
+    page = await open_page(chromium, table_bot.page_url(OKSANA, match.id), width=400)
+    await wait_for_version(page, match.version)
+    text = await page.inner_text("main")
+    assert "Раунд 1" in text and "Запас" in text and "У руці" in text
+    # nothing wider than a phone: no sideways scrolling
+    assert await page.evaluate("() => document.documentElement.scrollWidth") <= 400
+    # each tile shows its colour's symbol, as the pictures draw it
+    for tile in await page.locator(".tile").all():
+        colour = await tile.get_attribute("data-colour")
+        name = ("purple", "green", "orange", "yellow", "blue", "red")[int(colour)]
+        assert (await tile.inner_text()) == COLOUR_GLYPHS[name]
 
 
 async def test_the_page_takes_telegrams_theme(table_bot, chromium):
