@@ -1,8 +1,9 @@
 """``python -m bot.bench.table_app``: the table app's figures, in one JSON line.
 
 The real bot (SQLite in a temporary folder, the fake Telegram, the table app on a free port
-of localhost) opens ``--matches`` 2-player Azul matches; a client in a process of its own
-then measures, so that the bot's CPU time is the bot's alone:
+of localhost) opens ``--matches`` matches of ``--game`` (2 players, 3 in Who's the Donkey?;
+Azul by default); a client in a process of its own then measures, so that the bot's CPU time
+is the bot's alone:
 
 * ``first_load_bytes`` — the page and every file it loads, uncompressed (Telegram's own
   script, from telegram.org, apart: ``telegram_script``);
@@ -15,9 +16,9 @@ then measures, so that the bot's CPU time is the bot's alone:
 * ``rss_mb_idle`` / ``rss_mb_live`` — the bot's process memory before and with
   ``--connections`` live connections open (``live_kb_each``: per connection);
 * ``app_calls_per_move`` — Telegram calls (sends, edits, deletes) per move of a whole
-  2-player Azul match played from the app with both tables open (from chat prompts the same
-  match costs 4.66: ``python -m tests.bot.table.publishing.test_message_counts``), and
-  ``live_ms_p50`` / ``live_ms_p99`` — from a move's request to the other table being told.
+  match played from the app with every table open (from chat prompts: ``python -m
+  tests.bot.table.publishing.test_message_counts``, docs/messages.md), and ``live_ms_p50`` /
+  ``live_ms_p99`` — from a move's request to another table being told.
 """
 
 from __future__ import annotations
@@ -241,12 +242,12 @@ async def run(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         bench_args = argparse.Namespace(
-            players=2, ai=0, ai_level="normal", ai_workers=0, seed=1, rate=0, matches=0,
-            text_boards=False, games="azul",
+            players=3 if args.game == "donkey" else 2, ai=0, ai_level="normal", ai_workers=0,
+            seed=1, rate=0, matches=0, text_boards=False, games=args.game,
         )  # fmt: skip
         bench = TableBench(bench_args, Path(folder), port)
         await bench.start()
-        ids = [await bench.open_match("azul") for _ in range(args.matches + 1)]
+        ids = [await bench.open_match(args.game) for _ in range(args.matches + 1)]
         host = get_host(bench.app)
         matches = []
         for match_id in ids[1:]:
@@ -297,6 +298,7 @@ async def run(args: argparse.Namespace) -> dict:
         "first_load_files": files,
         "telegram_script": "https://telegram.org/js/telegram-web-app.js (Telegram's, cached)",
         **figures,
+        "game": args.game,
         "concurrent": args.concurrent,
         "rate": args.rate,
         "runs": args.runs,
@@ -318,6 +320,7 @@ def free_port() -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.table_app", description=__doc__)
+    parser.add_argument("--game", default="azul", help="the game of every match")
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--concurrent", type=int, default=50, help="players asking at once")
     parser.add_argument("--moves", type=int, default=2000, help="moves per run")

@@ -64,12 +64,14 @@ async def start_command(update: Update, context: BotContext) -> None:
     await host.storage.remember_username(user.id, user.username)  # for /stats @username
     t = await host.languages.user_t(user)
     payload = context.args[0] if context.args else ""
-    if payload[:1] in ("j", "m", HISTORY_LINK) and MATCH_ID.fullmatch(payload[1:]):
+    if payload[:1] in ("j", "m", "w", HISTORY_LINK) and MATCH_ID.fullmatch(payload[1:]):
         match_id = int(payload[1:])
         if payload[0] == "j":
             await join_by_link(update, context, match_id)
         elif payload[0] == HISTORY_LINK:
             await history_by_link(update, context, match_id)
+        elif payload[0] == "w":
+            await open_table_by_link(update, context, match_id)
         else:
             await resend_prompt(update, context, match_id)
         return
@@ -98,6 +100,28 @@ async def resend_prompt(
             await update.effective_message.reply_text(t("start.no_cards"))
         return
     host.publisher.resend_prompt(match, user.id)
+
+
+async def open_table_by_link(update: Update, context: BotContext, match_id: int) -> None:
+    """``/start w<id>``, the group board's "🎲 The table": the button that opens the match's
+    table in the app (Telegram takes such buttons in private chats only) — for its players,
+    and for the members of its group, who watch."""
+    host = context.host
+    user = update.effective_user
+    t = await host.languages.user_t(user)
+    match = await host.storage.load(match_id)
+    link = host.publisher.tables.link(match) if match is not None else None
+    if match is None or link is None or match.status != "playing":
+        await update.effective_message.reply_text(t("start.no_cards"))
+        return
+    seated = match.seat_of(user.id) is not None
+    if not seated and not await host.messenger.is_member(match.chat_id, user.id):
+        await update.effective_message.reply_text(t("app.not_your_table"))
+        return
+    game = html.escape(get_ui(match.game).title(t))
+    text = t("app.watch_text", game=game, title=html.escape(match.title or "—"))
+    button = {"text": t("app.open_table"), "web_app": {"url": link}}
+    await host.messenger.send(user.id, text, {"inline_keyboard": [[button]]})
 
 
 async def help_command(update: Update, context: BotContext) -> None:

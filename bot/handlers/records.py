@@ -361,7 +361,9 @@ async def history_button(update: Update, context: BotContext, data: Callback) ->
         await popup(query, t("history.already_sent", id=match.id))
         return
     try:
-        await host.messenger.send(user.id, history_screen(t, past, match))
+        await host.messenger.send(
+            user.id, history_screen(t, past, match), replay_button(host, t, match)
+        )
     except Unreachable:  # never started the bot, or blocked it: the link opens its chat
         host.history_sent.release(sent)
         link = host.messenger.deep_link(f"{HISTORY_LINK}{match.id}")
@@ -389,8 +391,18 @@ async def history_by_link(update: Update, context: BotContext, match_id: int) ->
     if not host.history_sent.claim((user.id, match.id), host.clock()):
         await update.effective_message.reply_text(t("history.already_sent", id=match.id))
         return
-    await host.messenger.send(user.id, history_screen(t, past, match))
+    await host.messenger.send(
+        user.id, history_screen(t, past, match), replay_button(host, t, match)
+    )
     await _send_files(host, t, user.id, past, match)
+
+
+def replay_button(host: Host, t: Translator, match: Match) -> dict | None:
+    """The table app's replay of the match, where the app is on and draws the game."""
+    link = host.publisher.tables.replay_link(match)
+    if link is None:
+        return None
+    return {"inline_keyboard": [[{"text": t("app.replay"), "web_app": {"url": link}}]]}
 
 
 def history_screen(t: Translator, past: PastMatch, match: Match) -> str:

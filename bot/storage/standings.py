@@ -182,6 +182,16 @@ class Standings:
         )
         return await self._with_players(rows)
 
+    async def player_history(self, user_id: int, limit: int = HISTORY) -> list[PastMatch]:
+        """A player's last ended matches, everywhere, the latest first (the table app's
+        home)."""
+        rows = await self._rows(
+            "SELECT r.* FROM match_records r JOIN match_players p ON p.match_id = r.match_id "
+            "WHERE p.user_id = ? ORDER BY r.ended_at DESC LIMIT ?",
+            (user_id, limit),
+        )
+        return await self._with_players(rows)
+
     async def inline_history(self, user_id: int, limit: int = HISTORY) -> list[PastMatch]:
         """A player's last ended matches played in inline messages (chats the bot is not
         in, which have no /history of their own), the latest first."""

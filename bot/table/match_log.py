@@ -19,6 +19,7 @@ import html
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.presentation.i18n import Translator
@@ -62,18 +63,29 @@ def replay(document: dict[str, Any]) -> State:
     return state
 
 
-def readable_log(
-    t: Translator, match: Match, moves: Sequence[tuple[int, int, str]], title: str
-) -> str:
-    """The readable log (plain text) in ``t``'s language: a numbered line per move, then
-    the news it caused (scores, reveals, a round's end) as lines of their own."""
+@dataclass(frozen=True)
+class Step:
+    """One move of a finished match, as the group saw it: its numbered line (the mover's
+    words, or "time is up"), the moves the rules then made for others, the news it caused,
+    and the public view after it."""
+
+    number: int
+    line: str
+    others: list[str]
+    news: list[str]
+    public: Any
+
+
+def steps(t: Translator, match: Match, moves: Sequence[tuple[int, int, str]]) -> list[Step]:
+    """Every move of the match in ``t``'s language, over the public views: the readable log's
+    lines and the table app's replay are both made of these."""
     engine = get_engine(match.game)
     ui = get_ui(match.game)
     names = Names.of([seat.name for seat in match.seats])
     document = replay_document(match, moves)
     state = engine.new_game(document["players"], document["options"], seed=document["seed"])
-    lines = [title, t("log.players", names=", ".join(seat.name for seat in match.seats)), ""]
     seen = len(engine.view(state, None)["log"])
+    made = []
     for number, (seat, action) in enumerate(document["moves"], start=1):
         before = engine.view(state, None)  # a move's words name what it found (a cushion's gem)
         if action == TIME_UP:
@@ -85,20 +97,38 @@ def readable_log(
         seen = len(public["log"])
         turns = _turns(t, ui, before, events)
         if action == TIME_UP:
-            lines.append(f"{number}. {t('log.time_up')}")
+            line = f"{number}. {t('log.time_up')}"
         else:
             mover = turns.pop(0)[1] if turns and turns[0][0] == seat else []
             said = " · ".join(mover) or plain_text(
                 ui.log_step(t, before, decode_action(action), seat) or t("log.moved")
             )
-            lines.append(f"{number}. {match.seats[seat].name}: {said}")
+            line = f"{number}. {match.seats[seat].name}: {said}"
         # moves the rules made for others (a pass without tiles), under the move
-        lines += [f"    {plain_text(names[other])}: {' · '.join(said)}" for other, said in turns]
-        for news in ui.log_news(t, events, public, names):
+        others = [f"{plain_text(names[other])}: {' · '.join(said)}" for other, said in turns]
+        news = list(ui.log_news(t, events, public, names))
+        made.append(Step(number, line, others, news, public))
+    return made
+
+
+def readable_log(
+    t: Translator, match: Match, moves: Sequence[tuple[int, int, str]], title: str
+) -> str:
+    """The readable log (plain text) in ``t``'s language: a numbered line per move, then
+    the news it caused (scores, reveals, a round's end) as lines of their own."""
+    lines = [title, t("log.players", names=", ".join(seat.name for seat in match.seats)), ""]
+    made = steps(t, match, moves)
+    for step in made:
+        lines.append(step.line)
+        lines += [f"    {other}" for other in step.others]
+        for news in step.news:
             lines += ["", *_block(news), ""]
+    engine = get_engine(match.game)
+    state = replay(replay_document(match, moves))  # the end, for its final standings
     if engine.is_over(state):
-        public = engine.view(state, None)
-        lines += ["", *_block(ui.final(t, public, engine.result(state), names))]
+        names = Names.of([seat.name for seat in match.seats])
+        final = get_ui(match.game).final(t, engine.view(state, None), engine.result(state), names)
+        lines += ["", *_block(final)]
     return "\n".join(_single_blanks(lines)) + "\n"
 
 

@@ -109,6 +109,8 @@ class FakeTelegram(BaseRequest):
     kicked: set[int] = field(default_factory=set)  # groups the bot was removed from
     migrated: dict[int, int] = field(default_factory=dict)  # old group id → supergroup id
     admins: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    # users who are not in a group (getChatMember answers "left"); everyone else is a member
+    outsiders: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     faults: list[Fault] = field(default_factory=list)
     pending_updates: list[dict] = field(default_factory=list)  # served by getUpdates
     # False (for benchmarks): keep only what is needed to answer like Telegram, not the
@@ -363,6 +365,8 @@ class FakeTelegram(BaseRequest):
     def _api_getChatMember(self, params: dict) -> dict:
         chat_id, user_id = _int(params["chat_id"]), _int(params["user_id"])
         status = "administrator" if user_id in self.admins[chat_id] else "member"
+        if user_id in self.outsiders[chat_id]:
+            status = "left"
         member: dict[str, Any] = {
             "status": status,
             "user": {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"},

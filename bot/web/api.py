@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
@@ -35,19 +36,25 @@ import tornado.web
 from telegram import User
 
 from bot.presentation.i18n import negotiate, translator
-from bot.storage import StorageUnavailable
+from bot.storage import Match, StorageUnavailable
+from bot.storage.model import INLINE_CHATS
 from bot.table import flow
 from bot.table.host import Host
 from bot.web import tables
 from bot.web.auth import Refused, WebUser, user_of
 from bot.web.limits import MAX_BODY_BYTES, Pace
 from bot.web.live import LiveTables
+from bot.web.replays import Replays
+from bot.web.replays import summary as replay_summary
 
 log = logging.getLogger(__name__)
 
 PAGE = Path(__file__).with_name("page")
 HEARTBEAT_SECONDS = 20.0
 MOST_ACTION_NUMBERS = 8  # a move is a few small numbers
+MEMBERSHIP_SECONDS = 300  # a group member's right to watch, asked of Telegram this seldom
+MEMBERSHIPS_KEPT = 10_000
+ENDED = ("finished", "cancelled")  # a replay is of a match that is over
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
@@ -68,6 +75,8 @@ class TableApp:
         self.token = token
         self.live = live
         self.pace = Pace()
+        self.replays = Replays()
+        self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self.clock: Callable[[], float] = time.time
 
     def routes(self) -> list[tuple]:
@@ -79,7 +88,26 @@ class TableApp:
             (r"/api/tables/([0-9]{1,18})/?", TableHandler, args),
             (r"/api/tables/([0-9]{1,18})/moves/?", MoveHandler, args),
             (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
+            (r"/api/replays/([0-9]{1,18})/?", ReplayHandler, args),
+            (r"/api/replays/([0-9]{1,18})/([0-9]{1,6})/?", ReplayStepHandler, args),
         ]
+
+    async def may_watch(self, match: Match, user_id: int) -> bool:
+        """A member of the match's group may watch it (its public view); in an inline
+        message or a private chat, nobody but its players. Asked of Telegram, then known
+        for ``MEMBERSHIP_SECONDS``."""
+        if not INLINE_CHATS < match.chat_id < 0:
+            return False
+        key = (match.chat_id, user_id)
+        known = self._members.get(key)
+        now = time.monotonic()
+        if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
+            return known[0]
+        member = await self.host.messenger.is_member(match.chat_id, user_id)
+        self._members[key] = (member, now)
+        while len(self._members) > MEMBERSHIPS_KEPT:
+            self._members.popitem(last=False)
+        return member
 
 
 def secure(handler: tornado.web.RequestHandler) -> None:
@@ -172,34 +200,79 @@ class ApiHandler(tornado.web.RequestHandler):
         telegram_user = User(user.id, user.first_name, False, language_code=user.language_code)
         return await self.app.host.languages.user_t(telegram_user)
 
-    async def seated_match(self, match_id: str):
-        match = await self.app.host.storage.load(int(match_id))
-        if match is None or match.state is None:
-            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+    async def seated_match(self, match_id: str) -> Match:
+        """A match the asker plays in."""
+        match = await self.known_match(match_id)
         if match.seat_of(self.user.id) is None:
-            message = (await self.reader())("app.not_your_table")
-            raise Answer(HTTPStatus.FORBIDDEN, "not_your_table", message)
+            await self.refuse_stranger()
         return match
+
+    async def viewable_match(self, match_id: str) -> Match:
+        """A match the asker plays in, or may watch (a member of its group)."""
+        match = await self.known_match(match_id)
+        if match.seat_of(self.user.id) is None and not await self.app.may_watch(
+            match, self.user.id
+        ):
+            await self.refuse_stranger()
+        return match
+
+    async def known_match(self, match_id: str) -> Match:
+        match = await self.app.host.storage.load(int(match_id))
+        if match is None or match.state is None or match.game not in tables.TABLE_GAMES:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+        return match
+
+    async def refuse_stranger(self) -> None:
+        message = (await self.reader())("app.not_your_table")
+        raise Answer(HTTPStatus.FORBIDDEN, "not_your_table", message)
 
 
 class TablesHandler(ApiHandler):
+    """The app's home: the asker's running tables, in every chat, then their finished
+    matches with their results."""
+
     async def get(self) -> None:
         host, user = self.app.host, self.user
         t = await self.reader()
-        lines = []
+        running = []
         for match_id in await host.storage.active_matches_of(user.id):
             match = await host.storage.load(match_id)
             if match is not None and match.status == "playing" and match.game in tables.TABLE_GAMES:
-                lines.append(tables.listing(match, user.id, t, self.app.clock()))
-        self.finish({"tables": lines, "texts": tables.texts(t)})
+                running.append(tables.listing(match, user.id, t, self.app.clock()))
+        finished = [
+            tables.finished_line(past, t) for past in await host.storage.player_history(user.id)
+        ]
+        self.finish({"tables": running, "finished": finished, "texts": tables.texts(t)})
 
 
 class TableHandler(ApiHandler):
     async def get(self, match_id: str) -> None:
-        match = await self.seated_match(match_id)
-        if match.game not in tables.TABLE_GAMES:
-            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+        match = await self.viewable_match(match_id)
         self.finish(tables.table(match, self.user.id, await self.reader(), self.app.clock()))
+
+
+class ReplayHandler(ApiHandler):
+    """A finished match to replay: its players', and its group members'."""
+
+    async def get(self, match_id: str) -> None:
+        match, made = await self.replay(match_id)
+        self.finish(replay_summary(await self.reader(), match, len(made)))
+
+    async def replay(self, match_id: str):
+        match = await self.viewable_match(match_id)
+        t = await self.reader()
+        if match.status not in ENDED:
+            raise Answer(HTTPStatus.CONFLICT, "still_playing", t("app.no_table"))
+        moves = await self.app.host.storage.moves(match.id)
+        return match, self.app.replays.steps(t, match, moves)
+
+
+class ReplayStepHandler(ReplayHandler):
+    async def get(self, match_id: str, number: str) -> None:
+        _, made = await self.replay(match_id)
+        if int(number) >= len(made):
+            raise Answer(HTTPStatus.NOT_FOUND, "no_step")
+        self.finish(made[int(number)])
 
 
 class MoveHandler(ApiHandler):
@@ -233,7 +306,7 @@ class LiveHandler(ApiHandler):
     send the Authorization header that ``EventSource`` cannot)."""
 
     async def get(self, match_id: str) -> None:
-        match = await self.seated_match(match_id)
+        match = await self.viewable_match(match_id)
         stream = self.app.live.open(match.id, self.user.id, match.version)
         if stream is None:
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "too_many_connections")

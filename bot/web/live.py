@@ -76,6 +76,11 @@ class LiveTables:
             return None
         return f"{self.base_url}/app/?m={match.id}"
 
+    def replay_link(self, match: Match) -> str | None:
+        if match.game not in TABLE_GAMES:
+            return None
+        return f"{self.base_url}/app/?r={match.id}"
+
     # -- connections ---------------------------------------------------------------------
     def open(self, match_id: int, user_id: int, version: int) -> Stream | None:
         """A new live connection; None where the user or everyone has too many open."""

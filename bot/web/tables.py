@@ -1,12 +1,13 @@
 """A table as the app shows it: what one viewer may see of a match, as JSON.
 
-The seat's view is the engine's ``view(state, seat)`` — the very function its chat prompt
-is drawn from — with its legal moves as lists of numbers, the heading and the turn story in
-the viewer's language (the game's own screens' words: ``bot.presentation.ui``), the time
-left to move, and what the page needs to draw the tiles as the pictures do (colours and
-symbols: ``bot.presentation.pictures``). Nobody without a seat gets a seat's view: the app
-shows a table only to its players. The page draws this and nothing else; legal moves come
-from the engine, never from the page."""
+The seat's view is the engine's ``view(state, seat)`` — the very function its chat prompt is
+drawn from — with its legal moves as lists of numbers, the heading and the turn story in the
+viewer's language (the game's own screens' words: ``bot.presentation.ui``), the time left to
+move, and what the page needs to draw the tiles as the pictures do (colours and symbols:
+``bot.presentation.pictures``) — for a card game the seat's hand and its moves as cards
+(``bot.web.cards``). Nobody without a seat gets a seat's view: a member of the match's group
+watches the public view, with no move. The page draws this and nothing else; legal moves
+come from the engine, never from the page."""
 
 from __future__ import annotations
 
@@ -19,11 +20,14 @@ from typing import Any
 from bot.presentation.i18n import Translator, translator
 from bot.presentation.pictures.drawing import RGB, ink_on
 from bot.presentation.ui import get_ui
+from bot.presentation.ui import sultan as sultan_ui
 from bot.presentation.ui.base import COLOUR_GLYPHS, Names
-from bot.storage import Match
+from bot.storage import Match, PastMatch
+from bot.web import cards
+from bot.web.cards import CARD_GAMES
 from games import get_engine, package_name
 
-TABLE_GAMES = ("azul", "summer_pavilion")  # the games the app draws (the card games: later)
+TABLE_GAMES = ("5211", "sultan", "donkey", "azul", "summer_pavilion")  # the games the app draws
 TAG = re.compile(r"<[^>]+>")
 # the page's own words, in the viewer's language ("app." keys of the bot's catalogue)
 PAGE_TEXTS = (
@@ -31,7 +35,8 @@ PAGE_TEXTS = (
     "offline", "storage_down", "not_your_table", "no_table", "game_over", "centre", "factory",
     "supply", "floor", "hand", "corners", "wild", "pass", "done", "take", "cancel", "pick_tiles",
     "pick_line", "pick_column", "pick_space", "pick_payment", "pick_bonus", "pick_keep",
-    "waiting", "score",
+    "waiting", "score", "play", "watching", "replay", "back", "forward", "start", "end",
+    "finished", "deal", "step",
 )  # fmt: skip
 
 
@@ -62,6 +67,8 @@ def _texts(lang: str) -> dict[str, str]:
 
 @cache
 def _looks(game: str, lang: str) -> list[dict[str, Any]]:
+    if game in CARD_GAMES:
+        return []  # cards are told by their labels
     t = translator(lang)
     pictures = import_module(f"bot.presentation.pictures.{package_name(game)}")
     engine = import_module(f"games.{package_name(game)}.engine")
@@ -86,48 +93,81 @@ def time_left(match: Match, now: float) -> dict[str, float]:
 
 
 def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any]:
-    """The table ``viewer`` (a seated player's user id) sees now."""
+    """The table ``viewer`` sees now: a seated player their seat's view, anyone else (a
+    member of the match's group, as the caller checked) the public view, with no move."""
     engine, ui = get_engine(match.game), get_ui(match.game)
     seat = match.seat_of(viewer)
-    if seat is None:
-        raise PermissionError(viewer)
-    view = engine.view(match.state, seat.seat)
+    number = seat.seat if seat is not None else None
+    view = engine.view(match.state, number)  # a spectator's is the public one
     public = engine.view(match.state, None)
     names = Names.of([s.name for s in match.seats])
     playing = match.status == "playing"
-    legal = engine.legal_actions(match.state, seat.seat) if playing else []
-    story = (
-        ui.since_your_turn(t, view, seat.seat, names)
-        if legal
-        else ui.latest_moves(t, public, seat.seat, names)
-    )
-    heading = ui.caption(t, public, names).split("\n\n", 1)[0]
-    result = None
-    if match.status == "finished":
-        outcome = engine.result(match.state)
-        result = {
-            "scores": outcome.scores,
-            "ranks": outcome.ranks,
-            "lines": plain_lines(ui.final(t, public, outcome, names)),
-        }
-    return {
+    to_act = sorted(engine.to_act(match.state)) if playing else []
+    legal = engine.legal_actions(match.state, number) if playing and seat is not None else []
+    if legal:
+        story = ui.since_your_turn(t, view, number, names)
+    elif match.game in CARD_GAMES:
+        story = ""  # the board's own words say the last move, as the group's board does
+    else:  # what the player to act is deciding after (the latest moves, as on the board)
+        story = ui.latest_moves(t, public, to_act[0] if to_act else 0, names)
+    payload = {
         "match": match.id,
         "version": match.version,
         "game": match.game,
         "status": match.status,
         "title": match.title,
-        "seat": seat.seat,
-        "token": seat.token,
-        "players": [{"name": s.name, "ai": s.ai, "me": s.seat == seat.seat} for s in match.seats],
-        "view": {key: value for key, value in view.items() if key != "log"},
+        "seat": number,
+        "token": seat.token if seat is not None else None,
+        "players": [{"name": s.name, "ai": s.ai, "me": s.seat == number} for s in match.seats],
+        "view": without_log(view),
         "legal": [list(action) for action in legal],
-        "to_act": sorted(engine.to_act(match.state)) if playing else [],
+        "to_act": to_act,
         "time_left": time_left(match, now),
-        "heading": plain_lines(heading)[1:],  # the game's title is the page's own
         "story": [line for line in plain_lines(story) if line],
-        "result": result,
+        "result": result(match, t, public, names) if match.status == "finished" else None,
         "looks": looks(match.game, t),
         "texts": texts(t),
+        **public_lines(match.game, t, public, names),
+    }
+    if match.game in CARD_GAMES and seat is not None:
+        payload["hand"] = cards.hand(match.game, view)
+        payload["choices"] = cards.choices(match.game, t, view, number, legal)
+    return payload
+
+
+def without_log(view: dict) -> dict:
+    return {key: value for key, value in view.items() if key != "log"}
+
+
+def public_lines(game: str, t: Translator, public: dict, names: Names) -> dict[str, Any]:
+    """The words of the group's board: a tile game's heading (its picture's caption, the
+    page draws the rest), a card game's whole text board — every public fact the group
+    sees, so the table shows them too."""
+    ui = get_ui(game)
+    if game == "sultan":  # its cushions, each with its gem and the face-down bids on it
+        return {
+            "heading": [],
+            "board": plain_lines(ui.board(t, public, names).text)[1:],
+            "cushions": [
+                {
+                    "label": f"{number + 1}. {sultan_ui.gem_worth(t, gem)}",
+                    "bids": [seat for seat, cushion in public["bids"] if cushion == number],
+                }
+                for number, gem in enumerate(public["cushions"])
+            ],
+        }
+    if game in CARD_GAMES:
+        return {"heading": [], "board": plain_lines(ui.board(t, public, names).text)[1:]}
+    heading = ui.caption(t, public, names).split("\n\n", 1)[0]
+    return {"heading": plain_lines(heading)[1:], "board": []}  # the title is the page's own
+
+
+def result(match: Match, t: Translator, public: dict, names: Names) -> dict[str, Any]:
+    outcome = get_engine(match.game).result(match.state)
+    return {
+        "scores": outcome.scores,
+        "ranks": outcome.ranks,
+        "lines": plain_lines(get_ui(match.game).final(t, public, outcome, names)),
     }
 
 
@@ -144,4 +184,17 @@ def listing(match: Match, viewer: int, t: Translator, now: float) -> dict[str, A
         "your_turn": seat is not None and seat.seat in to_act,
         "to_act": [match.seats[number].name for number in to_act],
         "time_left": min((deadlines[str(n)] for n in to_act if str(n) in deadlines), default=None),
+    }
+
+
+def finished_line(past: PastMatch, t: Translator) -> dict[str, Any]:
+    """One finished match of the app's home: the game, when, the players' results."""
+    return {
+        "match": past.match_id,
+        "game": get_ui(past.game).title(t),
+        "ended_at": past.ended_at,
+        "outcome": past.outcome,
+        "players": [
+            {"name": p.name, "score": p.score, "winner": p.rank == 1} for p in past.players
+        ],
     }

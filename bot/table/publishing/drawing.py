@@ -48,6 +48,9 @@ class OpenTables(Protocol):
     def link(self, match: Match) -> str | None:
         """The address that opens the match's table; None: the app does not show it."""
 
+    def replay_link(self, match: Match) -> str | None:
+        """The address that replays the ended match; None: the app does not show it."""
+
 
 class NoTables:
     """No table app (``WEB_APP_URL`` unset): the chats are all there is."""
@@ -59,6 +62,9 @@ class NoTables:
         return False
 
     def link(self, match: Match) -> str | None:
+        return None
+
+    def replay_link(self, match: Match) -> str | None:
         return None
 
 
@@ -92,3 +98,4 @@ class Drawing:
         self.storage, self.messenger = services.storage, services.messenger
         self.languages, self.pictures = services.languages, services.pictures
         self.clock: Callable[[], float] = time.time
+        self.tables: OpenTables = NoTables()  # the table app's, once ``bot.app`` connects it

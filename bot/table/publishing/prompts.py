@@ -24,8 +24,6 @@ from bot.storage import Match, Seat
 from bot.table.publishing.drawing import (
     ChatKey,
     Drawing,
-    NoTables,
-    OpenTables,
     Services,
     record_shown,
 )
@@ -69,7 +67,6 @@ class Prompts(Drawing):
         self._request = request  # the group told of an unreachable player is drawn anew
         self.resend: set[tuple[int, int]] = set()  # (match, user): prompt as a new message
         self.endings: dict[tuple[int, int], Ending] = {}  # (match, user): the last line
-        self.tables: OpenTables = NoTables()  # the table app's, once ``bot.app`` connects it
 
     async def draw(self, match_id: int, user_id: int) -> None:
         """Bring a player's private prompt of a match up to its committed state."""

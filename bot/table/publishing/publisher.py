@@ -78,7 +78,7 @@ class Publisher:
     def watch_tables(self, tables: OpenTables) -> None:
         """Tell the table app's open tables of every change, and leave the chat prompt of a
         player whose table is open (``bot.app`` connects it when ``WEB_APP_URL`` is set)."""
-        self.tables = self.prompts.tables = tables
+        self.tables = self.group.tables = self.prompts.tables = tables
 
     def request(self, match: Match, chats: Iterable[ChatKey] | None = None) -> None:
         """Bring the group and every player's private chat up to the committed state, in

@@ -6,9 +6,16 @@
 
 import { clock, h, say } from "./dom.js";
 import { drawAzul } from "./azul.js";
+import { drawCards } from "./cards.js";
 import { drawSummerPavilion } from "./summer_pavilion.js";
 
-const GAMES = { azul: drawAzul, summer_pavilion: drawSummerPavilion };
+const GAMES = {
+  azul: drawAzul,
+  summer_pavilion: drawSummerPavilion,
+  5211: drawCards,
+  sultan: drawCards,
+  donkey: drawCards,
+};
 const RECONNECT_MS = [500, 1000, 2000, 4000, 8000];
 const status = document.getElementById("status");
 const main = document.getElementById("table");
@@ -33,8 +40,9 @@ function readLaunch() {
   } catch (error) {
     themeParams = {};
   }
-  const match = new URLSearchParams(location.search).get("m");
-  return { initData: data || "", themeParams, match: match && /^\d+$/.test(match) ? match : null };
+  const query = new URLSearchParams(location.search);
+  const number = (name) => (/^\d+$/.test(query.get(name) || "") ? query.get(name) : null);
+  return { initData: data || "", themeParams, match: number("m"), replay: number("r") };
 }
 
 function telegram() {
@@ -297,15 +305,15 @@ async function listen(matchId) {
   }
 }
 
-// -- the list of the player's tables (the menu button, or no table named) ----------------
-async function drawList() {
-  const { tables, texts } = await api("/api/tables");
+// -- the home: the player's running tables, then their finished matches -------------------
+async function drawHome() {
+  const { tables, finished, texts } = await api("/api/tables");
   state.texts = texts;
-  if (tables.length === 1) {
+  if (tables.length === 1 && !finished.length) {
     location.search = `?m=${tables[0].match}`;
     return;
   }
-  const lines = tables.map((line) =>
+  const running = tables.map((line) =>
     h(
       "li",
       {},
@@ -320,10 +328,70 @@ async function drawList() {
       ),
     ),
   );
+  const done = finished.map((line) =>
+    h(
+      "li",
+      {},
+      h(
+        "a",
+        { href: `?r=${line.match}${location.hash}` },
+        h("strong", {}, line.game),
+        ` · ${new Date(line.ended_at * 1000).toLocaleDateString()}`,
+        h("br"),
+        line.players.map((p) => `${p.winner ? "🏆 " : ""}${p.name}${p.score !== null ? ` ${p.score}` : ""}`).join(" · "),
+      ),
+    ),
+  );
   main.replaceChildren(
     h("h1", {}, texts.your_tables),
-    lines.length ? h("ul", { class: "tables" }, lines) : h("p", {}, texts.no_tables),
+    running.length ? h("ul", { class: "tables" }, running) : h("p", {}, texts.no_tables),
+    done.length ? h("h2", {}, texts.finished) : null,
+    done.length ? h("ul", { class: "tables finished" }, done) : null,
   );
+}
+
+// -- a replay: the deal, then every move, stepped through ----------------------------------
+const replay = { summary: null, step: 0, steps: new Map() };
+
+async function drawReplay(matchId, step) {
+  if (!replay.summary) replay.summary = await api(`/api/replays/${matchId}`);
+  const summary = replay.summary;
+  const last = summary.steps - 1;
+  replay.step = Math.max(0, Math.min(step, last));
+  if (!replay.steps.has(replay.step)) {
+    replay.steps.set(replay.step, await api(`/api/replays/${matchId}/${replay.step}`));
+  }
+  const now = replay.steps.get(replay.step);
+  state.texts = summary.texts;
+  const texts = summary.texts;
+  const table = {
+    ...summary,
+    view: now.view,
+    heading: now.heading,
+    board: now.board,
+    cushions: now.cushions,
+    seat: null,
+    token: null,
+    legal: [],
+    to_act: [],
+    time_left: {},
+    story: [now.line || texts.deal, ...now.others, ...now.news].filter(Boolean),
+    result: replay.step === last ? summary.result : null,
+    version: replay.step,
+  };
+  const go = (to) => () => drawReplay(matchId, to).catch((error) => show(error.message, "problem"));
+  const controls = h(
+    "nav",
+    { class: "replay-controls" },
+    h("button", { type: "button", "data-step": "start", onclick: go(0), disabled: replay.step === 0 }, texts.start),
+    h("button", { type: "button", "data-step": "back", onclick: go(replay.step - 1), disabled: replay.step === 0 }, texts.back),
+    h("span", { class: "step" }, say(texts, "step", { number: replay.step, count: last })),
+    h("button", { type: "button", "data-step": "forward", onclick: go(replay.step + 1), disabled: replay.step === last }, texts.forward),
+    h("button", { type: "button", "data-step": "end", onclick: go(last), disabled: replay.step === last }, texts.end),
+  );
+  const drawn = GAMES[summary.game](table, null, { pick: () => {}, move: () => {} });
+  main.replaceChildren(h("p", { class: "hint" }, texts.replay), controls, drawn);
+  main.dataset.step = String(replay.step);
 }
 
 async function start() {
@@ -340,8 +408,12 @@ async function start() {
     return;
   }
   try {
+    if (launch.replay) {
+      await drawReplay(launch.replay, 0);
+      return;
+    }
     if (!launch.match) {
-      await drawList();
+      await drawHome();
       return;
     }
     await load(launch.match);

@@ -60,7 +60,8 @@ export function drawAzul(table, picked, act) {
   if (drafting) hint = picked ? texts.pick_line : texts.pick_tiles;
   if (walling) hint = say(texts, "pick_column", { row: view.pending_rows[table.seat] + 1 });
 
-  const order = [table.seat, ...table.players.map((_, seat) => seat).filter((s) => s !== table.seat)];
+  const seats = table.players.map((_, seat) => seat);
+  const order = table.seat === null ? seats : [table.seat, ...seats.filter((s) => s !== table.seat)];
   const boards = order.map((seat) => board(table, seat, seat === table.seat ? { lines, picked, walling } : {}, act));
   const actions = [];
   if (picked && lines.includes(FLOOR)) {
@@ -81,6 +82,7 @@ export function drawAzul(table, picked, act) {
     "div",
     { class: "azul" },
     header(table),
+    table.seat === null ? h("p", { class: "hint" }, texts.watching) : null,
     hint ? h("p", { class: "hint" }, hint) : null,
     h("section", { class: "sources" }, factories, centre),
     actions.length ? h("div", { class: "actions" }, actions) : null,

@@ -112,7 +112,8 @@ export function drawSummerPavilion(table, picked, act) {
   if (canFinish) actions.push(button(texts.done, () => act.move([DONE]), true, "done"));
   if (picked) actions.push(button(texts.cancel, () => act.pick(null), false, "cancel"));
 
-  const order = [table.seat, ...table.players.map((_, seat) => seat).filter((s) => s !== table.seat)];
+  const seats = table.players.map((_, seat) => seat);
+  const order = table.seat === null ? seats : [table.seat, ...seats.filter((s) => s !== table.seat)];
   const boards = order.map((seat) =>
     board(table, seat, seat === table.seat ? { picked, fits, places, keeps } : {}, act),
   );
@@ -120,6 +121,7 @@ export function drawSummerPavilion(table, picked, act) {
     "div",
     { class: "summer-pavilion" },
     header(table),
+    table.seat === null ? h("p", { class: "hint" }, texts.watching) : null,
     h("p", { class: "wild" }, `${texts.wild}: `, tile(looks, wild, { small: true })),
     hint ? h("p", { class: "hint" }, hint) : null,
     h("section", { class: "sources" }, factories, centre),

@@ -19,7 +19,7 @@ import pytest
 from bot.testing.driver import Driver, FakeUser
 from bot.testing.fake_telegram import FakeTelegram
 from bot.web.auth import signed_init_data
-from tests.bot.conftest import GROUP, running_bot
+from tests.bot.conftest import GROUP, MALLORY, running_bot
 from tests.bot.databases import Database
 
 TOKEN = "123456:TEST-TOKEN"  # the tests' bot token (tests/bot/conftest.py)
@@ -74,6 +74,7 @@ async def table_bot(database: Database) -> AsyncIterator[TableBot]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     api = FakeTelegram()
+    api.outsiders[GROUP].add(MALLORY.id)  # not in the group: a stranger to its tables
     async with running_bot(api, database, web_app_url=url, health_port=port) as driver:
         driver.group(GROUP, "Game Night")
         yield TableBot(driver, api, url)

@@ -59,3 +59,11 @@ async def tap_summer_pavilion(page, seat: int, action: tuple) -> None:
         await tap(page, f"{mine} [data-hand='{action[1]}']")
     else:
         await tap(page, "[data-action='done']")
+
+
+async def tap_cards(page, cards: list[int], action: tuple) -> None:
+    """A card game's move: its cards picked from the fan, then its button (onto its cushion,
+    where the game asks); a move without cards is its button alone."""
+    for card in cards:
+        await tap(page, f".hand-fan .card.playable[data-card='{card}']:not(.chosen)")
+    await tap(page, f"[data-move='{'.'.join(str(n) for n in action)}']")

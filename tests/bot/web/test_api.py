@@ -20,7 +20,7 @@ from bot.web import limits
 from games import get_engine
 from games.core import encode_action
 from tests.bot import play_azul, play_summer_pavilion
-from tests.bot.conftest import ALICE, BOB, CAROL, GROUP
+from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY
 from tests.bot.handlers.test_inline import PAIR, open_table, stand_in, started
 from tests.bot.helpers import current_match, prompt
 from tests.bot.web.conftest import TableBot, header
@@ -146,13 +146,14 @@ async def test_without_valid_launch_data_nothing_is_read_or_moved(table_bot):
 
 
 async def test_a_stranger_reads_no_table_and_makes_no_move(table_bot):
+    """Mallory is not in the group: no table, no move, no live channel."""
     match = await azul_match(table_bot)
     seat, _ = to_act(match)
     action = ENGINE.default_action(match.state, seat)
     async with table_bot.client() as client:
-        read = await client.get(f"/api/tables/{match.id}", headers=header(CAROL))
-        moved = await move(client, match.id, CAROL, action, match.seats[seat].token)
-        live = await client.get(f"/api/tables/{match.id}/live", headers=header(CAROL))
+        read = await client.get(f"/api/tables/{match.id}", headers=header(MALLORY))
+        moved = await move(client, match.id, MALLORY, action, match.seats[seat].token)
+        live = await client.get(f"/api/tables/{match.id}/live", headers=header(MALLORY))
         missing = await client.get("/api/tables/999", headers=header(ALICE))
     assert read.status_code == moved.status_code == live.status_code == 403
     assert read.json() == {
@@ -360,13 +361,15 @@ async def test_the_prompts_of_the_tile_games_carry_the_app_and_nothing_else_does
     await driver.settle()
 
 
-async def test_a_card_games_prompt_has_no_app_button(table_bot):
+async def test_a_card_games_prompt_carries_the_app_too(table_bot):
     from tests.bot import play5211
 
     await play5211.start_game(table_bot.driver, GROUP, ALICE, [ALICE, BOB])
     await table_bot.driver.settle()
+    match = await current_match(table_bot.driver)
+    app = {"text": "🎲 Open the table", "web_app": {"url": f"{table_bot.url}/app/?m={match.id}"}}
     for user in (ALICE, BOB):
-        assert not any("web_app" in b for b in prompt(table_bot.driver, user).buttons())
+        assert app in prompt(table_bot.driver, user).buttons()
 
 
 # At most this many Telegram calls per move in a 2-player Azul match played from the app

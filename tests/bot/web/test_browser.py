@@ -16,7 +16,7 @@ from bot.table.host import get_host
 from bot.testing.fake_telegram import FakeTelegram
 from games import get_engine
 from tests.bot import play_azul, play_summer_pavilion
-from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, running_bot
+from tests.bot.conftest import ALICE, BOB, GROUP, MALLORY, running_bot
 from tests.bot.databases import Database
 from tests.bot.helpers import current_match
 from tests.bot.web.conftest import TableBot, free_port, open_page
@@ -129,7 +129,7 @@ async def test_a_page_that_proves_nothing_shows_no_table(table_bot, chromium, ho
     elif how == "expired":
         url = table_bot.page_url(ALICE, match.id, auth_date=0)
     else:
-        url = table_bot.page_url(CAROL, match.id)
+        url = table_bot.page_url(MALLORY, match.id)
     page = await open_page(chromium, url)
     await page.locator("#status", has_text=says).wait_for(timeout=5000)
     assert await page.locator("[data-seat]").count() == 0

@@ -24,7 +24,7 @@ async def test_a_change_is_told_to_the_matchs_streams_only_and_only_when_newer()
     live.changed(azul(1, 6))  # the same version again: nothing new
     assert not await mine.wait(0.05)
     assert live.link(azul(1, 6)) == "https://t.example.com/app/?m=1"
-    assert live.link(Match(3, -1, 0, "5211", {}, "playing", 1)) is None  # not drawn by the app
+    assert live.replay_link(azul(1, 6)) == "https://t.example.com/app/?r=1"
 
 
 async def test_connections_are_limited_per_user_and_in_all(monkeypatch):
