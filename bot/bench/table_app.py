@@ -28,7 +28,6 @@ import asyncio
 import json
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,16 +42,13 @@ from bot.app import build_application
 from bot.bench import Bench
 from bot.settings import Settings
 from bot.table.host import get_host
+from bot.testing.fake_server import free_port
 from bot.web.auth import signed_init_data
 from games import get_engine
+from games.simulate import percentile
 
 TOKEN = "123456:BENCH"
 IMPORT = re.compile(r"""(?:href|src)="([^"]+)"|from "\./([^"]+)\"""")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def launch(user_id: int) -> str:
@@ -310,12 +306,6 @@ async def run(args: argparse.Namespace) -> dict:
         "live_ms_p50": round(1000 * percentile(heard, 0.5), 1),
         "live_ms_p99": round(1000 * percentile(heard, 0.99), 1),
     }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def main(argv: list[str] | None = None) -> None:

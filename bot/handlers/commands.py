@@ -38,6 +38,7 @@ from bot.handlers.records import HISTORY_LINK, history_by_link
 from bot.presentation.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from bot.presentation.ui import get_ui, playable_games
 from bot.table.host import BotContext, Host
+from bot.table.place import place_of
 from bot.table.publishing.messages import Ending
 from bot.telegram_api.callbacks import Callback, Kind
 from bot.telegram_api.messenger import ChatMoved, MessageGone, Unreachable, message_parts
@@ -114,8 +115,9 @@ async def open_table_by_link(update: Update, context: BotContext, match_id: int)
     if match is None or link is None or match.status != "playing":
         await update.effective_message.reply_text(t("start.no_cards"))
         return
-    seated = match.seat_of(user.id) is not None
-    if not seated and not await host.messenger.is_member(match.chat_id, user.id):
+    if match.seat_of(user.id) is None and not (
+        place_of(match).watchable and await host.messenger.is_member(match.chat_id, user.id)
+    ):
         await update.effective_message.reply_text(t("app.not_your_table"))
         return
     game = html.escape(get_ui(match.game).title(t))

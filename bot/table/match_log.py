@@ -76,7 +76,19 @@ class Step:
     public: Any
 
 
-def steps(t: Translator, match: Match, moves: Sequence[tuple[int, int, str]]) -> list[Step]:
+@dataclass(frozen=True)
+class PublicReplay:
+    """A finished match played again over the public views: the deal as the group saw it,
+    every move as a :class:`Step`, and the last state (for the final standings)."""
+
+    dealt: Any
+    steps: list[Step]
+    end: State
+
+
+def public_replay(
+    t: Translator, match: Match, moves: Sequence[tuple[int, int, str]]
+) -> PublicReplay:
     """Every move of the match in ``t``'s language, over the public views: the readable log's
     lines and the table app's replay are both made of these."""
     engine = get_engine(match.game)
@@ -84,10 +96,11 @@ def steps(t: Translator, match: Match, moves: Sequence[tuple[int, int, str]]) ->
     names = Names.of([seat.name for seat in match.seats])
     document = replay_document(match, moves)
     state = engine.new_game(document["players"], document["options"], seed=document["seed"])
-    seen = len(engine.view(state, None)["log"])
+    dealt = public = engine.view(state, None)
+    seen = len(public["log"])
     made = []
     for number, (seat, action) in enumerate(document["moves"], start=1):
-        before = engine.view(state, None)  # a move's words name what it found (a cushion's gem)
+        before = public  # a move's words name what it found (a cushion's gem)
         if action == TIME_UP:
             state = engine.time_up(state)
         else:
@@ -108,7 +121,7 @@ def steps(t: Translator, match: Match, moves: Sequence[tuple[int, int, str]]) ->
         others = [f"{plain_text(names[other])}: {' · '.join(said)}" for other, said in turns]
         news = list(ui.log_news(t, events, public, names))
         made.append(Step(number, line, others, news, public))
-    return made
+    return PublicReplay(dealt, made, state)
 
 
 def readable_log(
@@ -117,17 +130,17 @@ def readable_log(
     """The readable log (plain text) in ``t``'s language: a numbered line per move, then
     the news it caused (scores, reveals, a round's end) as lines of their own."""
     lines = [title, t("log.players", names=", ".join(seat.name for seat in match.seats)), ""]
-    made = steps(t, match, moves)
-    for step in made:
+    replayed = public_replay(t, match, moves)
+    for step in replayed.steps:
         lines.append(step.line)
         lines += [f"    {other}" for other in step.others]
         for news in step.news:
             lines += ["", *_block(news), ""]
     engine = get_engine(match.game)
-    state = replay(replay_document(match, moves))  # the end, for its final standings
-    if engine.is_over(state):
+    end = replayed.end
+    if engine.is_over(end):
         names = Names.of([seat.name for seat in match.seats])
-        final = get_ui(match.game).final(t, engine.view(state, None), engine.result(state), names)
+        final = get_ui(match.game).final(t, engine.view(end, None), engine.result(end), names)
         lines += ["", *_block(final)]
     return "\n".join(_single_blanks(lines)) + "\n"
 

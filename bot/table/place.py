@@ -53,6 +53,12 @@ class Place:
         return self.kind != "practice"
 
     @property
+    def watchable(self) -> bool:
+        """The group's members may watch the match in the table app (its public view): in
+        a private chat or an inline message nobody can be told apart from a stranger."""
+        return self.kind == "group"
+
+    @property
     def bot_in_chat(self) -> bool:
         """The bot is in the chat: it can post there and ask Telegram who administers it."""
         return self.kind != "inline"

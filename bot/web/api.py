@@ -37,9 +37,9 @@ from telegram import User
 
 from bot.presentation.i18n import negotiate, translator
 from bot.storage import Match, StorageUnavailable
-from bot.storage.model import INLINE_CHATS
 from bot.table import flow
 from bot.table.host import Host
+from bot.table.place import place_of
 from bot.web import tables
 from bot.web.auth import Refused, WebUser, user_of
 from bot.web.limits import MAX_BODY_BYTES, Pace
@@ -96,7 +96,7 @@ class TableApp:
         """A member of the match's group may watch it (its public view); in an inline
         message or a private chat, nobody but its players. Asked of Telegram, then known
         for ``MEMBERSHIP_SECONDS``."""
-        if not INLINE_CHATS < match.chat_id < 0:
+        if not place_of(match).watchable:
             return False
         key = (match.chat_id, user_id)
         known = self._members.get(key)

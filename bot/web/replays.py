@@ -12,7 +12,7 @@ from typing import Any
 from bot.presentation.i18n import Translator
 from bot.presentation.ui.base import Names
 from bot.storage import Match
-from bot.table.match_log import replay_document, steps
+from bot.table.match_log import public_replay
 from bot.web.tables import looks, plain_lines, public_lines, result, texts, without_log
 from games import get_engine
 
@@ -40,13 +40,10 @@ class Replays:
 def replay_steps(
     t: Translator, match: Match, moves: list[tuple[int, int, str]]
 ) -> list[dict[str, Any]]:
-    engine = get_engine(match.game)
     names = Names.of([seat.name for seat in match.seats])
-    document = replay_document(match, moves)
-    dealt = engine.new_game(document["players"], document["options"], seed=document["seed"])
-    first = engine.view(dealt, None)
-    made = [_step(t, match, names, first, 0, "", [], [])]
-    for step in steps(t, match, moves):
+    replayed = public_replay(t, match, moves)
+    made = [_step(t, match, names, replayed.dealt, 0, "", [], [])]
+    for step in replayed.steps:
         news = [line for text in step.news for line in plain_lines(text) if line]
         made.append(_step(t, match, names, step.public, step.number, step.line, step.others, news))
     return made

@@ -26,7 +26,6 @@ from bot.presentation.i18n import Translator, format_duration
 from bot.presentation.ui import get_ui
 from bot.presentation.ui.base import GameUI, Names
 from bot.storage import Match, Notice
-from bot.storage.model import INLINE_CHATS
 from bot.table.deadlines import may_start_clock
 from bot.table.place import Place, place_of
 from bot.table.publishing.drawing import ChatWatcher, Drawing, Services, record_shown
@@ -466,7 +465,7 @@ class GroupBoard(Drawing):
             label = scene.ui.private_button_label(t)
             link = self.messenger.deep_link(f"m{match.id}")
             rows.append([link_button(label, link)])
-            if self.tables.link(match) is not None and INLINE_CHATS < match.chat_id < 0:
+            if self.tables.link(match) is not None and place_of(match).watchable:
                 # the table app, for its players and for the group's members to watch: the
                 # private chat answers with the button that opens it (a group takes none)
                 watch = self.messenger.deep_link(f"w{match.id}")

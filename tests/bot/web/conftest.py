@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -17,7 +16,9 @@ import httpx
 import pytest
 
 from bot.testing.driver import Driver, FakeUser
+from bot.testing.fake_server import free_port
 from bot.testing.fake_telegram import FakeTelegram
+from bot.web import limits
 from bot.web.auth import signed_init_data
 from tests.bot.conftest import GROUP, MALLORY, running_bot
 from tests.bot.databases import Database
@@ -34,12 +35,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def launch_data(user: FakeUser, auth_date: float | None = None, token: str = TOKEN) -> str:
@@ -78,6 +73,17 @@ async def table_bot(database: Database) -> AsyncIterator[TableBot]:
     async with running_bot(api, database, web_app_url=url, health_port=port) as driver:
         driver.group(GROUP, "Game Night")
         yield TableBot(driver, api, url)
+
+
+@pytest.fixture
+def unpaced(monkeypatch) -> None:
+    """No pace per user: for tests that ask faster than any finger, where the pace is not
+    what they measure."""
+
+    async def allow(self, user_id: int) -> bool:
+        return True
+
+    monkeypatch.setattr(limits.Pace, "allow", allow)
 
 
 @pytest.fixture

@@ -415,14 +415,9 @@ async def play_from_the_app(bot: TableBot, seed: int = 3) -> tuple[int, int]:
     return moves, len(calls)
 
 
-async def unpaced(self, user_id: int) -> bool:
-    return True  # a test plays faster than any finger: the pace per user is not what it measures
-
-
 async def test_a_match_played_from_the_app_costs_at_most_two_and_a_half_calls_a_move(
-    table_bot, monkeypatch
+    table_bot, unpaced
 ):
-    monkeypatch.setattr(limits.Pace, "allow", unpaced)
     moves, calls = await play_from_the_app(table_bot)
     assert moves > 20
     assert calls / moves <= APP_CALLS_PER_MOVE, (calls, moves)

@@ -11,7 +11,6 @@ import json
 import httpx
 import pytest
 
-from bot.web import limits
 from games import get_engine
 from games.ai import choose
 from tests.bot import play5211, play_donkey, play_sultan
@@ -21,10 +20,6 @@ from tests.bot.web.conftest import TableBot, header
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 PLAYERS = [ALICE, BOB, DAVE]  # Carol watches; Mallory is not in the group
-
-
-async def unpaced(self, user_id: int) -> bool:
-    return True  # the test reads every table at every step: faster than any finger
 
 
 async def start(bot: TableBot, game: str):
@@ -79,9 +74,8 @@ async def check_every_table(client: httpx.AsyncClient, match, game: str) -> None
 
 @pytest.mark.parametrize("game", ["5211", "sultan", "donkey"])
 async def test_every_table_served_at_every_step_holds_only_what_its_viewer_may_see(
-    table_bot, monkeypatch, game
+    table_bot, unpaced, game
 ):
-    monkeypatch.setattr(limits.Pace, "allow", unpaced)
     match = await start(table_bot, game)
     engine = get_engine(game)
     steps = 0
