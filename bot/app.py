@@ -57,6 +57,7 @@ from bot.web.api import TableApp
 from bot.web.health import HealthCheck
 from bot.web.live import LiveTables
 from bot.web.server import Webhook, WebhookUpdater, WebServer
+from bot.web.watchers import Watchers
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,8 @@ def build_application(
 def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
     """The table app: its open tables are told of every change and leave their players'
     chat prompts alone; its page and API go on the bot's web server."""
-    live = LiveTables(settings.web_app_url, host.publisher.redraw_prompt)
+    watchers = Watchers(host.messenger.is_member)
+    live = LiveTables(settings.web_app_url, host.publisher.redraw_prompt, watchers)
     host.publisher.watch_tables(live)
     return TableApp(host, settings.telegram_bot_token.get_secret_value(), live).routes()
 
@@ -184,6 +186,8 @@ def _add_handlers(application: Application) -> None:
     add(InlineQueryHandler(inline.inline_query))
     add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.chat_migrated))
     add(ChatMemberHandler(membership.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    add(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, membership.member_left))
+    add(ChatMemberHandler(membership.member_left, ChatMemberHandler.CHAT_MEMBER))
     add(CommandHandler("start", commands.start_command))
     add(CommandHandler("new", lobby.new_command))
     add(CommandHandler("help", commands.help_command))
@@ -311,11 +315,13 @@ def _schedule_backups(application: Application, host: Host) -> None:
     )
 
 
-# messages (with the service messages of a supergroup upgrade), presses, the bot's own
-# membership (removed from a group), and inline queries
+# messages (with the service messages of a supergroup upgrade and of a member leaving),
+# presses, the bot's own membership (removed from a group), others' (a member removed, where
+# the bot is an admin), and inline queries
 ALLOWED_UPDATES = [
     Update.MESSAGE,
     Update.CALLBACK_QUERY,
     Update.MY_CHAT_MEMBER,
+    Update.CHAT_MEMBER,  # a member left (sent only where the bot is an admin)
     Update.INLINE_QUERY,  # inline mode: "@bot" in any chat (chosen results are not needed)
 ]

@@ -1,4 +1,5 @@
-"""The group itself changes: it is upgraded to a supergroup, or the bot is removed from it."""
+"""The group itself changes: it is upgraded to a supergroup, the bot is removed from it, or
+a member leaves it."""
 
 from __future__ import annotations
 
@@ -32,3 +33,20 @@ async def bot_membership(update: Update, context: BotContext) -> None:
         return
     if change.new_chat_member.status in GONE:
         await context.host.chats.bot_removed(change.chat.id)
+
+
+async def member_left(update: Update, context: BotContext) -> None:
+    """A member left the group or was removed: Telegram's service message
+    (``left_chat_member``, which bots get in privacy mode too) or, where the bot is an
+    admin, a ``chat_member`` update. They lose the tables they watch there at once."""
+    message = update.effective_message
+    if message is not None and message.left_chat_member is not None:
+        chat_id, user_id = message.chat.id, message.left_chat_member.id
+    elif update.chat_member is not None:
+        change = update.chat_member
+        if change.new_chat_member.status not in GONE:
+            return
+        chat_id, user_id = change.chat.id, change.new_chat_member.user.id
+    else:
+        return
+    context.host.chats.member_left(chat_id, user_id)

@@ -1,6 +1,6 @@
 """What happens to a group's matches when the group itself changes: it is upgraded to a
-supergroup (a new chat id), or the bot is removed from it — and to a match whose one message
-is gone (an inline message deleted)."""
+supergroup (a new chat id), the bot is removed from it, or a member leaves it — and to a
+match whose one message is gone (an inline message deleted)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ class ChatLifecycle:
     lock: MatchLocks
     publisher: Publisher  # draws the moved matches in their new chat, the ended ones' prompts
     timers: Timers  # stops the timers of the matches that end
+
+    def member_left(self, chat_id: int, user_id: int) -> None:
+        """A member left the group or was removed: they stop watching its tables in the
+        app at once. A seat of theirs plays on (its clock and autopilot see to it)."""
+        self.publisher.tables.member_left(chat_id, user_id)
 
     async def move_chat(self, old: int, new: int) -> None:
         """The group ``old`` is now the supergroup ``new`` (Telegram said so with a service

@@ -12,12 +12,16 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
   time the match changes (the page then reads the table again), a comment every
   ``HEARTBEAT_SECONDS`` to keep proxies from closing it.
 
-Every API request carries ``Authorization: tma <initData>``, checked each time
-(``bot.web.auth``); the user comes from it alone. Limits (``bot.web.limits``): a small body,
-a pace per user, a number of live connections. Every answer carries the security headers:
-a Content Security Policy that admits no origin but this one and telegram.org's script, no
-framing but by Telegram's web clients, no sniffing. A database that does not answer is
-said in one line (503), as a chat press would be.
+- ``GET /api/openapi.json``: this API as an OpenAPI document (``bot.web.openapi``).
+
+Every request stands behind the door (``bot.web.door``): the security headers, a body
+refused at its headers when it is over its route's limit, refusals in one line. Every API
+request carries ``Authorization: tma <initData>``, checked each time (``bot.web.auth``);
+the user comes from it alone. Limits (``bot.web.limits``): a small body, a pace per user, a
+pace per client address for requests whose launch data does not check (they are refused
+before their signature is even worked out), a number of live connections. Requests and
+answers go through the contract's models (``bot.web.contract``). A database that does not
+answer is said in one line (503), as a chat press would be.
 """
 
 from __future__ import annotations
@@ -25,23 +29,22 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
 
 import tornado.iostream
 import tornado.web
+from pydantic import BaseModel, ValidationError
 from telegram import User
 
 from bot.presentation.i18n import negotiate, translator
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
-from bot.table.place import place_of
-from bot.web import tables
+from bot.web import contract, openapi, tables
 from bot.web.auth import Refused, WebUser, user_of
+from bot.web.door import Answer, DoorHandler
 from bot.web.limits import MAX_BODY_BYTES, Pace
 from bot.web.live import LiveTables
 from bot.web.replays import Replays
@@ -50,40 +53,34 @@ from bot.web.replays import summary as replay_summary
 log = logging.getLogger(__name__)
 
 PAGE = Path(__file__).with_name("page")
+STATIC_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}"  # the page's files: plain names, no path
 HEARTBEAT_SECONDS = 20.0
-MOST_ACTION_NUMBERS = 8  # a move is a few small numbers
-MEMBERSHIP_SECONDS = 300  # a group member's right to watch, asked of Telegram this seldom
-MEMBERSHIPS_KEPT = 10_000
 ENDED = ("finished", "cancelled")  # a replay is of a match that is over
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
-        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-        "frame-ancestors https://web.telegram.org https://*.web.telegram.org"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+# launch data that does not check, per client address: a burst, then a slow drip
+FAILED_SIGN_INS_BURST = 20
+FAILED_SIGN_INS_PER_SECOND = 1.0
 
 
 class TableApp:
     """Everything the app's requests use: the bot's services, the bot token that checks
-    launch data (it never leaves the server), the live tables and the pace."""
+    launch data (it never leaves the server), the live tables (and who may watch them) and
+    the paces."""
 
     def __init__(self, host: Host, token: str, live: LiveTables) -> None:
         self.host = host
         self.token = token
         self.live = live
         self.pace = Pace()
+        self.failed_sign_ins = Pace(FAILED_SIGN_INS_PER_SECOND, FAILED_SIGN_INS_BURST)
         self.replays = Replays()
-        self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self.clock: Callable[[], float] = time.time
 
     def routes(self) -> list[tuple]:
         args = {"app": self}
         return [
             (r"/app/?", PageHandler, args),
-            (r"/app/static/(.*)", StaticHandler, {"path": str(PAGE)}),
+            (rf"/app/static/({STATIC_NAME})", StaticHandler, {"path": str(PAGE)}),
+            (r"/api/openapi\.json", OpenApiHandler),
             (r"/api/tables/?", TablesHandler, args),
             (r"/api/tables/([0-9]{1,18})/?", TableHandler, args),
             (r"/api/tables/([0-9]{1,18})/moves/?", MoveHandler, args),
@@ -92,30 +89,8 @@ class TableApp:
             (r"/api/replays/([0-9]{1,18})/([0-9]{1,6})/?", ReplayStepHandler, args),
         ]
 
-    async def may_watch(self, match: Match, user_id: int) -> bool:
-        """A member of the match's group may watch it (its public view); in an inline
-        message or a private chat, nobody but its players. Asked of Telegram, then known
-        for ``MEMBERSHIP_SECONDS``."""
-        if not place_of(match).watchable:
-            return False
-        key = (match.chat_id, user_id)
-        known = self._members.get(key)
-        now = time.monotonic()
-        if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
-            return known[0]
-        member = await self.host.messenger.is_member(match.chat_id, user_id)
-        self._members[key] = (member, now)
-        while len(self._members) > MEMBERSHIPS_KEPT:
-            self._members.popitem(last=False)
-        return member
 
-
-def secure(handler: tornado.web.RequestHandler) -> None:
-    for name, value in SECURITY_HEADERS.items():
-        handler.set_header(name, value)
-
-
-class PageHandler(tornado.web.RequestHandler):
+class PageHandler(DoorHandler):
     """The page, the same for everyone: it holds no data until it asks with its launch
     data."""
 
@@ -123,7 +98,7 @@ class PageHandler(tornado.web.RequestHandler):
         self.app = app
 
     def set_default_headers(self) -> None:
-        secure(self)
+        super().set_default_headers()
         self.set_header("Cache-Control", "no-cache")
 
     def get(self) -> None:
@@ -131,67 +106,62 @@ class PageHandler(tornado.web.RequestHandler):
         self.finish((PAGE / "index.html").read_bytes())
 
 
-class StaticHandler(tornado.web.StaticFileHandler):
-    def set_default_headers(self) -> None:
-        secure(self)
+class StaticHandler(DoorHandler, tornado.web.StaticFileHandler):
+    """The page's files, by plain name only (the route admits no other path)."""
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")  # revalidated: an upgrade shows at once
 
 
-class Answer(Exception):
-    """An API request answered with an error: its status and its message key."""
+class OpenApiHandler(DoorHandler):
+    """This API's OpenAPI document: public, like the page."""
 
-    def __init__(self, status: HTTPStatus, key: str, message: str = "") -> None:
-        super().__init__(key)
-        self.status, self.key, self.message = status, key, message
+    def get(self) -> None:
+        self.set_header("Content-Type", "application/json; charset=UTF-8")
+        self.finish(openapi.document_json())
 
 
-class ApiHandler(tornado.web.RequestHandler):
-    """An API request: its size checked, its launch data checked, its pace checked, then
-    answered in JSON."""
+class ApiHandler(DoorHandler):
+    """An API request: its size checked at the headers, its launch data checked (its
+    client's failures paced), its asker's pace checked, then answered in JSON."""
 
     def initialize(self, app: TableApp) -> None:
         self.app = app
         self.user: WebUser | None = None
 
     def set_default_headers(self) -> None:
-        secure(self)
+        super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
 
     async def prepare(self) -> None:
-        if len(self.request.body) > MAX_BODY_BYTES:
-            raise Answer(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large")
+        await super().prepare()  # the body's size, at the headers
+        address = self.request.remote_ip
+        if not self.app.failed_sign_ins.has_capacity(address):
+            # this address's launch data has failed too often: not even checked
+            raise Answer(HTTPStatus.TOO_MANY_REQUESTS, "too_fast")
         try:
             self.user = user_of(
                 self.request.headers.get("Authorization"), self.app.token, self.app.clock()
             )
         except Refused as refused:
+            await self.app.failed_sign_ins.allow(address)
             raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", str(refused)) from None
         if not await self.app.pace.allow(self.user.id):
             raise Answer(HTTPStatus.TOO_MANY_REQUESTS, "too_fast")
 
     def _handle_request_exception(self, error: BaseException) -> None:
-        if isinstance(error, Answer):
-            self._answer_error(error)
-            return
         if isinstance(error, StorageUnavailable):
             # in the asker's Telegram language: the database that keeps their choice is down
             lang = self.user.language_code if self.user else None
             t = translator(negotiate(lang, self.app.host.settings.default_language))
             message = t("app.storage_down")
-            self._answer_error(Answer(HTTPStatus.SERVICE_UNAVAILABLE, "storage_down", message))
+            self.refuse(Answer(HTTPStatus.SERVICE_UNAVAILABLE, "storage_down", message))
             return
         super()._handle_request_exception(error)
 
-    def _answer_error(self, error: Answer) -> None:
-        if self._finished:
-            return
-        self.set_status(error.status)
-        self.finish({"error": error.key, "message": error.message})
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self.finish({"error": "server", "message": ""})
+    def answer(self, model: type[BaseModel], payload: dict) -> None:
+        """Send ``payload`` as the contract's ``model`` says it is."""
+        self.send(model.model_validate(payload))
 
     async def reader(self):
         """The asker's language, as the chat speaks to them."""
@@ -210,7 +180,7 @@ class ApiHandler(tornado.web.RequestHandler):
     async def viewable_match(self, match_id: str) -> Match:
         """A match the asker plays in, or may watch (a member of its group)."""
         match = await self.known_match(match_id)
-        if match.seat_of(self.user.id) is None and not await self.app.may_watch(
+        if match.seat_of(self.user.id) is None and not await self.app.live.watchers.may_watch(
             match, self.user.id
         ):
             await self.refuse_stranger()
@@ -242,13 +212,16 @@ class TablesHandler(ApiHandler):
         finished = [
             tables.finished_line(past, t) for past in await host.storage.player_history(user.id)
         ]
-        self.finish({"tables": running, "finished": finished, "texts": tables.texts(t)})
+        self.answer(
+            contract.Tables, {"tables": running, "finished": finished, "texts": tables.texts(t)}
+        )
 
 
 class TableHandler(ApiHandler):
     async def get(self, match_id: str) -> None:
         match = await self.viewable_match(match_id)
-        self.finish(tables.table(match, self.user.id, await self.reader(), self.app.clock()))
+        table = tables.table(match, self.user.id, await self.reader(), self.app.clock())
+        self.answer(contract.Table, table)
 
 
 class ReplayHandler(ApiHandler):
@@ -256,7 +229,7 @@ class ReplayHandler(ApiHandler):
 
     async def get(self, match_id: str) -> None:
         match, made = await self.replay(match_id)
-        self.finish(replay_summary(await self.reader(), match, len(made)))
+        self.answer(contract.ReplaySummary, replay_summary(await self.reader(), match, len(made)))
 
     async def replay(self, match_id: str):
         match = await self.viewable_match(match_id)
@@ -272,12 +245,18 @@ class ReplayStepHandler(ReplayHandler):
         _, made = await self.replay(match_id)
         if int(number) >= len(made):
             raise Answer(HTTPStatus.NOT_FOUND, "no_step")
-        self.finish(made[int(number)])
+        self.answer(contract.ReplayStep, made[int(number)])
 
 
 class MoveHandler(ApiHandler):
+    body_limit = MAX_BODY_BYTES
+
     async def post(self, match_id: str) -> None:
-        action, token = self.move()
+        try:
+            move = contract.MoveRequest.model_validate_json(self.body() or b"{}")
+        except ValidationError:  # not JSON, nested too deep, not a move's shape
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move") from None
+        action, token = move.action, move.token
         host = self.app.host
         async with host.lock(int(match_id)):
             match = await self.seated_match(match_id)
@@ -287,18 +266,7 @@ class MoveHandler(ApiHandler):
                 status = HTTPStatus.CONFLICT if refused == "play.stale" else HTTPStatus.FORBIDDEN
                 raise Answer(status, refused, t(refused))
             await host.play(match, match.seat_of(self.user.id), tuple(action))
-        self.finish({"version": match.version})
-
-    def move(self) -> tuple[list[int], int]:
-        try:
-            body = json.loads(self.request.body or b"{}")
-            action, token = body["action"], body["token"]
-        except (ValueError, KeyError, TypeError):
-            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move") from None
-        numbers = isinstance(action, list) and all(type(n) is int for n in action)
-        if not numbers or not action or len(action) > MOST_ACTION_NUMBERS or type(token) is not int:
-            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move")
-        return action, token
+        self.send(contract.Moved(version=match.version))
 
 
 class LiveHandler(ApiHandler):
@@ -307,17 +275,21 @@ class LiveHandler(ApiHandler):
 
     async def get(self, match_id: str) -> None:
         match = await self.viewable_match(match_id)
-        stream = self.app.live.open(match.id, self.user.id, match.version)
+        watching = match.chat_id if match.seat_of(self.user.id) is None else None
+        stream = self.app.live.open(match.id, self.user.id, match.version, watching)
         if stream is None:
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "too_many_connections")
         self.stream = stream
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("X-Accel-Buffering", "no")  # a proxy must not hold the events back
         try:
-            await self.send({"version": match.version})
+            await self.event({"version": match.version})
             while not self.request.connection.stream.closed():
-                if await stream.wait(HEARTBEAT_SECONDS):
-                    await self.send({"version": stream.version})
+                news = await stream.wait(HEARTBEAT_SECONDS)
+                if stream.ended:  # the watcher left the group: the table is no longer theirs
+                    break
+                if news:
+                    await self.event({"version": stream.version})
                 else:
                     self.write(": still here\n\n")
                     await self.flush()
@@ -326,7 +298,7 @@ class LiveHandler(ApiHandler):
         finally:
             self.app.live.close(stream)
 
-    async def send(self, event: dict) -> None:
+    async def event(self, event: dict) -> None:
         self.write(f"data: {json.dumps(event)}\n\n")
         await self.flush()
 

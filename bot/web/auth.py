@@ -7,6 +7,11 @@ name, ``name=value`` a line — under a key that is itself HMAC-SHA256 of the bo
 with ``WebAppData``. The hash is compared in constant time, and ``auth_date`` must be at most
 24 hours old and not in the future (a minute's difference between clocks allowed). The user
 comes from this data alone: nothing else a request says names them.
+
+Once the hash checks, the fields are read into typed models (:class:`LaunchData`,
+:class:`WebUser`): an id is a JSON integer in range (not a float, a string, ``Infinity`` or
+a number past 2^63), a name or language a string, the whole JSON shallow; anything else is
+refused like a forged hash, never a fault of the bot.
 """
 
 from __future__ import annotations
@@ -14,27 +19,57 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import dataclass
+from typing import Annotated
 from urllib.parse import parse_qsl, urlencode
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 SCHEME = "tma"  # the Mini Apps convention: Authorization: tma <initData>
 MAX_AGE_SECONDS = 24 * 3600
 CLOCK_LEEWAY_SECONDS = 60  # Telegram's clock and ours may differ a little
 MAX_INIT_DATA = 4096  # bytes: Telegram's launch data is a few hundred
+MAX_ID = 2**63 - 1  # Telegram's ids fit a signed 64-bit integer (the database's too)
+
+Text = Annotated[str, StringConstraints(max_length=256)]
 
 
 class Refused(Exception):
     """The request does not prove who sent it: missing, malformed, forged or too old."""
 
 
-@dataclass(frozen=True)
-class WebUser:
-    """The Telegram user the launch data names."""
+class TelegramUser(BaseModel):
+    """The launch data's ``user`` field: the Telegram user who opened the app."""
 
-    id: int
-    first_name: str
-    language_code: str | None
-    username: str | None
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+    id: int = Field(gt=0, le=MAX_ID)
+    first_name: Text = ""
+    language_code: Annotated[str, StringConstraints(max_length=35)] | None = None
+    username: Text | None = None
+
+
+class WebUser(TelegramUser):
+    """Who asks, and the parameter the app was opened with (``start_param``, from a
+    ``startapp`` link)."""
+
+    start_param: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,512}$")] | None = None
+
+
+class LaunchData(BaseModel):
+    """The signed fields the bot reads, as the query string carries them: when Telegram
+    signed them, whom they name (JSON), and the ``startapp`` parameter."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    auth_date: Annotated[str, StringConstraints(pattern=r"^[0-9]{1,12}$")]
+    user: str
+    start_param: str | None = None
+
+    def person(self) -> WebUser:
+        # pydantic's JSON parser bounds the depth: a deeply nested value is a validation
+        # error, not a RecursionError
+        user = TelegramUser.model_validate_json(self.user)
+        return WebUser(**user.model_dump(), start_param=self.start_param)
 
 
 def secret_key(token: str) -> bytes:
@@ -75,16 +110,12 @@ def check_init_data(raw: str, token: str, now: float) -> WebUser:
     if not hmac.compare_digest(signature(fields, token).encode(), given.encode()):
         raise Refused("initData's hash does not match")
     try:
-        auth_date = int(fields["auth_date"])
-        user = json.loads(fields["user"])
-        person = WebUser(
-            id=int(user["id"]),
-            first_name=str(user.get("first_name", "")),
-            language_code=user.get("language_code"),
-            username=user.get("username"),
-        )
-    except (KeyError, ValueError, TypeError):
-        raise Refused("initData lacks auth_date or user") from None
+        data = LaunchData.model_validate(fields)
+        person = data.person()
+    except ValidationError as error:
+        where = ".".join(str(part) for part in error.errors()[0]["loc"]) or "user"
+        raise Refused(f"initData's {where} is missing or malformed") from None
+    auth_date = int(data.auth_date)
     if now - auth_date > MAX_AGE_SECONDS:
         raise Refused("initData is older than 24 hours")
     if auth_date > now + CLOCK_LEEWAY_SECONDS:

@@ -5,7 +5,10 @@ request, so a lost or repeated notification is harmless and a reconnect reads th
 state. While a player's table is open the bot leaves their chat prompt alone (fewer calls
 to Telegram); when their last connection to it closes — the app closed, a phone that went
 to sleep — their chat is brought up to date after a short grace, so a player whose app is
-closed still gets their turn's notification there."""
+closed still gets their turn's notification there.
+
+A watcher's connection (a group member with no seat) ends as soon as the bot hears they
+left the group or were removed (:meth:`LiveTables.member_left`)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from collections.abc import Callable
 from bot.storage import Match
 from bot.web.limits import LIVE_IN_ALL, LIVE_PER_USER
 from bot.web.tables import TABLE_GAMES
+from bot.web.watchers import Watchers
 
 # A connection that drops and comes back within this long (a network blip, a reload) does
 # not bring the chat prompt back in between.
@@ -23,12 +27,21 @@ REDRAW_GRACE_SECONDS = 10.0
 
 
 class Stream:
-    """One open live connection to one match's table."""
+    """One open live connection to one match's table; ``watching``: the group it is watched
+    in, for a member with no seat."""
 
-    def __init__(self, match_id: int, user_id: int, version: int) -> None:
+    def __init__(
+        self, match_id: int, user_id: int, version: int, watching: int | None = None
+    ) -> None:
         self.match_id, self.user_id = match_id, user_id
         self.version = version  # the latest version it was told of
+        self.watching = watching
+        self.ended = False  # the table is no longer the user's to watch
         self._news = asyncio.Event()
+
+    def end(self) -> None:
+        self.ended = True
+        self._news.set()
 
     def tell(self, version: int) -> None:
         if version > self.version:
@@ -53,10 +66,12 @@ class LiveTables:
         self,
         base_url: str,
         redraw_prompt: Callable[[int, int], None],
+        watchers: Watchers | None = None,
         grace: float = REDRAW_GRACE_SECONDS,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.redraw_prompt = redraw_prompt
+        self.watchers = watchers or Watchers(_nobody_watches)
         self.grace = grace
         self._streams: dict[int, dict[int, set[Stream]]] = defaultdict(lambda: defaultdict(set))
         self._per_user: dict[int, int] = defaultdict(int)
@@ -71,6 +86,15 @@ class LiveTables:
     def is_open(self, match_id: int, user_id: int) -> bool:
         return bool(self._streams.get(match_id, {}).get(user_id))
 
+    def member_left(self, chat_id: int, user_id: int) -> None:
+        """The user left the group or was removed: they lose its tables they watch, at
+        once (a seat of theirs plays on)."""
+        self.watchers.forget(chat_id, user_id)
+        for by_user in list(self._streams.values()):
+            for stream in list(by_user.get(user_id, ())):
+                if stream.watching == chat_id:
+                    stream.end()
+
     def link(self, match: Match) -> str | None:
         if match.game not in TABLE_GAMES:
             return None
@@ -82,11 +106,14 @@ class LiveTables:
         return f"{self.base_url}/app/?r={match.id}"
 
     # -- connections ---------------------------------------------------------------------
-    def open(self, match_id: int, user_id: int, version: int) -> Stream | None:
-        """A new live connection; None where the user or everyone has too many open."""
+    def open(
+        self, match_id: int, user_id: int, version: int, watching: int | None = None
+    ) -> Stream | None:
+        """A new live connection (``watching``: the group, for a member with no seat); None
+        where the user or everyone has too many open."""
         if self.count >= LIVE_IN_ALL or self._per_user[user_id] >= LIVE_PER_USER:
             return None
-        stream = Stream(match_id, user_id, version)
+        stream = Stream(match_id, user_id, version, watching)
         self._streams[match_id][user_id].add(stream)
         self._per_user[user_id] += 1
         self.count += 1
@@ -112,3 +139,7 @@ class LiveTables:
     def _after_grace(self, match_id: int, user_id: int) -> None:
         if not self.is_open(match_id, user_id):  # not back: the chat takes over again
             self.redraw_prompt(match_id, user_id)
+
+
+async def _nobody_watches(chat_id: int, user_id: int) -> bool:
+    return False

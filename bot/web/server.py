@@ -14,6 +14,14 @@ same port.
   instance waits for the lock: a platform would kill the waiting instance).
 - ``POST /<bot id>``: an update from Telegram, with the secret token; 503 while the bot
   does not take updates (not started yet, stopping): Telegram sends it again later.
+
+Every route stands behind the door (``bot.web.door``): the same headers on every answer, a
+body refused at its headers when it is over the route's limit, refusals in one line. The
+server itself bounds time and connections, so nobody can hold the bot's memory by being
+slow: a request's headers must be in within ``HEADERS_SECONDS`` of the connection opening
+(or of the previous answer, for a kept-alive one), its body within ``BODY_SECONDS``, and at
+most ``MAX_CONNECTIONS`` connections are open at once (a new one past that is closed at
+once). A live stream is not cut: its request is read, and its answer is meant to last.
 """
 
 from __future__ import annotations
@@ -22,21 +30,68 @@ import asyncio
 import hmac
 import json
 import logging
+import resource
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import Any
 
 import tornado.httpserver
+import tornado.iostream
 import tornado.web
 from telegram import Bot, Update
 from telegram.ext import Updater
 
+from bot.web.door import Answer, DoorHandler, NotFound
 from bot.web.health import Health
+from bot.web.limits import LIVE_IN_ALL
 
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-MAX_REQUEST_BYTES = 1024 * 1024
+MAX_UPDATE_BYTES = 1024 * 1024  # Telegram's update: the only route that takes a large body
+MAX_HEADER_BYTES = 16 * 1024  # launch data is a few hundred bytes; Telegram's headers fewer
+HEADERS_SECONDS = 10.0  # a connection that has not sent a whole request's headers by then
+BODY_SECONDS = 15.0  # a request whose body has not arrived by then
+# every live stream may stay open, and a thousand requests more; but never so many that the
+# process runs out of file descriptors (an accept that fails is a busy loop of errors)
+MAX_CONNECTIONS = LIVE_IN_ALL + 1000
+FILES_KEPT_FREE = 200  # descriptors left for the database, Telegram's calls, the AI workers
+
+
+def open_files_limit() -> int:
+    """Raise this process's limit of open files to what it may have (the hard limit), and
+    return how many connections it allows."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MAX_CONNECTIONS + FILES_KEPT_FREE
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft - FILES_KEPT_FREE))
+
+
+class BoundedHTTPServer(tornado.httpserver.HTTPServer):
+    """Tornado's server, closing a new connection at once while ``max_connections`` are
+    open."""
+
+    max_connections = MAX_CONNECTIONS
+    turned_away = 0  # connections closed at once, for the figures
+
+    def handle_stream(self, stream: tornado.iostream.IOStream, address: tuple) -> None:
+        if len(self._connections) >= self.max_connections:
+            self.turned_away += 1
+            stream.close()
+            return
+        super().handle_stream(stream, address)
+
+    @property
+    def open_connections(self) -> int:
+        return len(self._connections)
 
 
 class Webhook:
@@ -56,7 +111,7 @@ class Webhook:
         self.queue = None
 
 
-class HealthHandler(tornado.web.RequestHandler):
+class HealthHandler(DoorHandler):
     def initialize(self, check: Callable[[], Awaitable[Health]], webhook: Webhook) -> None:
         self.check = check
         self.webhook = webhook
@@ -71,29 +126,38 @@ class HealthHandler(tornado.web.RequestHandler):
         self.finish({"serving": health.serving, "reason": health.reason})
 
 
-class LiveHandler(tornado.web.RequestHandler):
+class LiveHandler(DoorHandler):
     def get(self) -> None:
         self.finish({"alive": True})
 
 
-class WebhookHandler(tornado.web.RequestHandler):
+class WebhookHandler(DoorHandler):
     def initialize(self, webhook: Webhook) -> None:
         self.webhook = webhook
 
-    async def post(self, path: str) -> None:
+    async def prepare(self) -> None:
+        # a wrong path or secret is refused at the headers: only Telegram's body is read
         hook = self.webhook
+        path = self.path_args[0] if self.path_args else ""
         if hook.path is None or path != hook.path:
-            raise tornado.web.HTTPError(HTTPStatus.NOT_FOUND)
+            raise Answer(HTTPStatus.NOT_FOUND, "not_found")
+        if self.request.method != "POST":
+            raise Answer(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed")
         given = self.request.headers.get(SECRET_HEADER, "")
         if not hmac.compare_digest(given.encode(), hook.secret.encode()):
-            raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
+            raise Answer(HTTPStatus.FORBIDDEN, "forbidden")
+        self.body_limit = MAX_UPDATE_BYTES
+        await super().prepare()
+
+    async def post(self, path: str) -> None:
+        hook = self.webhook
         if hook.queue is None or hook.bot is None:
-            raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE)
+            raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "not_serving")
         try:
-            update = Update.de_json(json.loads(self.request.body), hook.bot)
-        except Exception as error:
+            update = Update.de_json(json.loads(self.body()), hook.bot)
+        except Exception as error:  # RecursionError too: a body nested too deep
             log.warning("a webhook request could not be read as an update: %r", error)
-            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
+            raise Answer(HTTPStatus.BAD_REQUEST, "not_an_update") from None
         await hook.queue.put(update)
         self.finish()
 
@@ -116,16 +180,29 @@ class WebServer:
                 *routes,
                 (r"/([^/]+)/?", WebhookHandler, {"webhook": self.webhook}),
             ],
+            default_handler_class=NotFound,
             log_function=lambda handler: None,  # no access log: health probes come often
         )
-        self._server: tornado.httpserver.HTTPServer | None = None
+        self._server: BoundedHTTPServer | None = None
 
     def start(self, address: str = "0.0.0.0") -> None:
-        # a webhook's update or an app's request is small: a large body is refused unread
-        self._server = self.app.listen(
-            self.port, address, xheaders=True, max_body_size=MAX_REQUEST_BYTES
+        server = BoundedHTTPServer(
+            self.app,
+            xheaders=True,
+            max_body_size=MAX_UPDATE_BYTES,  # each route lowers it (bot.web.door)
+            max_buffer_size=MAX_UPDATE_BYTES + MAX_HEADER_BYTES,
+            max_header_size=MAX_HEADER_BYTES,
+            idle_connection_timeout=HEADERS_SECONDS,
+            body_timeout=BODY_SECONDS,
         )
+        server.max_connections = open_files_limit()
+        server.listen(self.port, address)
+        self._server = server
         log.info("health checks at http://%s:%s/healthz", address, self.port)
+
+    @property
+    def server(self) -> BoundedHTTPServer | None:
+        return self._server
 
     async def stop(self) -> None:
         if self._server is not None:

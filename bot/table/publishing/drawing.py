@@ -45,6 +45,9 @@ class OpenTables(Protocol):
     def is_open(self, match_id: int, user_id: int) -> bool:
         """The player has the match's table open and connected: their chat prompt waits."""
 
+    def member_left(self, chat_id: int, user_id: int) -> None:
+        """The user left the group or was removed: they no longer watch its tables."""
+
     def link(self, match: Match) -> str | None:
         """The address that opens the match's table; None: the app does not show it."""
 
@@ -60,6 +63,9 @@ class NoTables:
 
     def is_open(self, match_id: int, user_id: int) -> bool:
         return False
+
+    def member_left(self, chat_id: int, user_id: int) -> None:
+        return None
 
     def link(self, match: Match) -> str | None:
         return None

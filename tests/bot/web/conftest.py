@@ -8,6 +8,7 @@ import os
 import shutil
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -64,8 +65,8 @@ class TableBot:
         return f"{self.url}/app/{query}#tgWebAppData={quote(launch_data(user, **kwargs))}"
 
 
-@pytest.fixture
-async def table_bot(database: Database) -> AsyncIterator[TableBot]:
+@asynccontextmanager
+async def running_table_bot(database: Database) -> AsyncIterator[TableBot]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     api = FakeTelegram()
@@ -76,14 +77,21 @@ async def table_bot(database: Database) -> AsyncIterator[TableBot]:
 
 
 @pytest.fixture
+async def table_bot(database: Database) -> AsyncIterator[TableBot]:
+    async with running_table_bot(database) as bot:
+        yield bot
+
+
+@pytest.fixture
 def unpaced(monkeypatch) -> None:
     """No pace per user: for tests that ask faster than any finger, where the pace is not
     what they measure."""
 
-    async def allow(self, user_id: int) -> bool:
+    async def allow(self, key) -> bool:
         return True
 
     monkeypatch.setattr(limits.Pace, "allow", allow)
+    monkeypatch.setattr(limits.Pace, "has_capacity", lambda self, key: True)
 
 
 @pytest.fixture

@@ -190,14 +190,21 @@ async def test_a_big_body_and_a_flood_of_requests_are_refused_at_once(table_bot)
         big = await client.post(
             f"/api/tables/{match.id}/moves", content=b"x" * 5000, headers=header(ALICE)
         )
-        answers = [
-            await client.get(f"/api/tables/{match.id}", headers=header(ALICE))
-            for _ in range(limits.REQUEST_BURST + 5)
-        ]
+        started = time.monotonic()
+        answers = await asyncio.gather(
+            *(
+                client.get(f"/api/tables/{match.id}", headers=header(ALICE))
+                for _ in range(2 * limits.REQUEST_BURST)
+            )
+        )
+        took = time.monotonic() - started
         someone_else = await client.get(f"/api/tables/{match.id}", headers=header(BOB))
     assert big.status_code == 413
     codes = [answer.status_code for answer in answers]
-    assert 429 in codes and codes.count(200) <= limits.REQUEST_BURST
+    # the burst, and what the bucket drained while the flood was answered (a busy machine
+    # answers slower), and no more
+    assert 429 in codes
+    assert codes.count(200) <= limits.REQUEST_BURST + limits.REQUESTS_PER_SECOND * took + 1
     assert someone_else.status_code == 200  # a pace per user
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import time
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
@@ -94,3 +95,35 @@ def test_the_comparison_is_constant_time(monkeypatch):
     with pytest.raises(Refused):
         check_init_data(tampered(signed_init_data(TOKEN, ALICE, NOW), hash="ab" * 32), TOKEN, NOW)
     assert compared == [1]
+
+
+def test_launch_data_with_start_param_is_checked_like_the_rest():
+    now = int(time.time())
+    user = {"id": 101, "first_name": "Alice"}
+    fine = signed_init_data(TOKEN, user, now, start_param="m42")
+    assert check_init_data(fine, TOKEN, now).start_param == "m42"
+    with pytest.raises(Refused, match="start_param"):
+        check_init_data(signed_init_data(TOKEN, user, now, start_param="m 42/.."), TOKEN, now)
+
+
+@pytest.mark.parametrize(
+    "user",
+    [
+        '{"id":Infinity}', '{"id":18446744073709551616}', '{"id":101.5}', '{"id":"101"}',
+        '{"id":0}', '{"id":101,"language_code":["en"]}', '{"id":101,"first_name":7}',
+        '{"id":' + "[" * 650 + "]" * 650 + "}", "[]", "null", "{",
+    ],
+)  # fmt: skip
+def test_an_odd_user_is_refused_even_when_signed(user):
+    fields = {"auth_date": str(NOW), "user": user}
+    raw = urlencode({**fields, "hash": auth.signature(fields, TOKEN)})
+    with pytest.raises(Refused, match="malformed"):
+        check_init_data(raw, TOKEN, NOW)
+
+
+@pytest.mark.parametrize("auth_date", ["1_800_000_000", " 1800000000", "1e9", "9" * 20, "-1"])
+def test_an_odd_auth_date_is_refused(auth_date):
+    fields = {"auth_date": auth_date, "user": json.dumps(ALICE)}
+    raw = urlencode({**fields, "hash": auth.signature(fields, TOKEN)})
+    with pytest.raises(Refused, match="auth_date"):
+        check_init_data(raw, TOKEN, NOW)

@@ -1,0 +1,207 @@
+"""The table app's API as a contract: the model of every request body and every answer.
+
+The handlers read requests and send answers through these models (``bot.web.api``), and
+the OpenAPI document (``bot.web.openapi``, ``GET /api/openapi.json``, kept in
+``docs/openapi.json``) is made from them, so the document, the code and the fuzzer's checks
+cannot disagree. A table's ``view`` is the engine's view of one seat: each game's own
+shape, described here as an object; the fields every game's table carries are typed, and a
+game's own extras (a card game's hand and choices, Sultan's cushions) are declared too."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+MOST_ACTION_NUMBERS = 8  # a move is a few small numbers
+
+Number = int | float  # scores and seconds: an int stays an int in the JSON
+
+
+def _whole(value: Any) -> Any:
+    # JSON Schema's "integer" admits 5.0: so does the API (not 5.5, "5" or true)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def whole(low: int, high: int) -> Any:
+    """An integer in [low, high), JSON's 5.0 read as 5."""
+    return Annotated[int, Field(strict=True, ge=low, lt=high), BeforeValidator(_whole)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests -------------------------------------------------------------------------------
+class MoveRequest(Model):
+    """A move from the table, as a chat button carries it: the action's numbers (one of
+    the table's ``legal``) and the seat's token for the decision it answers (the table's
+    ``token``); a token of an older decision is stale."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: Annotated[
+        list[whole(-(2**31), 2**31)], Field(min_length=1, max_length=MOST_ACTION_NUMBERS)
+    ]
+    token: whole(0, 2**63)
+
+
+# -- answers --------------------------------------------------------------------------------
+class Error(Model):
+    """Any refusal: a key the page knows and a sentence for people (may be empty)."""
+
+    error: str
+    message: str
+
+
+class Moved(Model):
+    """A move taken: the match's version after it."""
+
+    version: int
+
+
+class Player(Model):
+    name: str
+    ai: str | None  # an AI seat's level; None: a person
+    me: bool
+
+
+class Look(Model):
+    """A tile colour as the pictures draw it."""
+
+    rgb: str
+    symbol: str
+    ink: str
+    name: str
+
+
+class Outcome(Model):
+    scores: list[Number]
+    ranks: list[int]
+    lines: list[str]
+
+
+class Card(Model):
+    card: int
+    label: str
+
+
+class Choice(Model):
+    """A legal move as cards: what is sent back, the cards it plays, what onto, its words."""
+
+    action: list[int]
+    cards: list[int]
+    target: str | None
+    label: str
+
+
+class Cushion(Model):
+    """One of Sultan's cushions: its gem's words and the seats with a bid on it."""
+
+    label: str
+    bids: list[int]
+
+
+class PublicLines(Model):
+    """The group board's words that a table shows beside its drawing."""
+
+    heading: list[str] = []
+    board: list[str] = []
+    cushions: list[Cushion] | None = None
+
+
+class Table(PublicLines):
+    """One table as its asker sees it: a seat's view, or a watcher's public view."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    match: int
+    version: int
+    game: str
+    status: str
+    title: str
+    seat: int | None
+    token: int | None
+    players: list[Player]
+    view: dict[str, Any]
+    legal: list[list[int]]
+    to_act: list[int]
+    time_left: dict[str, Number]
+    story: list[str]
+    result: Outcome | None
+    looks: list[Look]
+    texts: dict[str, str]
+    hand: list[Card] | None = None
+    choices: list[Choice] | None = None
+
+
+class TableLine(Model):
+    """One running table of the app's home."""
+
+    match: int
+    game: str
+    title: str
+    your_turn: bool
+    to_act: list[str]
+    time_left: Number | None
+
+
+class FinishedPlayer(Model):
+    name: str
+    score: Number | None
+    winner: bool
+
+
+class FinishedLine(Model):
+    """One finished match of the app's home."""
+
+    match: int
+    game: str
+    ended_at: Number
+    outcome: str
+    players: list[FinishedPlayer]
+
+
+class Tables(Model):
+    """The app's home: the asker's running tables, their finished matches, the words."""
+
+    tables: list[TableLine]
+    finished: list[FinishedLine]
+    texts: dict[str, str]
+
+
+class ReplaySummary(Model):
+    """What a replay's page needs once."""
+
+    match: int
+    game: str
+    title: str
+    players: list[Player]
+    steps: int
+    result: Outcome | None
+    looks: list[Look]
+    texts: dict[str, str]
+
+
+class ReplayStep(PublicLines):
+    """One step of a replay: the public view after it and its words."""
+
+    step: int
+    line: str
+    others: list[str]
+    news: list[str]
+    view: dict[str, Any]
+
+
+class Health(Model):
+    serving: bool
+    reason: str
+
+
+class Alive(Model):
+    alive: bool
+
+
+ANSWERS: tuple[type[BaseModel], ...] = (
+    Error, Moved, Table, Tables, ReplaySummary, ReplayStep, Health, Alive,
+)  # fmt: skip

@@ -1,0 +1,193 @@
+"""The table app's API as an OpenAPI 3.1 document, made from the contract's models
+(``bot.web.contract``) and the routes they answer on. The bot serves it at
+``GET /api/openapi.json``; ``docs/openapi.json`` is the same document, written by
+``python -m bot.web.openapi > docs/openapi.json`` (a test keeps the two equal), and the
+fuzz test drives the running bot from it.
+
+Every ``/api/tables`` and ``/api/replays`` operation needs the launch data
+(``Authorization: tma <initData>``); the health paths and this document need nothing."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from bot.web import contract
+
+API_VERSION = "1.0"  # the contract's own: raised when an answer or a request changes shape
+
+REF = "#/components/schemas/{model}"
+MATCH = {
+    "name": "match",
+    "in": "path",
+    "required": True,
+    "description": "The match's number.",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+}
+STEP = {
+    "name": "step",
+    "in": "path",
+    "required": True,
+    "description": "The replay's step: 0 is the deal.",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,6}$"},
+}
+REFUSALS = {  # what any signed-in request may be answered besides its own success
+    "400": "The request is malformed.",
+    "401": "No launch data, or launch data that does not check (forged, expired, malformed).",
+    "413": "The body is over the route's limit (refused at the headers).",
+    "429": "Too many requests from this user, or too many failed sign-ins from this address.",
+    "503": "The database does not answer.",
+}
+
+
+def _json(model: type[BaseModel], description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": REF.format(model=model.__name__)}}},
+    }
+
+
+def _refusals(*statuses: str) -> dict[str, Any]:
+    return {status: _json(contract.Error, REFUSALS[status]) for status in statuses}
+
+
+def _signed(summary: str, ok: dict, *, params=(), extra=None, **more) -> dict:
+    """A signed-in operation: ``ok`` its 200 answer, ``extra`` its own refusals."""
+    responses = {"200": ok, **_refusals("401", "413", "429", "503")}
+    for status, description in (extra or {}).items():
+        responses[status] = _json(contract.Error, description)
+    return {
+        "summary": summary,
+        "security": [{"launchData": []}],
+        "parameters": list(params),
+        "responses": dict(sorted(responses.items())),
+        **more,
+    }
+
+
+def paths() -> dict[str, Any]:
+    not_found = {"404": "No table of a game the app draws has this number."}
+    stranger = {"403": "The asker neither plays this match nor may watch it."}
+    return {
+        "/api/tables": {
+            "get": _signed(
+                "The asker's running tables and finished matches.",
+                _json(contract.Tables, "The asker's tables."),
+            )
+        },
+        "/api/tables/{match}": {
+            "get": _signed(
+                "One table as the asker sees it: their seat's view, or a member's public view.",
+                _json(contract.Table, "The table."),
+                params=[MATCH],
+                extra=not_found | stranger,
+            )
+        },
+        "/api/tables/{match}/moves": {
+            "post": _signed(
+                "A move, made as a chat button's is.",
+                _json(contract.Moved, "The move is played."),
+                params=[MATCH],
+                extra=not_found
+                | {
+                    "400": REFUSALS["400"] + " Not a move's shape.",
+                    "403": "Not the asker's table, or not their turn, or not a legal move.",
+                    "409": "The move answers an older decision (stale): nothing changed.",
+                },
+                requestBody={
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": REF.format(model="MoveRequest")}}
+                    },
+                },
+            )
+        },
+        "/api/tables/{match}/live": {
+            "get": _signed(
+                'Server-Sent Events: `data: {"version": n}` each time the match changes.',
+                {
+                    "description": "An event stream that stays open.",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                },
+                params=[MATCH],
+                extra=not_found
+                | stranger
+                | {"503": "Too many live connections, or the database does not answer."},
+            )
+        },
+        "/api/replays/{match}": {
+            "get": _signed(
+                "A finished match to replay: its players and result.",
+                _json(contract.ReplaySummary, "The replay's summary."),
+                params=[MATCH],
+                extra=not_found | stranger | {"409": "The match is still being played."},
+            )
+        },
+        "/api/replays/{match}/{step}": {
+            "get": _signed(
+                "One step of a finished match's replay, as everyone saw it.",
+                _json(contract.ReplayStep, "The step."),
+                params=[MATCH, STEP],
+                extra={"404": "No such match or step."}
+                | stranger
+                | {"409": "The match is still being played."},
+            )
+        },
+        "/healthz": {
+            "get": {
+                "summary": "Whether this instance serves (for a platform's health checks).",
+                "responses": {
+                    "200": _json(contract.Health, "Serving."),
+                    "503": _json(contract.Health, "Not serving: the reason says why."),
+                },
+            }
+        },
+        "/livez": {
+            "get": {
+                "summary": "Whether the process runs.",
+                "responses": {"200": _json(contract.Alive, "Alive.")},
+            }
+        },
+    }
+
+
+def document() -> dict[str, Any]:
+    models = [*contract.ANSWERS, contract.MoveRequest]
+    _, schemas = models_json_schema([(model, "validation") for model in models], ref_template=REF)
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Table Bot: the table app's API",
+            "version": API_VERSION,
+            "description": (
+                "The API of the Telegram Mini App served by the bot. Every table and replay "
+                "request carries Telegram's signed launch data: `Authorization: tma <initData>`."
+            ),
+        },
+        "paths": paths(),
+        "components": {
+            "schemas": schemas["$defs"],
+            "securitySchemes": {
+                "launchData": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "Authorization",
+                    "description": "`tma ` and the Mini App's initData, as Telegram signed it.",
+                }
+            },
+        },
+    }
+
+
+@cache
+def document_json() -> str:
+    return json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(document_json())

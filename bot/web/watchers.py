@@ -1,0 +1,42 @@
+"""Who may watch a match from the table app: a member of the group it is played in (its
+public view), asked of Telegram and then known for ``MEMBERSHIP_SECONDS``. In an inline
+message or a private chat nobody but its players may. When the bot hears that a member
+left or was removed, what it knew of them is forgotten at once (``forget``), so their next
+request asks Telegram again."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from bot.storage import Match
+from bot.table.place import place_of
+
+MEMBERSHIP_SECONDS = 60  # a member's right to watch, asked of Telegram this seldom
+MEMBERSHIPS_KEPT = 10_000
+
+
+class Watchers:
+    def __init__(self, is_member: Callable[[int, int], Awaitable[bool]]) -> None:
+        self.is_member = is_member
+        self._known: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
+        self.clock: Callable[[], float] = time.monotonic
+
+    async def may_watch(self, match: Match, user_id: int) -> bool:
+        if not place_of(match).watchable:
+            return False
+        key = (match.chat_id, user_id)
+        known = self._known.get(key)
+        now = self.clock()
+        if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
+            return known[0]
+        member = await self.is_member(match.chat_id, user_id)
+        self._known[key] = (member, now)
+        self._known.move_to_end(key)
+        while len(self._known) > MEMBERSHIPS_KEPT:
+            self._known.popitem(last=False)
+        return member
+
+    def forget(self, chat_id: int, user_id: int) -> None:
+        self._known.pop((chat_id, user_id), None)

@@ -1,0 +1,34 @@
+"""Refused requests in the log: one warning line each, with no traceback and the path's
+control characters escaped, at most so many a minute, and then a count of those left out."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.web import door
+
+
+def test_the_log_says_how_many_refusals_it_left_out():
+    log = door.RefusalLog(per_minute=2)
+    now = [0.0]
+    log.clock = lambda: now[0]
+
+    class Request:
+        method, path, remote_ip = "GET", "/x\x00y", "1.2.3.4"
+
+    lines = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    logging.getLogger("bot.web.refused").addHandler(handler)
+    try:
+        for _ in range(5):
+            log.refused(Request, 404, "Not Found")
+        now[0] = 61.0
+        log.refused(Request, 404, "Not Found")
+    finally:
+        logging.getLogger("bot.web.refused").removeHandler(handler)
+    assert lines == [
+        "refused GET /x\\x00y from 1.2.3.4: 404 Not Found",
+        "refused GET /x\\x00y from 1.2.3.4: 404 Not Found",
+        "refused GET /x\\x00y from 1.2.3.4: 404 Not Found (3 more refused before, not logged)",
+    ]
