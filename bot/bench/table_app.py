@@ -320,11 +320,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--connections", type=int, default=1000, help="live connections")
     parser.add_argument("--client", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    client_or_bench(parser.parse_args(argv), client, run)
+
+
+def client_or_bench(args: argparse.Namespace, client, run) -> None:
+    """A bench whose client is a process of its own (started with ``--client <plan>``): be
+    that client, or run the bench and print its figures in one JSON line."""
     if args.client:
         asyncio.run(client(json.loads(args.client)))
-        return
-    print(json.dumps(asyncio.run(run(args))))
+    else:
+        print(json.dumps(asyncio.run(run(args))))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import psutil
 
-from bot.bench.table_app import TableBench
+from bot.bench.table_app import TableBench, client_or_bench
 from bot.testing.fake_server import free_port
 from bot.web import server
 
@@ -208,11 +208,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--silent", type=int, default=2000, help="connections that send nothing")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--client", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.client:
-        asyncio.run(client(json.loads(args.client)))
-        return
-    print(json.dumps(asyncio.run(run(args))))
+    client_or_bench(parser.parse_args(argv), client, run)
 
 
 if __name__ == "__main__":

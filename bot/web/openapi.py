@@ -22,20 +22,21 @@ from bot.web import contract
 API_VERSION = "1.0"  # the contract's own: raised when an answer or a request changes shape
 
 REF = "#/components/schemas/{model}"
-MATCH = {
-    "name": "match",
-    "in": "path",
-    "required": True,
-    "description": "The match's number.",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
-}
-STEP = {
-    "name": "step",
-    "in": "path",
-    "required": True,
-    "description": "The replay's step: 0 is the deal.",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,6}$"},
-}
+
+
+def path_number(name: str, description: str, digits: int) -> dict[str, Any]:
+    """A number in the path, as the routes match it (``[0-9]{1,digits}``)."""
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": description,
+        "schema": {"type": "string", "pattern": f"^[0-9]{{1,{digits}}}$"},
+    }
+
+
+MATCH = path_number("match", "The match's number.", 18)
+STEP = path_number("step", "The replay's step: 0 is the deal.", 6)
 REFUSALS = {  # what any signed-in request may be answered besides its own success
     "400": "The request is malformed.",
     "401": "No launch data, or launch data that does not check (forged, expired, malformed).",
