@@ -4,7 +4,7 @@ Every game is registered here, once: its id and the package that holds its engin
 package's ``ENGINE``; its options are the engine's ``Options`` model). The id names the game
 everywhere else — in callback data, in ``/new <id>``, as its message catalogue's domain and
 its rules file ``docs/rules/<id>.md`` — and the package's name is the name of its UI adapter
-and board pictures in the bot (see README, "Adding a game").
+and board pictures in the bot (see docs/extending.md).
 """
 
 from __future__ import annotations

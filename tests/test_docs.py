@@ -38,3 +38,46 @@ def test_every_python_m_command_names_a_module(doc: Path):
     modules = set(MODULE.findall(doc.read_text()))
     missing = [module for module in sorted(modules) if importlib.util.find_spec(module) is None]
     assert not missing, f"{doc.name} gives commands for modules that do not exist: {missing}"
+
+
+# a Markdown link of the docs' own: [text](target), target a path and/or #anchor
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+MAX_README_LINES = 300  # the README starts short: the guides live in docs/
+
+
+def anchors(doc: Path) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings (lowercase, punctuation dropped,
+    spaces as hyphens; a repeated heading gets -1, -2, …)."""
+    seen: dict[str, int] = {}
+    made = set()
+    for line in doc.read_text().splitlines():
+        if not line.startswith("#"):
+            continue
+        slug = re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        made.add(slug if count == 0 else f"{slug}-{count}")
+    return made
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.name)
+def test_every_link_of_the_docs_leads_somewhere(doc: Path):
+    """A link works from where it stands: its file relative to the doc, its anchor a heading
+    of that file (what moving a section to another file breaks)."""
+    broken = []
+    for target in LINK.findall(doc.read_text()):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (doc.parent / path).resolve() if path else doc
+        if not file.exists():
+            broken.append(target)
+        elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+            broken.append(target)
+    assert not broken, f"{doc.name} links nowhere: {broken}"
+
+
+def test_the_readme_starts_short():
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= MAX_README_LINES
+    assert "<!-- test-command -->" in lines  # the two commands stay at its top
