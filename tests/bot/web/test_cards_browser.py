@@ -54,7 +54,7 @@ async def test_a_watchers_taps_change_nothing(table_bot, chromium):
     watcher = await open_page(chromium, table_bot.page_url(CAROL, match.id))
     await wait_for_version(watcher, match.version)
     assert await watcher.locator("button.card, [data-move]").count() == 0
-    for element in await watcher.locator(".player, .board-text p, .cushion").all():
+    for element in await watcher.locator(".seat, .felt, .cushion, .bid").all():
         await element.click()
     after = await current_match(table_bot.driver)
     assert after.version == match.version

@@ -1,0 +1,54 @@
+// Movement: a card, a bid or a play that has just arrived on the table travels there from
+// its seat. Only transforms and opacity are animated (the compositor's work: 60 fps on a
+// phone), the table is already drawn where it ends, so a tap during the movement lands on
+// what it shows. prefers-reduced-motion gets none; Telegram's low performance class on
+// Android (its user agent ends in "LOW") gets a short fade instead of the travel.
+
+const TRAVEL_MS = 420;
+const FADE_MS = 160;
+
+export function motionLevel() {
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return "none";
+  if (/\bLOW$/.test(navigator.userAgent)) return "low";
+  return "full";
+}
+
+// The keys of everything on the table that may arrive (cards, bids, plays).
+export function keysOf(root) {
+  return new Set(Array.from(root.querySelectorAll("[data-key]"), (element) => element.dataset.key));
+}
+
+// Everything under ``root`` whose key was not there before arrives: from its seat (data-from)
+// to where it lies now.
+export function arrive(root, before, level = motionLevel()) {
+  if (level === "none") return [];
+  const moving = [];
+  for (const element of root.querySelectorAll("[data-key]")) {
+    if (before.has(element.dataset.key)) continue;
+    const seat = root.querySelector(`.seats [data-seat="${element.dataset.from}"]`);
+    if (level === "low" || !seat) {
+      moving.push(element.animate([{ opacity: 0 }, { opacity: 1 }], { duration: FADE_MS }));
+      continue;
+    }
+    const from = seat.getBoundingClientRect();
+    const to = element.getBoundingClientRect();
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    moving.push(
+      element.animate(
+        [
+          { transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0.4 },
+          { transform: "translate(0, 0) scale(1)", opacity: 1 },
+        ],
+        { duration: TRAVEL_MS, easing: "cubic-bezier(.2, .7, .3, 1)" },
+      ),
+    );
+  }
+  return moving;
+}
+
+// A picked card rises (a new element each drawing: the rise is played, not transitioned).
+export function lift(element, level = motionLevel()) {
+  if (level !== "full" || !element) return;
+  element.animate([{ transform: "translateY(0)" }, { transform: "translateY(-14px)" }], { duration: 120, easing: "ease-out" });
+}
