@@ -35,6 +35,7 @@ class WebUser:
     first_name: str
     language_code: str | None
     username: str | None
+    start_param: str | None = None  # a startapp link's parameter (bot.web.start_param)
 
 
 def secret_key(token: str) -> bytes:
@@ -82,6 +83,7 @@ def check_init_data(raw: str, token: str, now: float) -> WebUser:
             first_name=str(user.get("first_name", "")),
             language_code=user.get("language_code"),
             username=user.get("username"),
+            start_param=fields.get("start_param"),
         )
     except (KeyError, ValueError, TypeError):
         raise Refused("initData lacks auth_date or user") from None

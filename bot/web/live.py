@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from bot.storage import Match
+from bot.web import start_param
 from bot.web.limits import LIVE_IN_ALL, LIVE_PER_USER
 from bot.web.tables import TABLE_GAMES
 
@@ -54,8 +55,10 @@ class LiveTables:
         base_url: str,
         redraw_prompt: Callable[[int, int], None],
         grace: float = REDRAW_GRACE_SECONDS,
+        main_app: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.main_app = main_app  # WEB_APP_MAIN: the app is the bot's Main Mini App
         self.redraw_prompt = redraw_prompt
         self.grace = grace
         self._streams: dict[int, dict[int, set[Stream]]] = defaultdict(lambda: defaultdict(set))
@@ -75,6 +78,11 @@ class LiveTables:
         if match.game not in TABLE_GAMES:
             return None
         return f"{self.base_url}/app/?m={match.id}"
+
+    def start_param(self, match: Match) -> str | None:
+        if not self.main_app or match.game not in TABLE_GAMES:
+            return None
+        return start_param.encode(match.id)
 
     def replay_link(self, match: Match) -> str | None:
         if match.game not in TABLE_GAMES:
