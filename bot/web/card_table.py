@@ -363,7 +363,7 @@ def _donkey(t, view, seat, names, to_act, legal) -> dict[str, Any]:
         "plays": plays,
         "donkey_round": view["donkey_round"],
         "donkey": donkey_ui.UI._donkey_line(t, view, names) if not over else "",
-        "donkey_on_table": holder is None and not over,
+        "donkey_holder": None if over else holder,
     }
     if legal:
         pending = view["pending"]

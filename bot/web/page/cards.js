@@ -223,7 +223,9 @@ function centreDonkey(table) {
   return [
     caption(c.heading),
     h("div", { class: `plays${c.donkey_round ? " donkey-round" : ""}` }, plays),
-    c.donkey ? h("div", { class: "tally" }, h("span", { class: `chip${c.donkey_on_table ? " hot" : ""}`, "data-donkey": c.donkey_on_table ? "table" : "held" }, c.donkey)) : null,
+    c.donkey_holder !== null && c.donkey_holder !== undefined
+      ? h("div", { class: "tally" }, h("span", { class: "chip", "data-donkey": c.donkey_holder, "aria-label": c.donkey, title: c.donkey }, `🫏 → ${table.players[c.donkey_holder].name}`))
+      : null, // on the table, the donkey lies among the round's cards
   ];
 }
 

@@ -8,42 +8,83 @@ from __future__ import annotations
 import pytest
 
 from bot.presentation.i18n import translator
+from bot.presentation.ui import get_ui
+from bot.presentation.ui.base import Names
 from bot.web import cards
+from bot.web.tables import plain_lines
 from games import get_engine
 from games.ai import choose
 from tests.bot.conftest import CAROL
 from tests.bot.helpers import current_match
 from tests.bot.web.conftest import open_page
+from tests.bot.web.table_checks import check_table, snapshot
 from tests.bot.web.taps import tap_cards, wait_for_version
 from tests.bot.web.test_secrets import PLAYERS, start
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 
 
+CHECK_EVERY = 5  # moves between two checks of the pages against the engine's views
+SLOW_MOTION = 0.1  # the pages' animations at a tenth of their speed: every tap lands mid-move
+
+
+async def slow_motion(page) -> None:
+    session = await page.context.new_cdp_session(page)
+    await session.send("Animation.enable")
+    await session.send("Animation.setPlaybackRate", {"playbackRate": SLOW_MOTION})
+
+
+async def running_animations(page) -> int:
+    return await page.evaluate(
+        "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+    )
+
+
+def board_lines(game: str, public: dict, names: list[str]) -> list[str]:
+    """The group board's lines about the players: the text the page no longer carries."""
+    text = get_ui(game).board(translator("en"), public, Names.of(names)).text
+    return [line for line in plain_lines(text) if any(name in line for name in names)]
+
+
 @pytest.mark.parametrize("game", ["5211", "sultan", "donkey"])
 async def test_three_players_play_a_whole_match_by_tapping_their_cards(table_bot, chromium, game):
+    """A whole match by taps, every tap made while the table still moves (the animations
+    slowed down); every few moves the watcher's and the mover's tables are checked against
+    the engine's views: each seat's cards and points, the centre, every card labelled, and
+    none of the board's text."""
     match = await start(table_bot, game)
     engine = get_engine(game)
+    names = [seat.name for seat in match.seats]
     pages = [await open_page(chromium, table_bot.page_url(user, match.id)) for user in PLAYERS]
     watcher = await open_page(chromium, table_bot.page_url(CAROL, match.id))
     for page in [*pages, watcher]:
+        await slow_motion(page)
         await wait_for_version(page, match.version)
     assert await watcher.locator(".hand-fan").count() == 0  # watching: no hand
     for page in [*pages, watcher]:  # a phone's width: no sideways scrolling
         assert await page.evaluate("() => document.documentElement.scrollWidth") <= 400
     assert "Watching" in await watcher.inner_text("main")
     t = translator("en")
-    moves = 0
+    moves = taps_mid_move = 0
     while (match := await current_match(table_bot.driver)).status == "playing":
         seat = min(engine.to_act(match.state))
         view, legal = engine.view(match.state, seat), engine.legal_actions(match.state, seat)
+        if moves % CHECK_EVERY == 0:
+            public = engine.view(match.state, None)
+            for page, seen, number in ((watcher, public, None), (pages[seat], view, seat)):
+                shown = await snapshot(page)
+                check_table(game, shown, seen, names, number)
+                board = [line for line in board_lines(game, public, names) if line in shown["text"]]
+                assert board == []
         action = choose(game, "normal", view, seat, legal, moves)
         (choice,) = cards.choices(game, t, view, seat, [action])
+        taps_mid_move += await running_animations(pages[seat]) > 0
         await tap_cards(pages[seat], choice["cards"], action)
         for page in [*pages, watcher]:  # the mover's page and, told live, everyone's
             await wait_for_version(page, match.version + 1)
         moves += 1
         assert moves < 400
+    assert taps_mid_move > moves // 2  # most taps came while a card or bid still travelled
     for page in [*pages, watcher]:
         assert "Game over" in await page.inner_text(".result")  # the final result, for all
         assert page.errors == []
