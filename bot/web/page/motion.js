@@ -2,14 +2,15 @@
 // its seat. Only transforms and opacity are animated (the compositor's work: 60 fps on a
 // phone), the table is already drawn where it ends, so a tap during the movement lands on
 // what it shows. prefers-reduced-motion gets none; Telegram's low performance class on
-// Android (its user agent ends in "LOW") gets a short fade instead of the travel.
+// Android (its user agent ends in "LOW", as in "...; SDK 29; LOW)") gets a short fade
+// instead of the travel.
 
 const TRAVEL_MS = 420;
 const FADE_MS = 160;
 
 export function motionLevel() {
   if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return "none";
-  if (/\bLOW$/.test(navigator.userAgent)) return "low";
+  if (/\bLOW\)?$/.test(navigator.userAgent)) return "low";
   return "full";
 }
 

@@ -122,9 +122,10 @@ async def chromium() -> AsyncIterator:
         await browser.close()
 
 
-async def open_page(browser, url: str, width: int = 400):
-    """A phone-wide page at ``url`` (telegram.org refused: the page works without it)."""
-    page = await browser.new_page(viewport={"width": width, "height": 900})
+async def open_page(browser, url: str, width: int = 400, **options):
+    """A phone-wide page at ``url`` (telegram.org refused: the page works without it);
+    ``options``: Playwright's page options (reduced_motion, user_agent, color_scheme)."""
+    page = await browser.new_page(viewport={"width": width, "height": 900}, **options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
