@@ -113,6 +113,7 @@ const state = {
   problem: null, // a status line that stays (offline, storage down)
   drawnKeys: null, // what lay on the table at the last drawing (data-key), to see arrivals
   drawnVersion: null,
+  arrivedKeys: new Set(), // what the latest version brought: highlighted until the next
   summariesGone: new Set(), // the round summaries tapped away or timed out
   summaryTimers: new Map(),
 };
@@ -157,13 +158,14 @@ async function move(action) {
       body: JSON.stringify({ action, token: table.token }),
     });
     haptic("success");
+    state.busy = false;
+    state.picked = null; // the new table, read next, no longer holds them
   } catch (error) {
     haptic("warning");
     show(error.message, "refused");
-  } finally {
     state.busy = false;
     state.picked = null;
-    draw(); // the tiles let go at once, whatever the answer
+    draw(); // a refused move: the tiles let go at once
   }
   await refresh(table.match);
 }
@@ -252,7 +254,13 @@ function draw() {
   main.dataset.turn = table.legal.length > 0 ? "mine" : "others";
   const level = motionLevel();
   document.documentElement.dataset.motion = level;
-  if (before) window.tableMotion = { version: table.version, moving: arrive(main, before, level) };
+  if (before) {
+    state.arrivedKeys = new Set([...keysOf(main)].filter((key) => !before.has(key)));
+    window.tableMotion = { version: table.version, moving: arrive(main, before, level) };
+  }
+  for (const element of main.querySelectorAll("[data-key]")) {
+    if (state.arrivedKeys.has(element.dataset.key)) element.classList.add("arrived"); // the last move
+  }
   for (const card of main.querySelectorAll(".hand-fan .chosen")) {
     if (!wasPicked.has(card.dataset.card)) lift(card, level);
   }

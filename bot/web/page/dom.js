@@ -19,7 +19,9 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 // A tile of ``colour`` (an index into the game's looks); ``onTap`` makes it a button.
-export function tile(looks, colour, { onTap, chosen, lit, small, label } = {}) {
+// ``key``: a tile laid on a board, followed from one version to the next (motion.js: a new
+// one arrives with a movement and is highlighted).
+export function tile(looks, colour, { onTap, chosen, lit, small, label, key } = {}) {
   const look = looks[colour];
   const classes = ["tile", small && "small", chosen && "chosen", lit && "lit"];
   const attrs = {
@@ -28,6 +30,7 @@ export function tile(looks, colour, { onTap, chosen, lit, small, label } = {}) {
     "aria-label": label || look.name,
     title: label || look.name,
     "data-colour": colour,
+    "data-key": key,
   };
   if (onTap) {
     attrs.onclick = onTap;

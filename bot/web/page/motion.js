@@ -1,5 +1,6 @@
 // Movement: a card, a bid or a play that has just arrived on the table travels there from
-// its seat. Only transforms and opacity are animated (the compositor's work: 60 fps on a
+// its seat; a tile laid on a board settles into its place; either stays highlighted until
+// the next move. Only transforms and opacity are animated (the compositor's work: 60 fps on a
 // phone), the table is already drawn where it ends, so a tap during the movement lands on
 // what it shows. prefers-reduced-motion gets none; Telegram's low performance class on
 // Android (its user agent ends in "LOW", as in "...; SDK 29; LOW)") gets a short fade
@@ -26,15 +27,28 @@ export function arrive(root, before, level = motionLevel()) {
   const moving = [];
   for (const element of root.querySelectorAll("[data-key]")) {
     if (before.has(element.dataset.key)) continue;
-    const seat = root.querySelector(`.seats [data-seat="${element.dataset.from}"]`);
-    if (level === "low" || !seat) {
+    const from = element.dataset.from;
+    const seat = from !== undefined ? root.querySelector(`.seats [data-seat="${from}"]`) : null;
+    if (level === "low") {
       moving.push(element.animate([{ opacity: 0 }, { opacity: 1 }], { duration: FADE_MS }));
       continue;
     }
-    const from = seat.getBoundingClientRect();
+    if (!seat) {  // laid where it was picked (a tile on a board): it settles into place
+      moving.push(
+        element.animate(
+          [
+            { transform: "scale(1.6)", opacity: 0 },
+            { transform: "scale(1)", opacity: 1 },
+          ],
+          { duration: TRAVEL_MS / 2, easing: "ease-out" },
+        ),
+      );
+      continue;
+    }
+    const start = seat.getBoundingClientRect();
     const to = element.getBoundingClientRect();
-    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    const dx = start.left + start.width / 2 - (to.left + to.width / 2);
+    const dy = start.top + start.height / 2 - (to.top + to.height / 2);
     moving.push(
       element.animate(
         [
