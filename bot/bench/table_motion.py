@@ -10,7 +10,8 @@ each:
 
 * ``frame_ms_p50`` / ``frame_ms_p95`` / ``frame_ms_max`` — the time between two frames
   (``requestAnimationFrame``) on another player's table while the move's card or bid travels
-  from its seat to the centre (``frame_target_ms``: 16.7, 60 frames a second), and
+  from its seat to the centre (``frame_target_ms``: 16.7, 60 frames a second;
+  ``frames_late_share``: the share of them that came later than that), and
   ``draw_frame_ms_p50`` / ``_p95`` — the frame before them, which draws the new table;
 * ``tap_to_redraw_ms_p50`` / ``_p95`` — on the mover's table, from the tap that makes the
   move to the table drawn again with it (the request, the reading of the new table, the
@@ -66,6 +67,9 @@ WATCH = """() => {
   }).observe(table, { attributes: true, attributeFilter: ["data-version"] });
 }"""
 FRAMES = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  await frame();
+  await frame(); // the drawing's frame and the next, at least
   await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
   window.benchWatching = false;
   const f = window.benchFrames;
@@ -96,13 +100,17 @@ async def table_page(browser, url: str, throttle: float, loaded: list[int] | Non
     if loaded is not None:  # the bytes of every response of the bot's own origin
 
         async def count(response) -> None:
-            if response.url.startswith(url.split("/app/")[0]):
+            own = response.url.startswith(url.split("/app/")[0])
+            if own and "/live" not in response.url:  # the live channel never ends
                 loaded.append(len(await response.body()))
 
         page.on("response", count)
     session = await page.context.new_cdp_session(page)
     await session.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     await page.goto(url)
+    await page.wait_for_selector("#table[data-version]")
+    if loaded is not None:
+        page.remove_listener("response", count)  # the first table is drawn: that is all
     return page
 
 
@@ -166,8 +174,9 @@ async def one_run(browser, args: argparse.Namespace, workdir: Path) -> dict:
             for page in pages:
                 await wait_version(page, match.version + 1)
             between = await other.evaluate(FRAMES)
-            drawing.append(between[0])  # the frame that draws the new table
-            frames += between[1:]  # the card or bid on its way
+            if between:  # (a move that only clears the table moves nothing)
+                drawing.append(between[0])  # the frame that draws the new table
+                frames += between[1:]  # the card or bid on its way
             tapped = await pages[seat].evaluate("() => window.benchDrawn - window.benchTap")
             taps.append(tapped)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -179,6 +188,7 @@ async def one_run(browser, args: argparse.Namespace, workdir: Path) -> dict:
         "frame_ms_p50": percentile(frames, 0.5),
         "frame_ms_p95": percentile(frames, 0.95),
         "frame_ms_max": max(frames),
+        "frames_late_share": sum(f > FRAME_TARGET_MS + 1 for f in frames) / len(frames),
         "draw_frame_ms_p50": percentile(drawing, 0.5),
         "draw_frame_ms_p95": percentile(drawing, 0.95),
         "tap_to_redraw_ms_p50": percentile(taps, 0.5),
@@ -203,7 +213,7 @@ async def run(args: argparse.Namespace) -> dict:
             with tempfile.TemporaryDirectory() as folder:
                 runs.append(await one_run(browser, args, Path(folder)))
         await browser.close()
-    figures = {key: round(statistics.median(r[key] for r in runs), 2) for key in runs[0]}
+    figures = {key: round(statistics.median(r[key] for r in runs), 3) for key in runs[0]}
     return {
         **figures,
         "frame_target_ms": round(FRAME_TARGET_MS, 1),

@@ -17,6 +17,7 @@ from bot.presentation.ui import donkey as donkey_ui
 from bot.presentation.ui import sultan as sultan_ui
 from bot.presentation.ui.base import Names
 from bot.web.cards import card
+from games.g5211.engine import COLOURS as COLOURS_5211
 from games.g5211.engine import (
     colour_counts,
     colour_limit,
@@ -112,7 +113,7 @@ def _5211(t, view, seat, names, to_act, legal) -> dict[str, Any]:
                 limit=limit,
             ),
         }
-        for colour, name in enumerate(("blue", "yellow", "orange", "green", "turquoise"))
+        for colour, name in enumerate(COLOURS_5211)
     ]  # fmt: skip
     centre = {
         "heading": ""

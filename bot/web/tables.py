@@ -5,9 +5,11 @@ drawn from — with its legal moves as lists of numbers, the heading and the tur
 viewer's language (the game's own screens' words: ``bot.presentation.ui``), the time left to
 move, and what the page needs to draw the tiles as the pictures do (colours and symbols:
 ``bot.presentation.pictures``) — for a card game the seat's hand and its moves as cards
-(``bot.web.cards``). Nobody without a seat gets a seat's view: a member of the match's group
-watches the public view, with no move. The page draws this and nothing else; legal moves
-come from the engine, never from the page."""
+(``bot.web.cards``) — and the seats around the table; a card game's table is drawn, not
+written: its centre, what to do now, the last move and a round's summary
+(``bot.web.card_table``), never the group board's text. Nobody without a seat gets a
+seat's view: a member of the match's group watches the public view, with no move. The page
+draws this and nothing else; legal moves come from the engine, never from the page."""
 
 from __future__ import annotations
 

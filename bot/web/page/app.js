@@ -170,19 +170,35 @@ async function move(action) {
   await refresh(table.match);
 }
 
+const CLOCK_SLACK_MS = 1500;
+
+// The same version, its clocks where they were: nothing to draw again.
+function sameTable(before, after) {
+  if (!before || before.version !== after.version || before.status !== after.status) return false;
+  const seats = Object.keys(after.time_left);
+  if (seats.length !== Object.keys(before.time_left).length) return false;
+  const now = Date.now();
+  return seats.every((seat) => {
+    const was = before.readAt + (before.time_left[seat] ?? -1e9) * 1000;
+    return Math.abs(now + after.time_left[seat] * 1000 - was) < CLOCK_SLACK_MS;
+  });
+}
+
 async function load(matchId) {
   try {
     const table = await api(`/api/tables/${matchId}`);
+    table.readAt = Date.now();
     const myTurn = table.legal.length > 0;
     const wasMyTurn = state.table && state.table.legal.length > 0;
     if (myTurn && !wasMyTurn && state.table) haptic("turn");
     if (!state.table || state.table.version !== table.version) state.picked = null;
+    const unchanged = sameTable(state.table, table);
     state.table = table;
     state.texts = table.texts;
     document.title = table.title ? `${table.title}` : document.title;
     if (state.problem === "storage_down") state.problem = null;
     if (!state.problem && status.className !== "refused") show("");
-    draw();
+    if (!unchanged) draw(); // a second reading of the same version leaves a move's motion be
   } catch (error) {
     if (error.key === "storage_down") {
       state.problem = "storage_down";

@@ -6,7 +6,7 @@
 // send one back); a move that plays no card (a pass) is a button of its own. Only the legal
 // moves the server sent are ever offered.
 
-import { h, header } from "./dom.js";
+import { h, header, say } from "./dom.js";
 
 const SHAPES = ["●", "★", "◆", "■", "♥"]; // 5211's colours, each its shape (the chat's 🔵⭐🔶🟩🩵)
 
@@ -241,7 +241,7 @@ function summary(table) {
       row.gem ? gemToken(row.gem) : null,
       h("span", { class: "who" }, row.name),
       h("span", { class: "summary-cards" }, row.cards.map((card) => cardFace(card, { mini: true, attrs: { class: `${cardClass(card, new Set())}${card.taken ? " taken" : ""}`, title: card.by ? `${card.by}: ${card.label}` : card.label } }))),
-      h("span", { class: "points" }, row.points, row.total !== undefined ? ` · ${table.texts.table_total.replace("{total}", row.total)}` : ""),
+      h("span", { class: "points" }, row.points, row.total !== undefined ? ` · ${say(table.texts, "table_total", { total: row.total })}` : ""),
     ),
   );
   return h(

@@ -49,15 +49,16 @@ export function arrive(root, before, level = motionLevel()) {
     const to = element.getBoundingClientRect();
     const dx = start.left + start.width / 2 - (to.left + to.width / 2);
     const dy = start.top + start.height / 2 - (to.top + to.height / 2);
-    moving.push(
-      element.animate(
-        [
-          { transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0.4 },
-          { transform: "translate(0, 0) scale(1)", opacity: 1 },
-        ],
-        { duration: TRAVEL_MS, easing: "cubic-bezier(.2, .7, .3, 1)" },
-      ),
+    element.style.willChange = "transform, opacity"; // a layer of its own while it travels
+    const travel = element.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0.4 },
+        { transform: "translate(0, 0) scale(1)", opacity: 1 },
+      ],
+      { duration: TRAVEL_MS, easing: "cubic-bezier(.2, .7, .3, 1)" },
     );
+    travel.finished.then(() => { element.style.willChange = ""; }, () => {});
+    moving.push(travel);
   }
   return moving;
 }

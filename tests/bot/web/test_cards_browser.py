@@ -125,3 +125,42 @@ async def test_a_finished_match_replays_forward_and_back(table_bot, chromium):
     await page.wait_for_function("() => document.querySelector('#table').dataset.step === '0'")
     assert last > 1 and await page.locator(".hand-fan").count() == 0  # nothing hidden
     assert page.errors == []
+
+
+async def test_the_end_of_a_round_shows_who_took_what_until_a_tap(table_bot, chromium):
+    """5211's first round scored: the table shows each player's cards of the round, those
+    that scored marked, and the points, until a tap; then the next deal."""
+    from tests.bot import play5211
+    from tests.bot.conftest import ALICE, BOB, GROUP
+    from tests.bot.helpers import play_by_data
+
+    driver, engine = table_bot.driver, get_engine("5211")
+    await play5211.start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    for moves in range(20):
+        match = await current_match(driver)
+        if any(event["type"] == "round_scored" for event in match.state["log"]):
+            break
+        seat = min(engine.to_act(match.state))
+        view, legal = engine.view(match.state, seat), engine.legal_actions(match.state, seat)
+        action = choose("5211", "normal", view, seat, legal, moves)
+        await play_by_data(driver, match, [ALICE, BOB][seat], action)
+    await driver.settle()
+    match = await current_match(driver)
+    scored = next(e for e in match.state["log"] if e["type"] == "round_scored")
+    page = await open_page(chromium, table_bot.page_url(ALICE, match.id))
+    await wait_for_version(page, match.version)
+    summary = page.locator(".summary")
+    assert await summary.locator("h2").inner_text() == "Round 1: the points"
+    rows = await summary.locator(".summary-row").all()
+    assert len(rows) == 2
+    for seat, row in enumerate(rows):
+        assert await row.locator(".who").inner_text() == ["Alice", "Bob"][seat]
+        assert await row.locator(".card").count() == 4  # the round's cards: 2 + 1 + 1
+        assert await row.locator(".card.taken").count() == len(scored["scored"][seat])
+        points = await row.locator(".points").inner_text()
+        assert points == f"+{scored['points'][seat]} · total {scored['totals'][seat]}"
+    assert await page.locator(".hand-fan .card").count() == 5  # the next deal, in hand
+    await summary.click()
+    await summary.wait_for(state="detached")  # tapped away: the table
+    assert await page.locator(".felt .play-row").count() == 2
+    assert page.errors == []
