@@ -247,7 +247,8 @@ function pause(ms) {
 
 function dismissSummary(id) {
   state.summariesGone.add(id);
-  draw();
+  // drawn again only if it still shows: a drawing for nothing could swallow a tap in flight
+  if (state.table && state.table.summary && state.table.summary.id === id) draw();
 }
 
 // The summary of a round just over stays until a tap or a few seconds: then the table.
