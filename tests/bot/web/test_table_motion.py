@@ -129,3 +129,28 @@ async def test_the_page_follows_telegrams_mini_app_conventions(table_bot, chromi
     assert top >= 24 + 56  # below Telegram's own controls
     bottom = await page.evaluate("() => getComputedStyle(document.body).paddingBottom")
     assert float(bottom.removesuffix("px")) >= 30
+
+
+async def test_the_tile_games_share_the_seat_header_and_a_laid_tile_settles_in(table_bot, chromium):
+    """Azul, as the card games: every seat in the header with its score and the clock of the
+    player to act; the tiles a move lays on a board settle into place and stay highlighted."""
+    from tests.bot.web.taps import tap_azul
+    from tests.bot.web.test_browser import PLAYERS as PAIR
+    from tests.bot.web.test_browser import azul_for_the_player_to_act
+
+    match, seat, page = await azul_for_the_player_to_act(table_bot, chromium)
+    await slow_motion(page)
+    seats = page.locator(".seats .seat")
+    assert await seats.count() == 2
+    assert await seats.nth(seat).get_attribute("aria-label") == f"{PAIR[seat].first_name}: 0 points"
+    assert await page.locator(f".seats .seat.acting[data-seat='{seat}'] .clock").count() == 1
+    engine = get_engine("azul")
+    action = next(a for a in engine.legal_actions(match.state, seat) if a[2] != 5)  # a line
+    await tap_azul(page, seat, action)
+    await wait_for_version(page, match.version + 1)
+    laid = page.locator(f".board[data-seat='{seat}'] [data-line='{action[2]}'] .tile.arrived")
+    assert await laid.count() >= 1  # the new tiles on the pattern line, highlighted
+    moving = await page.evaluate(ANIMATIONS)
+    assert any(a["key"] and a["key"].startswith(f"line.{seat}.{action[2]}.") for a in moving)
+    assert all("transform" in a["moves"] for a in moving)
+    assert page.errors == []
