@@ -128,7 +128,12 @@ def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
     """The table app: its open tables are told of every change and leave their players'
     chat prompts alone; its page and API go on the bot's web server."""
     watchers = Watchers(host.messenger.is_member)
-    live = LiveTables(settings.web_app_url, host.publisher.redraw_prompt, watchers)
+    live = LiveTables(
+        settings.web_app_url,
+        host.publisher.redraw_prompt,
+        watchers,
+        main_app=settings.web_app_main,
+    )
     host.publisher.watch_tables(live)
     return TableApp(host, settings.telegram_bot_token.get_secret_value(), live).routes()
 

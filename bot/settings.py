@@ -70,6 +70,11 @@ class Settings(BaseSettings):
         "is reached (on a PaaS, the app's own URL); unset, no app. http:// only on "
         "127.0.0.1 or localhost, for local testing.",
     )
+    web_app_main: bool = Field(
+        False,
+        description="The table app is the bot's Main Mini App (set in BotFather): the group "
+        "board's table button opens it in the group with one tap (t.me/<bot>?startapp=...).",
+    )
     telegram_api_url: str = Field(
         "https://api.telegram.org",
         description="Bot API server (a self-hosted one, or a fake one for offline testing).",

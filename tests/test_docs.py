@@ -70,9 +70,8 @@ def test_every_link_of_the_docs_leads_somewhere(doc: Path):
             continue
         path, _, anchor = target.partition("#")
         file = (doc.parent / path).resolve() if path else doc
-        if not file.exists():
-            broken.append(target)
-        elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+        missing_anchor = anchor and file.suffix == ".md" and anchor not in anchors(file)
+        if not file.exists() or missing_anchor:
             broken.append(target)
     assert not broken, f"{doc.name} links nowhere: {broken}"
 

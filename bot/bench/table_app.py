@@ -6,7 +6,8 @@ Azul by default); a client in a process of its own then measures, so that the bo
 is the bot's alone:
 
 * ``first_load_bytes`` — the page and every file it loads, uncompressed (Telegram's own
-  script, from telegram.org, apart: ``telegram_script``);
+  script, from telegram.org, apart: ``telegram_script``), against
+  ``first_load_budget_bytes`` (150 KB); ``--first-load`` measures it alone, at once;
 * ``read_ms_p50`` / ``read_ms_p99`` and ``move_ms_p50`` / ``move_ms_p99`` — the API's
   answer times for reading a table and for a move, by the client's clock, with
   ``--concurrent`` players at once making ``--rate`` moves a second in all, open loop (each
@@ -234,6 +235,28 @@ def rss_mb() -> float:
     return psutil.Process().memory_info().rss / 2**20
 
 
+FIRST_LOAD_BUDGET = 150 * 1024  # bytes: a phone's first open of the table, Telegram's script apart
+
+
+async def first_load_only() -> dict:
+    """The page's first load alone: the bot started, the page and its files read."""
+    with tempfile.TemporaryDirectory() as folder:
+        bench_args = argparse.Namespace(
+            players=2, ai=0, ai_level="normal", ai_workers=0, seed=1, rate=0, matches=0,
+            text_boards=False, games="azul",
+        )  # fmt: skip
+        bench = TableBench(bench_args, Path(folder), free_port())
+        await bench.start()
+        load_bytes, files = await first_load(bench.url)
+        await bench.stop()
+    return {
+        "first_load_bytes": load_bytes,
+        "first_load_files": files,
+        "first_load_budget_bytes": FIRST_LOAD_BUDGET,
+        "within_budget": load_bytes <= FIRST_LOAD_BUDGET,
+    }
+
+
 async def run(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
@@ -292,6 +315,7 @@ async def run(args: argparse.Namespace) -> dict:
     return {
         "first_load_bytes": load_bytes,
         "first_load_files": files,
+        "first_load_budget_bytes": FIRST_LOAD_BUDGET,
         "telegram_script": "https://telegram.org/js/telegram-web-app.js (Telegram's, cached)",
         **figures,
         "game": args.game,
@@ -319,8 +343,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--connections", type=int, default=1000, help="live connections")
+    parser.add_argument(
+        "--first-load", action="store_true", help="measure the page's first load alone"
+    )
     parser.add_argument("--client", help=argparse.SUPPRESS)
-    client_or_bench(parser.parse_args(argv), client, run)
+    args = parser.parse_args(argv)
+    if args.first_load:
+        print(json.dumps(asyncio.run(first_load_only())))
+        return
+    client_or_bench(args, client, run)
 
 
 def client_or_bench(args: argparse.Namespace, client, run) -> None:

@@ -178,6 +178,11 @@ class Messenger:
         """A link that opens the private chat with the bot and sends ``/start <payload>``."""
         return f"https://t.me/{self.bot.username}?start={payload}"
 
+    def main_app_link(self, parameter: str) -> str:
+        """A link that opens the bot's Main Mini App where it is tapped (a group too), with
+        ``parameter`` in its signed launch data (``start_param``)."""
+        return f"https://t.me/{self.bot.username}?startapp={parameter}"
+
     def group_link(self) -> str:
         """A link that lets the user pick a group and add the bot to it."""
         return f"https://t.me/{self.bot.username}?startgroup=new"

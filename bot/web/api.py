@@ -5,6 +5,8 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
   ``GET /app/static/<file>``: its files.
 - ``GET /api/tables``: the asker's running tables of the games the app draws.
 - ``GET /api/tables/<match>``: one table as its player sees it (``bot.web.tables``).
+- ``GET /api/launch``: the match a ``startapp`` link from the group opened (the signed
+  launch data's ``start_param``, ``bot.web.start_param``), if the asker may see it.
 - ``POST /api/tables/<match>/moves`` ``{"action": [...], "token": n}``: a move, made as a
   chat button's is (``Host.play``); a move for an older decision (a repeated request, the
   same decision already made from the chat) is refused as stale and changes nothing.
@@ -42,7 +44,7 @@ from bot.presentation.i18n import negotiate, translator
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
-from bot.web import contract, openapi, tables
+from bot.web import contract, openapi, start_param, tables
 from bot.web.auth import Refused, WebUser, user_of
 from bot.web.door import Answer, DoorHandler
 from bot.web.limits import MAX_BODY_BYTES, Pace
@@ -82,6 +84,7 @@ class TableApp:
             (rf"/app/static/({STATIC_NAME})", StaticHandler, {"path": str(PAGE)}),
             (r"/api/openapi\.json", OpenApiHandler),
             (r"/api/tables/?", TablesHandler, args),
+            (r"/api/launch/?", LaunchHandler, args),
             (r"/api/tables/([0-9]{1,18})/?", TableHandler, args),
             (r"/api/tables/([0-9]{1,18})/moves/?", MoveHandler, args),
             (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
@@ -215,6 +218,19 @@ class TablesHandler(ApiHandler):
         self.answer(
             contract.Tables, {"tables": running, "finished": finished, "texts": tables.texts(t)}
         )
+
+
+class LaunchHandler(ApiHandler):
+    """The table a link from the group opened: the match its signed start parameter names,
+    for a player (their seat) or a member who watches; anyone else is refused as for any
+    table."""
+
+    async def get(self) -> None:
+        match_id = start_param.decode(self.user.start_param)
+        if match_id is None:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+        match = await self.viewable_match(str(match_id))
+        self.send(contract.Launched(match=match.id))
 
 
 class TableHandler(ApiHandler):

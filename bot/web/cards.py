@@ -17,8 +17,10 @@ from bot.presentation.ui import g5211 as g5211_ui
 from bot.presentation.ui import get_ui
 from bot.presentation.ui import sultan as sultan_ui
 from games.core import Action
-from games.donkey.engine import DONKEY, Card, LeadDonkey, Pass, Play, set_cards
+from games.donkey.engine import DONKEY, JOKER, Card, LeadDonkey, Pass, Play, set_cards
 from games.donkey.engine import as_action as donkey_action
+from games.g5211.engine import COLOURS as COLOURS_5211
+from games.g5211.engine import colour_of, is_rooster, value_of
 from games.sultan.engine import Bid, Return
 from games.sultan.engine import as_action as sultan_action
 
@@ -27,6 +29,7 @@ Choice = dict[str, Any]
 
 
 def card_label(game: str, card: int) -> str:
+    """The card as the chat writes it: "🔵3", "🫏", "7"."""
     if game == "5211":
         return g5211_ui.card_text(card)
     if game == "donkey":
@@ -34,9 +37,35 @@ def card_label(game: str, card: int) -> str:
     return str(card)  # Sultan's money cards: their value
 
 
-def hand(game: str, view: dict) -> list[dict[str, Any]]:
-    """The seat's cards, in order, each with its label."""
-    return [{"card": card, "label": card_label(game, card)} for card in sorted(view["hand"])]
+def card(game: str, t: Translator, code: int) -> dict[str, Any]:
+    """A card as the page draws it: ``face`` (its value, the rooster, the donkey, the
+    joker), ``suit`` (5211's colour, drawn in its colour and shape; else None) and
+    ``label``, the words a screen reader says ("blue 3", "the donkey")."""
+    if game == "5211":
+        colour = t(f"5211.colour.{COLOURS_5211[colour_of(code)]}")
+        if is_rooster(code):
+            face, label = "🐓", t("table.5211.rooster", colour=colour)
+        else:
+            face = str(value_of(code))
+            label = t("table.5211.card", colour=colour, value=face)
+        return {"card": code, "face": face, "suit": colour_of(code), "label": label}
+    if game == "donkey":
+        if code == DONKEY:
+            return {"card": code, "face": "🫏", "suit": None, "label": t("table.donkey.donkey")}
+        if code == JOKER:
+            return {"card": code, "face": "🃏", "suit": None, "label": t("table.donkey.joker")}
+        return {"card": code, "face": str(code), "suit": None, "label": str(code)}
+    return {
+        "card": code,
+        "face": str(code),
+        "suit": None,
+        "label": t("table.sultan.card", value=code),
+    }
+
+
+def hand(game: str, t: Translator, view: dict) -> list[dict[str, Any]]:
+    """The seat's cards, sorted (by colour then value in 5211; by value else)."""
+    return [card(game, t, code) for code in sorted(view["hand"])]
 
 
 def choices(
@@ -44,20 +73,23 @@ def choices(
 ) -> list[Choice]:
     """Every legal move as the page offers it: ``action`` (what the server is sent back),
     ``cards`` (the cards it plays), ``target`` (what it is played onto: a label, or None)
-    and ``label``."""
+    and ``label``; in Sultan ``onto``, the spot on the table tapped for it (a cushion's
+    number, or the drawn gem that goes back)."""
     ui = get_ui(game)
     shape = SHAPES[game]
     made = []
     for action in legal:
         cards, target = shape(t, view, action)
-        made.append(
-            {
-                "action": list(action),
-                "cards": cards,
-                "target": target,
-                "label": ui.move_label(t, view, tuple(action), seat),
-            }
-        )
+        choice = {
+            "action": list(action),
+            "cards": cards,
+            "target": target,
+            "label": ui.move_label(t, view, tuple(action), seat),
+        }
+        if game == "sultan":  # the table's own spot for it: a cushion, or a drawn gem
+            move = sultan_action(action)
+            choice["onto"] = {"cushion": move.cushion} if type(move) is Bid else {"gem": move.gem}
+        made.append(choice)
     return made
 
 

@@ -82,35 +82,73 @@ class Outcome(Model):
 
 
 class Card(Model):
+    """A card of the hand as the page draws it: its value (``face``), 5211's colour
+    (``suit``) and the words a screen reader says."""
+
     card: int
+    face: str
+    suit: int | None
     label: str
 
 
 class Choice(Model):
-    """A legal move as cards: what is sent back, the cards it plays, what onto, its words."""
+    """A legal move as cards: what is sent back, the cards it plays, what onto, its words;
+    in Sultan ``onto``, the spot of the table tapped for it (a cushion, or a gem)."""
 
     action: list[int]
     cards: list[int]
     target: str | None
     label: str
+    onto: dict[str, int] | None = None
 
 
-class Cushion(Model):
-    """One of Sultan's cushions: its gem's words and the seats with a bid on it."""
+class Seat(Model):
+    """A player around the drawn table: every game's seat has these; each game adds its own
+    facts (hand size, gems, whether they act...)."""
 
+    model_config = ConfigDict(extra="allow")
+
+    seat: int
+    name: str
     label: str
-    bids: list[int]
 
 
-class PublicLines(Model):
-    """The group board's words that a table shows beside its drawing."""
+class LastMove(Model):
+    """The last move, which the page highlights: its seat, and the centre's items it
+    brought (each moves from that seat to the centre)."""
 
-    heading: list[str] = []
-    board: list[str] = []
-    cushions: list[Cushion] | None = None
+    seat: int | None
+    keys: list[str]
 
 
-class Table(PublicLines):
+class SummaryRow(Model):
+    model_config = ConfigDict(extra="allow")
+
+    seat: int | None
+    name: str
+
+
+class Summary(Model):
+    """A round or hand just over: who took what, and the points."""
+
+    id: str
+    title: str
+    rows: list[SummaryRow]
+    short: bool = False
+
+
+class Drawn(Model):
+    """The table drawn: the seats for every game; a card game's centre (its own shape), what
+    to do now, the last move and a summary (``bot.web.card_table``)."""
+
+    seats: list[Seat] = []
+    centre: dict[str, Any] | None = None
+    now: str | None = None
+    last: LastMove | None = None
+    summary: Summary | None = None
+
+
+class Table(Drawn):
     """One table as its asker sees it: a seat's view, or a watcher's public view."""
 
     model_config = ConfigDict(extra="forbid")
@@ -131,6 +169,7 @@ class Table(PublicLines):
     result: Outcome | None
     looks: list[Look]
     texts: dict[str, str]
+    heading: list[str]  # a tile game's heading (its picture's caption); a card game: none
     hand: list[Card] | None = None
     choices: list[Choice] | None = None
 
@@ -183,7 +222,7 @@ class ReplaySummary(Model):
     texts: dict[str, str]
 
 
-class ReplayStep(PublicLines):
+class ReplayStep(Drawn):
     """One step of a replay: the public view after it and its words."""
 
     step: int
@@ -191,6 +230,13 @@ class ReplayStep(PublicLines):
     others: list[str]
     news: list[str]
     view: dict[str, Any]
+    heading: list[str]
+
+
+class Launched(Model):
+    """The match a ``startapp`` link opened, once the asker may see it."""
+
+    match: int
 
 
 class Health(Model):
@@ -203,5 +249,5 @@ class Alive(Model):
 
 
 ANSWERS: tuple[type[BaseModel], ...] = (
-    Error, Moved, Table, Tables, ReplaySummary, ReplayStep, Health, Alive,
+    Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Health, Alive,
 )  # fmt: skip

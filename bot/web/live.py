@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from bot.storage import Match
+from bot.web import start_param
 from bot.web.limits import LIVE_IN_ALL, LIVE_PER_USER
 from bot.web.tables import TABLE_GAMES
 from bot.web.watchers import Watchers
@@ -68,8 +69,10 @@ class LiveTables:
         redraw_prompt: Callable[[int, int], None],
         watchers: Watchers | None = None,
         grace: float = REDRAW_GRACE_SECONDS,
+        main_app: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.main_app = main_app  # WEB_APP_MAIN: the app is the bot's Main Mini App
         self.redraw_prompt = redraw_prompt
         self.watchers = watchers or Watchers(_nobody_watches)
         self.grace = grace
@@ -99,6 +102,11 @@ class LiveTables:
         if match.game not in TABLE_GAMES:
             return None
         return f"{self.base_url}/app/?m={match.id}"
+
+    def start_param(self, match: Match) -> str | None:
+        if not self.main_app or match.game not in TABLE_GAMES:
+            return None
+        return start_param.encode(match.id)
 
     def replay_link(self, match: Match) -> str | None:
         if match.game not in TABLE_GAMES:

@@ -81,6 +81,14 @@ def paths() -> dict[str, Any]:
                 _json(contract.Tables, "The asker's tables."),
             )
         },
+        "/api/launch": {
+            "get": _signed(
+                "The match a `startapp` link from the group opened: the signed launch data's "
+                "`start_param`, for a player of it or a member of its group.",
+                _json(contract.Launched, "The match to open."),
+                extra={"404": "The link names no table.", **stranger},
+            )
+        },
         "/api/tables/{match}": {
             "get": _signed(
                 "One table as the asker sees it: their seat's view, or a member's public view.",

@@ -13,7 +13,7 @@ from bot.presentation.i18n import Translator
 from bot.presentation.ui.base import Names
 from bot.storage import Match
 from bot.table.match_log import public_replay
-from bot.web.tables import looks, plain_lines, public_lines, result, texts, without_log
+from bot.web.tables import drawn, looks, plain_lines, public_lines, result, texts, without_log
 from games import get_engine
 
 KEPT = 16  # replays kept worked out, by match and language: stepping back and forth is free
@@ -57,6 +57,7 @@ def _step(t, match, names, public, number, line, others, news) -> dict[str, Any]
         "news": news,
         "view": without_log(public),
         **public_lines(match.game, t, public, names),
+        **drawn(match.game, t, public, None, names, [], False),
     }
 
 

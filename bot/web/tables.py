@@ -5,9 +5,11 @@ drawn from — with its legal moves as lists of numbers, the heading and the tur
 viewer's language (the game's own screens' words: ``bot.presentation.ui``), the time left to
 move, and what the page needs to draw the tiles as the pictures do (colours and symbols:
 ``bot.presentation.pictures``) — for a card game the seat's hand and its moves as cards
-(``bot.web.cards``). Nobody without a seat gets a seat's view: a member of the match's group
-watches the public view, with no move. The page draws this and nothing else; legal moves
-come from the engine, never from the page."""
+(``bot.web.cards``) — and the seats around the table; a card game's table is drawn, not
+written: its centre, what to do now, the last move and a round's summary
+(``bot.web.card_table``), never the group board's text. Nobody without a seat gets a
+seat's view: a member of the match's group watches the public view, with no move. The page
+draws this and nothing else; legal moves come from the engine, never from the page."""
 
 from __future__ import annotations
 
@@ -20,10 +22,9 @@ from typing import Any
 from bot.presentation.i18n import Translator, translator
 from bot.presentation.pictures.drawing import RGB, ink_on
 from bot.presentation.ui import get_ui
-from bot.presentation.ui import sultan as sultan_ui
 from bot.presentation.ui.base import COLOUR_GLYPHS, Names
 from bot.storage import Match, PastMatch
-from bot.web import cards
+from bot.web import card_table, cards
 from bot.web.cards import CARD_GAMES
 from games import get_engine, package_name
 
@@ -38,6 +39,8 @@ PAGE_TEXTS = (
     "waiting", "score", "play", "watching", "replay", "back", "forward", "start", "end",
     "finished", "deal", "step",
 )  # fmt: skip
+# the drawn table's own words ("table.page." keys of the table domain)
+TABLE_TEXTS = ("continue", "back", "total", "hand", "table", "last")
 
 
 def plain_lines(text: str) -> list[str]:
@@ -62,7 +65,9 @@ def texts(t: Translator) -> dict[str, str]:
 @cache
 def _texts(lang: str) -> dict[str, str]:
     t = translator(lang)
-    return {key: t(f"app.{key}") for key in PAGE_TEXTS}
+    words = {key: t(f"app.{key}") for key in PAGE_TEXTS}
+    words.update({f"table_{key}": t(f"table.page.{key}") for key in TABLE_TEXTS})
+    return words
 
 
 @cache
@@ -128,9 +133,10 @@ def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any
         "looks": looks(match.game, t),
         "texts": texts(t),
         **public_lines(match.game, t, public, names),
+        **drawn(match.game, t, view, number, names, to_act, bool(legal)),
     }
     if match.game in CARD_GAMES and seat is not None:
-        payload["hand"] = cards.hand(match.game, view)
+        payload["hand"] = cards.hand(match.game, t, view)
         payload["choices"] = cards.choices(match.game, t, view, number, legal)
     return payload
 
@@ -140,26 +146,24 @@ def without_log(view: dict) -> dict:
 
 
 def public_lines(game: str, t: Translator, public: dict, names: Names) -> dict[str, Any]:
-    """The words of the group's board: a tile game's heading (its picture's caption, the
-    page draws the rest), a card game's whole text board — every public fact the group
-    sees, so the table shows them too."""
-    ui = get_ui(game)
-    if game == "sultan":  # its cushions, each with its gem and the face-down bids on it
-        return {
-            "heading": [],
-            "board": plain_lines(ui.board(t, public, names).text)[1:],
-            "cushions": [
-                {
-                    "label": f"{number + 1}. {sultan_ui.gem_worth(t, gem)}",
-                    "bids": [seat for seat, cushion in public["bids"] if cushion == number],
-                }
-                for number, gem in enumerate(public["cushions"])
-            ],
-        }
+    """The words of the group's board the page keeps: a tile game's heading (its picture's
+    caption; the page draws the rest). A card game keeps none: its table is drawn
+    (``drawn``)."""
     if game in CARD_GAMES:
-        return {"heading": [], "board": plain_lines(ui.board(t, public, names).text)[1:]}
-    heading = ui.caption(t, public, names).split("\n\n", 1)[0]
-    return {"heading": plain_lines(heading)[1:], "board": []}  # the title is the page's own
+        return {"heading": []}
+    heading = get_ui(game).caption(t, public, names).split("\n\n", 1)[0]
+    return {"heading": plain_lines(heading)[1:]}  # the title is the page's own
+
+
+def drawn(
+    game: str, t: Translator, view: dict, seat: int | None, names: Names, to_act: list[int],
+    legal: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """The seats around the table for every game; a card game's centre, what to do now,
+    its last move and the summary of a round just over (``bot.web.card_table``)."""
+    if game in CARD_GAMES:
+        return card_table.drawn(game, t, view, seat, names, to_act, legal)
+    return {"seats": card_table.tile_seats(game, t, view, names)}
 
 
 def result(match: Match, t: Translator, public: dict, names: Names) -> dict[str, Any]:

@@ -54,6 +54,11 @@ class OpenTables(Protocol):
     def replay_link(self, match: Match) -> str | None:
         """The address that replays the ended match; None: the app does not show it."""
 
+    def start_param(self, match: Match) -> str | None:
+        """The start parameter of a link that opens the match's table in the group itself
+        (``t.me/<bot>?startapp=``: the app is the bot's Main Mini App, ``WEB_APP_MAIN``);
+        None: the private chat hands out the app's button."""
+
 
 class NoTables:
     """No table app (``WEB_APP_URL`` unset): the chats are all there is."""
@@ -71,6 +76,9 @@ class NoTables:
         return None
 
     def replay_link(self, match: Match) -> str | None:
+        return None
+
+    def start_param(self, match: Match) -> str | None:
         return None
 
 

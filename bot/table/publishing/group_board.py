@@ -467,8 +467,13 @@ class GroupBoard(Drawing):
             rows.append([link_button(label, link)])
             if self.tables.link(match) is not None and place_of(match).watchable:
                 # the table app, for its players and for the group's members to watch: the
-                # private chat answers with the button that opens it (a group takes none)
-                watch = self.messenger.deep_link(f"w{match.id}")
+                # Main Mini App opens in the group itself (WEB_APP_MAIN), else the private
+                # chat answers with the button that opens it (a group takes none)
+                param = self.tables.start_param(match)
+                if param is not None:
+                    watch = self.messenger.main_app_link(param)
+                else:
+                    watch = self.messenger.deep_link(f"w{match.id}")
                 rows[-1].append(link_button(t("app.watch_button"), watch))
         return text, rows
 

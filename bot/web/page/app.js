@@ -7,6 +7,7 @@
 import { clock, h, say } from "./dom.js";
 import { drawAzul } from "./azul.js";
 import { drawCards } from "./cards.js";
+import { arrive, keysOf, lift, motionLevel } from "./motion.js";
 import { drawSummerPavilion } from "./summer_pavilion.js";
 
 const GAMES = {
@@ -110,7 +111,15 @@ const state = {
   texts: {},
   busy: false, // a move is on its way
   problem: null, // a status line that stays (offline, storage down)
+  drawnKeys: null, // what lay on the table at the last drawing (data-key), to see arrivals
+  drawnVersion: null,
+  arrivedKeys: new Set(), // what the latest version brought: highlighted until the next
+  summariesGone: new Set(), // the round summaries tapped away or timed out
+  summaryTimers: new Map(),
 };
+
+const SUMMARY_MS = 6000; // a round's or hand's summary stays this long, or until a tap
+const TRICK_MS = 2500; // a trick's (Who's the Donkey?) goes by quicker
 
 const REFUSAL_MS = 5000; // how long a refused move's line stays
 
@@ -149,30 +158,47 @@ async function move(action) {
       body: JSON.stringify({ action, token: table.token }),
     });
     haptic("success");
+    state.busy = false;
+    state.picked = null; // the new table, read next, no longer holds them
   } catch (error) {
     haptic("warning");
     show(error.message, "refused");
-  } finally {
     state.busy = false;
     state.picked = null;
-    draw(); // the tiles let go at once, whatever the answer
+    draw(); // a refused move: the tiles let go at once
   }
   await refresh(table.match);
+}
+
+const CLOCK_SLACK_MS = 1500;
+
+// The same version, its clocks where they were: nothing to draw again.
+function sameTable(before, after) {
+  if (!before || before.version !== after.version || before.status !== after.status) return false;
+  const seats = Object.keys(after.time_left);
+  if (seats.length !== Object.keys(before.time_left).length) return false;
+  const now = Date.now();
+  return seats.every((seat) => {
+    const was = before.readAt + (before.time_left[seat] ?? -1e9) * 1000;
+    return Math.abs(now + after.time_left[seat] * 1000 - was) < CLOCK_SLACK_MS;
+  });
 }
 
 async function load(matchId) {
   try {
     const table = await api(`/api/tables/${matchId}`);
+    table.readAt = Date.now();
     const myTurn = table.legal.length > 0;
     const wasMyTurn = state.table && state.table.legal.length > 0;
     if (myTurn && !wasMyTurn && state.table) haptic("turn");
     if (!state.table || state.table.version !== table.version) state.picked = null;
+    const unchanged = sameTable(state.table, table);
     state.table = table;
     state.texts = table.texts;
     document.title = table.title ? `${table.title}` : document.title;
     if (state.problem === "storage_down") state.problem = null;
     if (!state.problem && status.className !== "refused") show("");
-    draw();
+    if (!unchanged) draw(); // a second reading of the same version leaves a move's motion be
   } catch (error) {
     if (error.key === "storage_down") {
       state.problem = "storage_down";
@@ -219,14 +245,47 @@ function pause(ms) {
   return new Promise((done) => setTimeout(done, ms));
 }
 
+function dismissSummary(id) {
+  state.summariesGone.add(id);
+  // drawn again only if it still shows: a drawing for nothing could swallow a tap in flight
+  if (state.table && state.table.summary && state.table.summary.id === id) draw();
+}
+
+// The summary of a round just over stays until a tap or a few seconds: then the table.
+function summaryClock(table) {
+  const summary = table.summary;
+  if (!summary || state.summariesGone.has(summary.id) || state.summaryTimers.has(summary.id)) return;
+  const ms = summary.short ? TRICK_MS : SUMMARY_MS;
+  state.summaryTimers.set(summary.id, setTimeout(() => dismissSummary(summary.id), ms));
+}
+
 function draw() {
   const table = state.table;
   if (!table) return;
   const drawGame = GAMES[table.game];
-  main.replaceChildren(drawGame(table, state.picked, { pick, move }));
+  const before = state.drawnVersion !== null && state.drawnVersion !== table.version ? state.drawnKeys : null;
+  const wasPicked = new Set(Array.from(main.querySelectorAll(".hand-fan .chosen"), (card) => card.dataset.card));
+  const shown = { ...table, summaryGone: table.summary && state.summariesGone.has(table.summary.id), dismissSummary };
+  main.replaceChildren(drawGame(shown, state.picked, { pick, move }));
   main.dataset.version = table.version;
   main.dataset.turn = table.legal.length > 0 ? "mine" : "others";
+  const level = motionLevel();
+  document.documentElement.dataset.motion = level;
+  if (before) {
+    state.arrivedKeys = new Set([...keysOf(main)].filter((key) => !before.has(key)));
+    window.tableMotion = { version: table.version, moving: arrive(main, before, level) };
+  }
+  for (const element of main.querySelectorAll("[data-key]")) {
+    if (state.arrivedKeys.has(element.dataset.key)) element.classList.add("arrived"); // the last move
+  }
+  for (const card of main.querySelectorAll(".hand-fan .chosen")) {
+    if (!wasPicked.has(card.dataset.card)) lift(card, level);
+  }
+  state.drawnKeys = keysOf(main);
+  state.drawnVersion = table.version;
+  summaryClock(table);
   telegramButtons();
+  firstDrawn();
 }
 
 // Telegram's own buttons, where its script is there: Back lets go of the picked tiles;
@@ -368,8 +427,11 @@ async function drawReplay(matchId, step) {
     ...summary,
     view: now.view,
     heading: now.heading,
-    board: now.board,
-    cushions: now.cushions,
+    seats: now.seats,
+    centre: now.centre,
+    last: now.last,
+    now: null,
+    summary: null,
     seat: null,
     token: null,
     legal: [],
@@ -394,32 +456,80 @@ async function drawReplay(matchId, step) {
   main.dataset.step = String(replay.step);
 }
 
+// Telegram's conventions: ready() once the first table is drawn (Telegram shows its own
+// placeholder until then), fullscreen on phones, the header in the page's colour.
+let drawnOnce = false;
+let dressed = false;
+
+function firstDrawn() {
+  drawnOnce = true;
+  const app = telegram();
+  if (app) app.ready();
+}
+
+const PHONES = ["android", "ios"];
+
+function dress(app) {
+  if (dressed) return;
+  dressed = true;
+  app.expand();
+  applyTheme(app.themeParams);
+  app.onEvent("themeChanged", () => {
+    applyTheme(app.themeParams);
+    headerColour(app);
+  });
+  headerColour(app);
+  if (PHONES.includes(app.platform) && app.isVersionAtLeast && app.isVersionAtLeast("8.0") && app.requestFullscreen) {
+    try {
+      app.requestFullscreen();
+    } catch (error) {
+      // an older client: the expanded view is as much as it offers
+    }
+  }
+}
+
+function headerColour(app) {
+  if (!app.setHeaderColor) return;
+  try {
+    app.setHeaderColor(app.themeParams && app.themeParams.bg_color ? "bg_color" : getComputedStyle(document.documentElement).getPropertyValue("--bg").trim());
+  } catch (error) {
+    // an older client keeps its own header
+  }
+}
+
+// The match a link from the group opened (t.me/<bot>?startapp=...): the server reads it
+// from the signed launch data.
+function startParam() {
+  return new URLSearchParams(initData()).get("start_param");
+}
+
 async function start() {
   applyTheme(launch.themeParams);
   const app = telegram();
-  if (app) {
-    app.ready();
-    app.expand();
-    applyTheme(app.themeParams);
-    app.onEvent("themeChanged", () => applyTheme(app.themeParams));
-  }
+  if (app) dress(app);
   if (!initData()) {
     show("Open this table from your chat with the bot.", "problem");
+    firstDrawn();
     return;
   }
   try {
     if (launch.replay) {
       await drawReplay(launch.replay, 0);
+      firstDrawn();
       return;
     }
-    if (!launch.match) {
+    let match = launch.match;
+    if (!match && startParam()) match = String((await api("/api/launch")).match);
+    if (!match) {
       await drawHome();
+      firstDrawn();
       return;
     }
-    await load(launch.match);
-    listen(launch.match);
+    await load(match);
+    listen(match);
   } catch (error) {
     show(error.message, "problem");
+    firstDrawn();
   }
 }
 
@@ -434,8 +544,8 @@ setInterval(() => {
 window.addEventListener("load", () => {
   const app = telegram();
   if (app) {
-    app.ready();
-    applyTheme(app.themeParams);
+    dress(app);
+    if (drawnOnce) app.ready();
     if (state.table) telegramButtons();
   }
 });

@@ -103,7 +103,8 @@ function board(table, seat, mine, act) {
     const slots = [];
     for (let slot = 0; slot <= row; slot += 1) {
       const filled = slot >= row + 1 - counts[row];
-      slots.push(filled ? tile(looks, colours[row], { small: true }) : space("", { small: true }));
+      const key = `line.${seat}.${row}.${slot}.${colours[row]}`;
+      slots.push(filled ? tile(looks, colours[row], { small: true, key }) : space("", { small: true }));
     }
     const lit = mine.lines && mine.lines.includes(row);
     const line = h(
@@ -126,7 +127,7 @@ function board(table, seat, mine, act) {
         row === view.pending_rows[seat] &&
         table.legal.some((a) => a[0] === column);
       if (colour >= 0) {
-        cells.push(tile(looks, colour, { small: true }));
+        cells.push(tile(looks, colour, { small: true, key: `wall.${seat}.${row}.${column}` }));
       } else {
         const cell = space(grey ? "" : looks[printed].symbol, {
           small: true,
@@ -148,7 +149,7 @@ function board(table, seat, mine, act) {
     const held = floorTiles[index];
     if (held === undefined) return space(`−${penalty}`, { small: true });
     if (held === MARKER) return h("span", { class: "marker small", title: "1" }, "1");
-    return tile(looks, held, { small: true });
+    return tile(looks, held, { small: true, key: `floor.${seat}.${index}.${held}` });
   });
   const floor = h(
     floorLit ? "button" : "div",

@@ -19,7 +19,9 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 // A tile of ``colour`` (an index into the game's looks); ``onTap`` makes it a button.
-export function tile(looks, colour, { onTap, chosen, lit, small, label } = {}) {
+// ``key``: a tile laid on a board, followed from one version to the next (motion.js: a new
+// one arrives with a movement and is highlighted).
+export function tile(looks, colour, { onTap, chosen, lit, small, label, key } = {}) {
   const look = looks[colour];
   const classes = ["tile", small && "small", chosen && "chosen", lit && "lit"];
   const attrs = {
@@ -28,6 +30,7 @@ export function tile(looks, colour, { onTap, chosen, lit, small, label } = {}) {
     "aria-label": label || look.name,
     title: label || look.name,
     "data-colour": colour,
+    "data-key": key,
   };
   if (onTap) {
     attrs.onclick = onTap;
@@ -73,14 +76,16 @@ export function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-// The table's header: the game's own heading lines, the clock of the player to act, the
-// turn story, and the final result once the game is over.
+// The table's header: the title, the seats around the table (each player's name, points,
+// hand as a fan of backs, the mark and clock of whoever acts), the turn story, and the
+// final result once the game is over.
 export function header(table) {
   const texts = table.texts;
   const parts = [h("h1", {}, table.title || "")];
   for (const line of table.heading) parts.push(h("p", { class: "heading" }, line));
   const seconds = Object.values(table.time_left);
-  if (seconds.length) {
+  if (table.seats) parts.push(seatRow(table));
+  else if (seconds.length) {
     const deadline = Date.now() + Math.min(...seconds) * 1000;
     parts.push(h("p", { class: "clock", "data-deadline": String(deadline) }, `⏱ ${clock(Math.min(...seconds))}`));
   }
@@ -92,4 +97,44 @@ export function header(table) {
     );
   }
   return h("header", {}, parts);
+}
+
+const MOST_BACKS = 8; // a fan shows this many backs at most; the number says the rest
+
+// Every seat of the table, the viewer's own marked: all five games share this header.
+export function seatRow(table) {
+  const lastSeat = table.last ? table.last.seat : null;
+  return h(
+    "section",
+    { class: "seats" },
+    table.seats.map((seat) => {
+      const acting = table.to_act.includes(seat.seat);
+      const left = table.time_left[String(seat.seat)];
+      const facts = [];
+      if (seat.points !== null && seat.points !== undefined) facts.push(h("span", { class: "points" }, `★ ${seat.points}`));
+      if (seat.gems !== undefined) facts.push(h("span", { class: "gems" }, `💎 ${seat.gems}`));
+      if (seat.cards !== undefined) facts.push(h("span", { class: "count" }, `🂠 ${seat.cards}`));
+      const classes = ["seat", acting && "acting", seat.seat === table.seat && "mine", lastSeat === seat.seat && "last"];
+      return h(
+        "div",
+        { class: classes.filter(Boolean).join(" "), "data-seat": seat.seat, role: "group", "aria-label": seat.label },
+        h(
+          "div",
+          { class: "seat-top", "aria-hidden": "true" },
+          acting ? h("span", { class: "turn-mark" }, "▶") : null,
+          h("span", { class: "name" }, seat.name),
+          seat.start ? h("span", { class: "badge" }, "🎯") : null,
+          seat.donkey ? h("span", { class: "badge", "data-badge": "donkey" }, "🫏") : null,
+          seat.ready ? h("span", { class: "badge" }, "✔") : null,
+        ),
+        h("div", { class: "seat-facts", "aria-hidden": "true" }, facts),
+        seat.cards !== undefined && seat.seat !== table.seat
+          ? h("div", { class: "backs-fan", "aria-hidden": "true", "data-cards": seat.cards }, Array.from({ length: Math.min(seat.cards, MOST_BACKS) }, () => h("span", { class: "back-mini" })))
+          : null,
+        acting && left !== undefined
+          ? h("span", { class: "clock", "data-deadline": String(Date.now() + left * 1000) }, `⏱ ${clock(left)}`)
+          : null,
+      );
+    }),
+  );
 }

@@ -152,7 +152,7 @@ function board(table, seat, mine, act) {
     const starColour = view.star_colours[star];
     const cells = spaces.map((colour, index) => {
       const number = index + 1;
-      if (colour >= 0) return tile(looks, colour, { small: true });
+      if (colour >= 0) return tile(looks, colour, { small: true, key: `star.${seat}.${star}.${index}.${colour}` });
       const options = mine.fits ? mine.fits.filter((a) => a[1] === star && a[2] === number) : [];
       const lit = options.length > 0;
       const cell = space(String(view.numbers[star][index]), {

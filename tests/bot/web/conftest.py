@@ -38,10 +38,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-def launch_data(user: FakeUser, auth_date: float | None = None, token: str = TOKEN) -> str:
-    """``initData`` for ``user``, as Telegram signs it when it opens the app."""
+def launch_data(
+    user: FakeUser, auth_date: float | None = None, token: str = TOKEN, **extra: str
+) -> str:
+    """``initData`` for ``user``, as Telegram signs it when it opens the app (``extra``:
+    more signed fields, such as a startapp link's ``start_param``)."""
     when = int(time.time() if auth_date is None else auth_date)
-    return signed_init_data(token, user.as_dict(), when)
+    return signed_init_data(token, user.as_dict(), when, **extra)
 
 
 def header(user: FakeUser, **kwargs) -> dict[str, str]:
@@ -64,16 +67,29 @@ class TableBot:
         query = f"?m={match_id}" if match_id is not None else ""
         return f"{self.url}/app/{query}#tgWebAppData={quote(launch_data(user, **kwargs))}"
 
+    def main_app_url(self, user: FakeUser, parameter: str) -> str:
+        """The address Telegram opens for a ``t.me/<bot>?startapp=<parameter>`` link: the
+        Main Mini App's own (no match in it), the parameter in the signed launch data."""
+        data = quote(launch_data(user, start_param=parameter))
+        return f"{self.url}/app/#tgWebAppData={data}&tgWebAppStartParam={parameter}"
+
+
+@pytest.fixture
+async def main_app_bot(database: Database) -> AsyncIterator[TableBot]:
+    """The bot whose table app is its Main Mini App (``WEB_APP_MAIN``)."""
+    async with running_table_bot(database, web_app_main=True) as bot:
+        yield bot
+
 
 @asynccontextmanager
-async def running_table_bot(database: Database) -> AsyncIterator[TableBot]:
+async def running_table_bot(database: Database, **settings) -> AsyncIterator[TableBot]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     api = FakeTelegram()
     api.outsiders[GROUP].add(MALLORY.id)  # not in the group: a stranger to its tables
-    async with running_bot(api, database, web_app_url=url, health_port=port) as driver:
-        driver.group(GROUP, "Game Night")
-        yield TableBot(driver, api, url)
+    async with running_bot(api, database, web_app_url=url, health_port=port, **settings) as d:
+        d.group(GROUP, "Game Night")
+        yield TableBot(d, api, url)
 
 
 @pytest.fixture
@@ -107,9 +123,10 @@ async def chromium() -> AsyncIterator:
         await browser.close()
 
 
-async def open_page(browser, url: str, width: int = 400):
-    """A phone-wide page at ``url`` (telegram.org refused: the page works without it)."""
-    page = await browser.new_page(viewport={"width": width, "height": 900})
+async def open_page(browser, url: str, width: int = 400, **options):
+    """A phone-wide page at ``url`` (telegram.org refused: the page works without it);
+    ``options``: Playwright's page options (reduced_motion, user_agent, color_scheme)."""
+    page = await browser.new_page(viewport={"width": width, "height": 900}, **options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors

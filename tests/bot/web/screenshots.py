@@ -1,12 +1,14 @@
 """``python -m tests.bot.web.screenshots``: the table app at 400 px, for the docs
-(docs/table_<game>.png): a seeded match a few moves in, seen by the player to act, tiles
-or cards picked and their choices lit. Needs Debian's chromium (and, for the emoji,
-fonts-noto-color-emoji)."""
+(docs/table_<game>.png, and docs/table_<game>_dark.png in the dark theme): a seeded match a
+few moves in, seen by the player to act, tiles or cards picked and their choices lit. Needs
+Debian's chromium (and, for the emoji, fonts-noto-color-emoji). Names of games as arguments:
+those alone."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,16 +49,16 @@ async def bot_with_the_app() -> AsyncIterator[TableBot]:
             yield TableBot(driver, api, url)
 
 
-async def table_page(browser, bot: TableBot, user, match):
+async def table_page(browser, bot: TableBot, user, match, scheme: str = "light"):
     """The table of ``match`` as ``user`` opens it, 400 px wide."""
-    page = await browser.new_page(viewport={"width": 400, "height": 800})
+    page = await browser.new_page(viewport={"width": 400, "height": 800}, color_scheme=scheme)
     await page.route("https://telegram.org/**", lambda route: route.abort())
     await page.goto(bot.page_url(user, match.id))
     await wait_for_version(page, match.version)
     return page
 
 
-async def shoot_cards(game: str, browser) -> Path:
+async def shoot_cards(game: str, browser) -> list[Path]:
     """A card game a few moves in, seen by the player to act with cards of a move picked."""
     engine = get_engine(game)
     players = [ALICE, BOB, CAROL]
@@ -70,13 +72,18 @@ async def shoot_cards(game: str, browser) -> Path:
             if number is not None:
                 await play_by_data(bot.driver, match, players[seat], action)
         await bot.driver.settle()
-        page = await table_page(browser, bot, players[seat], match)
-        (choice,) = cards.choices(game, translator("en"), view, seat, [action])
-        for card in choice["cards"]:
-            await tap(page, f".hand-fan .card.playable[data-card='{card}']:not(.chosen)")
-        target = DOCS / f"table_{game}.png"
-        await page.screenshot(path=str(target), full_page=True)
-        return target
+        shots = []
+        for scheme, suffix in (("light", ""), ("dark", "_dark")):
+            page = await table_page(browser, bot, players[seat], match, scheme)
+            (choice,) = cards.choices(game, translator("en"), view, seat, [action])
+            for card in choice["cards"]:
+                await tap(page, f".hand-fan .card.playable[data-card='{card}']:not(.chosen)")
+            await page.evaluate("() => document.querySelector('.summary')?.click()")
+            target = DOCS / f"table_{game}{suffix}.png"
+            await page.screenshot(path=str(target), full_page=True)
+            shots.append(target)
+            await page.close()
+        return shots
 
 
 async def shoot(game: str, browser) -> Path:
@@ -104,16 +111,17 @@ async def shoot(game: str, browser) -> Path:
         return target
 
 
-async def main() -> None:
+async def main(games: list[str]) -> None:
     bot.table.flow.secrets.randbits = lambda bits: 20240611
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for game in ("azul", "summer_pavilion"):
-            print(await shoot(game, browser))
-        for game in ("5211", "sultan", "donkey"):
-            print(await shoot_cards(game, browser))
+        for game in games:
+            if game in CARD_START:
+                print(*await shoot_cards(game, browser))
+            else:
+                print(await shoot(game, browser))
         await browser.close()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1:] or ["azul", "summer_pavilion", "5211", "sultan", "donkey"]))

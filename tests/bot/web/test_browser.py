@@ -67,7 +67,9 @@ async def test_two_players_play_a_whole_match_by_tapping_each_seeing_the_other_l
             assert f"{user.first_name}" in final and str(result.scores[seat]) in final
     # the moves were the players', every one tapped on a page: none made for them
     assert await get_host(table_bot.driver.app).storage.automatic_moves(match.id) == 0
-    # and the chat: the group's board followed every move
+    # and the chat: the group's board followed every move (its last drawing done)
+    await table_bot.driver.settle()
+    match = await current_match(table_bot.driver)
     assert match.published == match.version
 
 

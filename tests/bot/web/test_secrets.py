@@ -11,6 +11,9 @@ import json
 import httpx
 import pytest
 
+from bot.presentation.i18n import translator
+from bot.presentation.ui.base import Names
+from bot.web import card_table
 from games import get_engine
 from games.ai import choose
 from tests.bot import play5211, play_donkey, play_sultan
@@ -45,6 +48,20 @@ def secrets_of(game: str, state: dict, seat: int) -> set[str]:
     return {key for key, value in mine.items() if key != "seat" and public.get(key) != value}
 
 
+def hidden_of_others(game: str, table: dict, seat: int) -> None:
+    """The drawn table shows a seat's own face-down cards face up to it alone: 5211's chosen
+    cards, Sultan's bids; the others' stay backs."""
+    centre = table["centre"]
+    if game == "5211":
+        for play in centre["plays"]:
+            faces = [back for back in play["backs"] if "card" in back]
+            assert not faces or play["seat"] == seat
+    elif game == "sultan":
+        for cushion in centre["cushions"]:
+            for bid in cushion["bids"]:
+                assert "value" not in bid or bid["seat"] == seat
+
+
 async def check_every_table(client: httpx.AsyncClient, match, game: str) -> None:
     engine = get_engine(game)
     public = as_json({k: v for k, v in engine.view(match.state, None).items() if k != "log"})
@@ -55,6 +72,7 @@ async def check_every_table(client: httpx.AsyncClient, match, game: str) -> None
         assert [card["card"] for card in table["hand"]] == sorted(own["hand"])
         legal = [list(a) for a in engine.legal_actions(match.state, seat)]
         assert sorted(c["action"] for c in table["choices"]) == sorted(legal)
+        hidden_of_others(game, table, seat)
         for other in range(len(PLAYERS)):  # no other seat's secret is anywhere in it
             if other == seat:
                 continue
@@ -66,6 +84,14 @@ async def check_every_table(client: httpx.AsyncClient, match, game: str) -> None
                     ), (seat, other, key)
     watching = (await client.get(f"/api/tables/{match.id}", headers=header(CAROL))).json()
     assert watching["view"] == public and watching["seat"] is None
+    # the drawn table a watcher gets: made of the public view alone
+    names = Names.of([seat.name for seat in match.seats])
+    to_act = sorted(engine.to_act(match.state))
+    public_view = engine.view(match.state, None)
+    drawn = as_json(
+        card_table.drawn(game, translator("en"), public_view, None, names, to_act, False)
+    )
+    assert {key: watching[key] for key in drawn} == drawn
     assert "hand" not in watching and "choices" not in watching and watching["legal"] == []
     assert "hand" not in watching["view"]
     stranger = await client.get(f"/api/tables/{match.id}", headers=header(MALLORY))

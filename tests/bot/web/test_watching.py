@@ -67,7 +67,9 @@ async def test_a_watcher_reads_the_public_view_hears_it_live_and_cannot_move(tab
     assert table["seat"] is None and table["token"] is None and table["legal"] == []
     assert table["view"] == public and "hand" not in table
     assert table["texts"]["watching"] == "👀 Watching: only the players move."
-    assert any("Round 1" in line for line in table["board"])  # the group board's words
+    assert "board" not in table  # the table is drawn, not the group board's text
+    assert table["centre"]["heading"].startswith("Round 1")  # the drawn table's words
+    assert [seat["cards"] for seat in table["seats"]] == public["hand_sizes"]
     assert moved.status_code == 403 and moved.json()["error"] == "not_your_table"
     assert live.status_code == 403
     assert (await current_match(table_bot.driver)).version == match.version
@@ -159,5 +161,9 @@ async def test_a_card_table_speaks_its_viewers_language(table_bot):
     async with table_bot.client() as client:
         russian = (await client.get(f"/api/tables/{match.id}", headers=header(IVAN))).json()
         italian = (await client.get(f"/api/tables/{match.id}", headers=header(GIULIA))).json()
-    assert russian["board"][0].startswith("Раунд 1") and russian["texts"]["play"] == "Сыграть"
-    assert italian["board"][0].startswith("Round 1") and italian["texts"]["play"] == "Gioca"
+    assert russian["centre"]["heading"].startswith("Раунд 1")
+    assert russian["texts"]["play"] == "Сыграть" and russian["now"].startswith("Выбери 2 карты")
+    assert (
+        italian["centre"]["heading"].startswith("Round 1") and italian["texts"]["play"] == "Gioca"
+    )
+    assert italian["seats"][0]["label"].endswith("5 carte, 0 punti")

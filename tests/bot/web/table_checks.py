@@ -1,0 +1,115 @@
+"""What a card table's page shows, read from the page in one go, and checked against the
+engine's view: each seat's cards, points and gems, and the centre — 5211's cards of the
+round (face up or down) and roosters, Sultan's cushions with their gems and bidders and the
+drawn gems, Who's the Donkey?'s plays of the round."""
+
+from __future__ import annotations
+
+from games.g5211.engine import rooster_count, rooster_threshold
+from games.sultan.engine import GEM_VALUES
+
+SNAPSHOT = """() => {
+  const all = (root, selector) => Array.from(root.querySelectorAll(selector));
+  const text = (root, selector) => root.querySelector(selector)?.textContent ?? null;
+  const felt = document.querySelector(".felt");
+  return {
+    seats: all(document, ".seats .seat").map((s) => ({
+      seat: Number(s.dataset.seat), label: s.getAttribute("aria-label"),
+      count: text(s, ".count"), points: text(s, ".points"), gems: text(s, ".gems"),
+      backs: s.querySelector(".backs-fan")?.children.length ?? null,
+    })),
+    rows: felt ? all(felt, ".play-row").map((r) => ({
+      from: Number(r.dataset.from),
+      cards: all(r, ".card:not(.back):not(.secret)").map((c) => Number(c.dataset.card)),
+      backs: all(r, ".card.back, .card.secret").length,
+      passed: r.querySelector(".passed") !== null,
+    })) : [],
+    cushions: felt ? all(felt, ".cushion").map((c) => ({
+      gem: Number(c.querySelector(".gem").dataset.gem), points: text(c, ".gem"),
+      bidders: all(c, ".bid .bidder").map((b) => b.textContent),
+      label: c.getAttribute("aria-label"),
+    })) : [],
+    drawn: felt ? all(felt, ".drawn .gem").map((g) => Number(g.dataset.gem)) : [],
+    roosters: felt ? text(felt, "[data-roosters]") : null,
+    unlabelled: all(document, ".card, .seat, .cushion, .gem").filter((e) => {
+      const named = e.getAttribute("aria-label");
+      const inNamed = e.getAttribute("aria-hidden") && e.parentElement.closest("[aria-label]");
+      return !named && !inNamed;
+    }).map((e) => e.outerHTML.slice(0, 80)),
+    boardText: document.querySelector(".board-text") !== null,
+    text: document.querySelector("main").innerText,
+  };
+}"""
+
+
+async def snapshot(page) -> dict:
+    return await page.evaluate(SNAPSHOT)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def check_seats(game: str, shown: dict, view: dict, names: list[str], seat: int | None) -> None:
+    n = view["num_players"]
+    assert [s["seat"] for s in shown["seats"]] == list(range(n))
+    for number, drawn in enumerate(shown["seats"]):
+        cards = view["hand_sizes"][number]
+        assert drawn["count"] == f"🂠 {cards}"
+        assert drawn["label"].startswith(f"{names[number]}: {plural(cards, 'card')}")
+        if number != seat:  # the others' hands: a fan of backs
+            assert drawn["backs"] == min(cards, 8)
+        if game == "5211":
+            assert drawn["points"] == f"★ {view['points'][number]}"
+        elif game == "sultan":
+            assert drawn["gems"] == f"💎 {view['gem_counts'][number]}"
+        elif view["hands_played"]:
+            assert drawn["points"] == f"★ {view['totals'][number]}"
+        else:
+            assert drawn["points"] is None
+
+
+def check_centre(game: str, shown: dict, view: dict, names: list[str]) -> None:
+    if game == "5211":
+        on_table = [card for cards in view["table"] for card in cards]
+        expected = [
+            {
+                "from": number,
+                "cards": view["table"][number],
+                "backs": view["part_size"] if view["ready"][number] and not view["over"] else 0,
+                "passed": False,
+            }
+            for number in range(view["num_players"])
+        ]
+        assert shown["rows"] == expected
+        threshold = rooster_threshold(view["num_players"])
+        assert shown["roosters"] == f"🐓 {rooster_count(on_table)}/{threshold}"
+    elif game == "sultan":
+        assert [c["gem"] for c in shown["cushions"]] == view["cushions"]
+        assert [c["points"] for c in shown["cushions"]] == [
+            str(GEM_VALUES[gem]) for gem in view["cushions"]
+        ]
+        for number, cushion in enumerate(shown["cushions"]):
+            bidders = [names[seat] for seat, on in view["bids"] if on == number]
+            assert cushion["bidders"] == bidders
+            assert cushion["label"].startswith(f"Cushion {number + 1}: ")
+        assert shown["drawn"] == (view["drawn"] if view["phase"] == "return" else [])
+    else:
+        expected = [
+            {
+                "from": play["seat"],
+                "cards": play["cards"],
+                "backs": 0,
+                "passed": play["kind"] == "pass",
+            }
+            for play in view["plays"]
+        ]
+        assert shown["rows"] == expected
+
+
+def check_table(game: str, shown: dict, view: dict, names: list[str], seat: int | None) -> None:
+    """The page against the view: seats, centre, every card labelled, no board text."""
+    check_seats(game, shown, view, names, seat)
+    check_centre(game, shown, view, names)
+    assert shown["unlabelled"] == []
+    assert not shown["boardText"]
