@@ -58,6 +58,7 @@ from bot.storage.rows import (
     seat_changed,
 )
 from bot.storage.standings import Standings
+from bot.storage.tournaments import TournamentStore
 
 log = logging.getLogger("bot.storage")
 
@@ -123,7 +124,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(Standings, abc.ABC):
+class Storage(Standings, TournamentStore, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 

@@ -44,6 +44,11 @@ UNDO_INLINE_TABLES = (
     "CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id) "
     "WHERE status IN ('lobby', 'playing')",
 )
+# the tables of the tournaments' migration (either backend), for the same tests
+TOURNAMENT_TABLES = (
+    "tournament_byes", "tournament_tables", "tournament_rounds", "tournament_entrants",
+    "tournaments",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

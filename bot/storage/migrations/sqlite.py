@@ -191,4 +191,66 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 12: tournaments (issue 48): a tournament per group topic at a time; its entrants; its
+    # rounds, each written once with its tables and byes (a restart never pairs twice);
+    # each table's match, whose end is heard once (places set only while still NULL)
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        creator_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        format TEXT NOT NULL,
+        table_size INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        advance INTEGER NOT NULL DEFAULT 1,
+        turn_seconds INTEGER NOT NULL DEFAULT 0,
+        with_bots INTEGER NOT NULL DEFAULT 0,
+        starts_at REAL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+        message_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_active_tournament_per_topic ON tournaments (chat_id, thread_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        late_rounds INTEGER NOT NULL DEFAULT 0,
+        withdrawn_after INTEGER,
+        timeouts INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        message_id INTEGER,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        players TEXT NOT NULL,
+        match_id INTEGER,
+        places TEXT,
+        game_points TEXT,
+        PRIMARY KEY (tournament_id, round, table_no)
+    );
+    CREATE UNIQUE INDEX tournament_table_of_match ON tournament_tables (match_id)
+        WHERE match_id IS NOT NULL;
+    CREATE TABLE tournament_byes (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, round, user_id)
+    );
+    """,
 ]
