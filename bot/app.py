@@ -29,6 +29,7 @@ from bot.handlers import (  # noqa: F401
     operator,
     play,
     records,
+    tournaments,
 )
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
@@ -50,6 +51,7 @@ from bot.table.locks import MatchLocks
 from bot.table.publishing.board_pictures import BoardPictures
 from bot.table.publishing.publisher import Publisher
 from bot.table.timers import Timers
+from bot.table.tournaments.service import Tournaments
 from bot.telegram_api import callbacks
 from bot.telegram_api.messenger import Messenger
 from bot.telegram_api.rate_limit import TelegramLimits
@@ -65,6 +67,7 @@ BACKUP_CHECK_SECONDS = 3600  # how often the bot looks whether the daily backup 
 
 COMMANDS = (
     "new",
+    "tournament",
     "board",
     "rules",
     "stats",
@@ -163,6 +166,7 @@ def build_host(settings: Settings, application: Application) -> Host:
         hints,
         outage,
         Draining(storage),
+        Tournaments(settings, storage, messenger, languages, lock, publisher, timers),
     )
 
 
@@ -184,8 +188,10 @@ def _add_handlers(application: Application) -> None:
     add(InlineQueryHandler(inline.inline_query))
     add(MessageHandler(filters.StatusUpdate.MIGRATE, membership.chat_migrated))
     add(ChatMemberHandler(membership.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    add(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, tournaments.member_left))
     add(CommandHandler("start", commands.start_command))
     add(CommandHandler("new", lobby.new_command))
+    add(CommandHandler("tournament", tournaments.tournament_command))
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("language", commands.language_command))
@@ -266,6 +272,7 @@ async def restore_matches(host: Host) -> None:
             match = await host.storage.load(match_id)
             if match is not None and (status == "playing" or match.published < match.version):
                 host.publisher.request(match)
+    await host.tournaments.restore()  # (before any deadline fires: which tables rate)
     await host.timers.arm_all()
     host.timers.start_sweeper()
     host.timers.start_lobby_sweeper()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatMemberStatus
 
-from bot.handlers.common import is_group
+from bot.handlers.common import is_group, is_private
+from bot.handlers.tournaments import blocked_the_bot
 from bot.table.host import BotContext
 
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
@@ -26,8 +27,11 @@ async def chat_migrated(update: Update, context: BotContext) -> None:
 
 async def bot_membership(update: Update, context: BotContext) -> None:
     """The bot's own membership changed (``my_chat_member``): removed from a group, it ends
-    the games it can no longer show there."""
+    the games it can no longer show there; blocked by a user, their tournaments lose them."""
     change = update.my_chat_member
+    if change is not None and is_private(change.chat) and change.new_chat_member.status in GONE:
+        await blocked_the_bot(change.chat.id, context)  # a user blocked the bot
+        return
     if change is None or not is_group(change.chat):
         return
     if change.new_chat_member.status in GONE:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -143,6 +144,11 @@ class Storage(Standings, TournamentStore, abc.ABC):
         # called with True when calls start being refused (StorageUnavailable), with False
         # when the database takes them again: once each per outage
         self.on_outage: Callable[[bool], None] = lambda started: None
+        # called with each started match whose end (finished or cancelled) was just committed:
+        # a tournament hears its tables end here (the match knows only its tournament's id)
+        self.on_match_end: Callable[[Match], None] = lambda match: None
+        # tournaments filled with bots, whose tables rate nobody (kept by their service)
+        self.unrated_tournaments: set[int] = set()
         self.out_of_service = False
         self.holds_lock = False  # open, and no other instance took the lock since (health)
         self._lock_watch: asyncio.Task | None = None
@@ -521,6 +527,8 @@ class Storage(Standings, TournamentStore, abc.ABC):
         if match.state is not None and match.status in ("finished", "cancelled"):
             outcome = "finished" if match.status == "finished" else ended
             write.record = build_record(match, outcome, write.updated_at)
+            if match.tournament_id in self.unrated_tournaments:
+                write.record = dataclasses.replace(write.record, unrated=True)
         try:
             saved = await self._write_match(write)
         except StorageUnavailable:
@@ -542,6 +550,8 @@ class Storage(Standings, TournamentStore, abc.ABC):
         if type(entries) is list:
             match.logged = len(entries)
         self._remember(match, display=False)
+        if write.record is not None:
+            self.on_match_end(match)
 
     def _remember(self, match: Match, display: bool) -> None:
         """Write a saved match through to the cache: its play fields, or its display fields

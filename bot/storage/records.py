@@ -82,6 +82,7 @@ class MatchRecord:
     started_at: float  # when the lobby opened; the first move's time where known
     players: list[PlayerRecord]
     details: dict[str, Any] = field(default_factory=dict)
+    unrated: bool = False  # a table of a tournament filled with bots: it rates nobody
 
 
 def build_record(match: Match, outcome: str, ended_at: float) -> MatchRecord:
@@ -283,9 +284,11 @@ def rating_rows(
 
 def rated(record: MatchRecord) -> bool:
     """Whether the record is rated at all: a finished match of two or more people in a
-    group, with no AI seat (a match with one is practice, as is any match in private)."""
+    group, with no AI seat (a match with one is practice, as is any match in private), and
+    not of a tournament with bots."""
     return (
-        record.outcome == "finished"
+        not record.unrated
+        and record.outcome == "finished"
         and len(record.players) >= 2
         and not any(p.ai for p in record.players)
         and record.chat_id < 0  # a group's; a user's private chat id is positive

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage.model import Match
 from bot.tournaments.model import (
     Bye,
     ByeKind,
@@ -184,21 +185,6 @@ class TournamentStore:
             == 1
         )
 
-    async def note_timeouts(self, tournament_id: int, user_id: int, timed_out: bool) -> int:
-        """After a tournament match: the player's timeouts in a row (reset by a match played)."""
-        async with self._transaction() as tx:
-            await tx.run(
-                "UPDATE tournament_entrants SET timeouts = "
-                + ("timeouts + 1" if timed_out else "0")
-                + " WHERE tournament_id = ? AND user_id = ?",
-                (tournament_id, user_id),
-            )
-            rows = await tx.rows(
-                "SELECT timeouts FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
-                (tournament_id, user_id),
-            )
-        return rows[0][0] if rows else 0
-
     async def set_tournament_status(
         self, tournament_id: int, status: str, expected: Sequence[str]
     ) -> bool:
@@ -272,6 +258,79 @@ class TournamentStore:
             ),
         )
         return HeardResult(rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+    async def create_tournament_match(
+        self,
+        tournament_id: int,
+        chat_id: int,
+        thread_id: int,
+        game: str,
+        options: dict,
+        creator_id: int,
+        title: str,
+        turn_seconds: int,
+    ) -> Match:
+        """A table's match, as a lobby to be seated and started at once (a tournament's
+        matches are not the one match of their topic)."""
+        now = time.time()
+        args = (chat_id, thread_id, title, game, json.dumps(options), turn_seconds, creator_id,
+                tournament_id, now, now)  # fmt: skip
+        rows = await self._rows(
+            "INSERT INTO matches (chat_id, thread_id, title, game, options, turn_seconds, "
+            "status, creator_id, tournament_id, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
+            args,
+        )
+        return await self.load(rows[0][0])
+
+    async def set_tournament_setup(
+        self,
+        tournament_id: int,
+        rules: Rules,
+        turn_seconds: int,
+        with_bots: bool,
+        starts_at: float | None,
+    ) -> bool:
+        """The creator's choices, while the tournament is still in its lobby."""
+        rules.check()
+        return (
+            await self._run(
+                "UPDATE tournaments SET format = ?, table_size = ?, rounds = ?, advance = ?, "
+                "turn_seconds = ?, with_bots = ?, starts_at = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'lobby'",
+                (
+                    rules.format.value,
+                    rules.table_size,
+                    rules.rounds,
+                    rules.advance,
+                    turn_seconds,
+                    with_bots,
+                    starts_at,
+                    time.time(),
+                    tournament_id,
+                ),
+            )
+            == 1
+        )
+
+    async def tournaments_of(self, user_id: int) -> list[int]:
+        """The active tournaments a player is in (and has not withdrawn from)."""
+        rows = await self._rows(
+            "SELECT t.id FROM tournaments t JOIN tournament_entrants e ON e.tournament_id = t.id "
+            "WHERE e.user_id = ? AND e.withdrawn_after IS NULL "
+            "AND t.status IN ('lobby', 'running') ORDER BY t.id",
+            (user_id,),
+        )
+        return [row[0] for row in rows]
+
+    async def due_tournaments(self, now: float) -> list[int]:
+        """Tournaments in their lobby whose start time has come."""
+        rows = await self._rows(
+            "SELECT id FROM tournaments WHERE status = 'lobby' AND starts_at IS NOT NULL "
+            "AND starts_at <= ? ORDER BY id",
+            (now,),
+        )
+        return [row[0] for row in rows]
 
     async def running_tournaments(self) -> list[int]:
         """Tournaments to pick up after a restart: in their lobby or running."""

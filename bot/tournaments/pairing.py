@@ -1,7 +1,8 @@
 """The next round, as a pure function of the tournament so far.
 
 Swiss at 2 players is the FIDE Dutch system (:mod:`.dutch`); where its absolute rules leave no
-pairing, and at 3–5 players, tables are grouped by score (:mod:`.grouping`). A round robin
+pairing, in fields above :data:`DUTCH_MAX_FIELD` and at 3–5 players, tables are grouped by
+score (:mod:`.grouping`). A round robin
 follows Berger's circle from the seeds. An elimination seats who is still in, best first,
 snaked over the tables so the leaders are spread; the top `advance` of each table go on (a
 place shared at the cut takes everyone sharing it), and whoever the tables cannot hold passes
@@ -17,6 +18,11 @@ from bot.tournaments.dutch import NoDutchPairing, dutch_round
 from bot.tournaments.grouping import choose_byes, group_tables, meetings
 from bot.tournaments.model import Bye, ByeKind, Format, Round, Table, Tournament
 from bot.tournaments.standings import points_by_player, standings
+
+# The Dutch system's library weighs every pair of a score group in Python: about 1 s of CPU
+# for a first round of 200 players, 50 s for 1,000 (docs/benchmarks.md). Larger fields are
+# grouped by score like the multiplayer tables, in milliseconds.
+DUTCH_MAX_FIELD = 128
 
 
 class NoNextRound(Exception):
@@ -63,7 +69,7 @@ def _next_round_or_none(tournament: Tournament) -> Round | None:
 
 def _swiss_round(tournament: Tournament, number: int) -> Round:
     size = tournament.rules.table_size
-    if size == 2:
+    if size == 2 and len(tournament.active(number)) <= DUTCH_MAX_FIELD:
         try:
             pairs, bye = dutch_round(tournament)
         except NoDutchPairing:

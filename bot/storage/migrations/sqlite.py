@@ -193,7 +193,8 @@ MIGRATIONS: list[str] = [
     """,
     # 12: tournaments (issue 48): a tournament per group topic at a time; its entrants; its
     # rounds, each written once with its tables and byes (a restart never pairs twice);
-    # each table's match, whose end is heard once (places set only while still NULL)
+    # each table's match, whose end is heard once (places set only while still NULL); a
+    # tournament's matches share their group's topic with its ordinary match
     """
     CREATE TABLE tournaments (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -223,7 +224,6 @@ MIGRATIONS: list[str] = [
         seed INTEGER NOT NULL,
         late_rounds INTEGER NOT NULL DEFAULT 0,
         withdrawn_after INTEGER,
-        timeouts INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (tournament_id, user_id)
     );
     CREATE TABLE tournament_rounds (
@@ -252,5 +252,10 @@ MIGRATIONS: list[str] = [
         kind TEXT NOT NULL,
         PRIMARY KEY (tournament_id, round, user_id)
     );
+    ALTER TABLE matches ADD COLUMN tournament_id INTEGER;
+    DROP INDEX one_active_match_per_topic;
+    CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id)
+        WHERE status IN ('lobby', 'playing') AND inline_message_id IS NULL
+        AND tournament_id IS NULL;
     """,
 ]

@@ -8,7 +8,13 @@ import pytest
 
 from bot.tournaments.entries import EntryClosed, add_round, enter, finish_table, withdraw
 from bot.tournaments.model import ByeKind, Format, Rules, RulesError
-from bot.tournaments.pairing import NoNextRound, is_over, next_round, planned_rounds
+from bot.tournaments.pairing import (
+    DUTCH_MAX_FIELD,
+    NoNextRound,
+    is_over,
+    next_round,
+    planned_rounds,
+)
 from bot.tournaments.scoring import table_points
 from bot.tournaments.standings import points_by_player, standings
 from tests.bot.tournaments.helpers import by_lowest_id, new, pairs_met, play_round
@@ -225,3 +231,18 @@ def test_a_round_is_not_paired_while_the_last_is_played():
     table = tournament.rounds[0].tables[0]
     assert sum(table_points(finish_table(tournament, 1, 0, (1, 2)).rounds[0].tables[0]).values())
     assert table.places is None
+
+
+def test_a_field_too_big_for_the_dutch_library_is_grouped_by_score():
+    field = DUTCH_MAX_FIELD + 3  # odd: a bye a round
+    tournament = new(Rules(Format.SWISS, 2, rounds=3), field)
+    for _ in range(3):
+        before = points_by_player(tournament)
+        round_ = next_round(tournament)
+        assert len(round_.byes) == 1 and len(round_.tables) == field // 2
+        # most tables are of equal scores: the score groups are paired within themselves
+        level = sum(before[a] == before[b] for a, b in (t.players for t in round_.tables))
+        assert level >= len(round_.tables) - 3
+        tournament = play_round(tournament)
+    assert len(set(pairs_met(tournament))) == len(pairs_met(tournament)), "no rematch"
+    assert max(full_byes(tournament).values()) == 1
