@@ -50,6 +50,7 @@ from bot.table.languages import Languages
 from bot.table.locks import MatchLocks
 from bot.table.publishing.board_pictures import BoardPictures
 from bot.table.publishing.publisher import Publisher
+from bot.table.seasons import SeasonPodiums
 from bot.table.timers import Timers
 from bot.table.tournaments.service import Tournaments
 from bot.telegram_api import callbacks
@@ -138,6 +139,7 @@ def build_host(settings: Settings, application: Application) -> Host:
     """The bot's services, each given what it uses; each is built after everything it
     needs, so no module imports its way back up."""
     storage = storage_for(settings.postgres_url(), settings.database_path)
+    storage.season_months = settings.season_months
     messenger = Messenger(application.bot, paid_broadcast=settings.paid_broadcast)
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
@@ -167,6 +169,7 @@ def build_host(settings: Settings, application: Application) -> Host:
         outage,
         Draining(storage),
         Tournaments(settings, storage, messenger, languages, lock, publisher, timers),
+        SeasonPodiums(storage, messenger, languages, lambda: timers.clock()),
     )
 
 
@@ -276,6 +279,7 @@ async def restore_matches(host: Host) -> None:
     await host.timers.arm_all()
     host.timers.start_sweeper()
     host.timers.start_lobby_sweeper()
+    host.seasons.start(host.timers.job_queue)  # a season's podium, once, soon after it ends
 
 
 async def _on_stop(application: Application) -> None:

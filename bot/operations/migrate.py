@@ -54,6 +54,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "tournament_rounds": ("tournament_id", "number"),
     "tournament_tables": ("tournament_id", "round", "table_no"),
     "tournament_byes": ("tournament_id", "round", "user_id"),
+    "season_ratings": ("season", "scope", "game", "user_id"),
+    "season_podiums": ("scope", "season"),
 }
 IDENTITIES = ("matches", "notices", "tournaments")  # their ids continue after the copied ones
 CHUNK = 5000

@@ -58,6 +58,7 @@ from bot.storage.rows import (
     play_values,
     seat_changed,
 )
+from bot.storage.seasons import SeasonReads, season_of
 from bot.storage.standings import Standings
 from bot.storage.tournaments import TournamentStore
 
@@ -125,7 +126,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(Standings, TournamentStore, abc.ABC):
+class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 
@@ -527,8 +528,11 @@ class Storage(Standings, TournamentStore, abc.ABC):
         if match.state is not None and match.status in ("finished", "cancelled"):
             outcome = "finished" if match.status == "finished" else ended
             write.record = build_record(match, outcome, write.updated_at)
-            if match.tournament_id in self.unrated_tournaments:
-                write.record = dataclasses.replace(write.record, unrated=True)
+            write.record = dataclasses.replace(
+                write.record,
+                unrated=match.tournament_id in self.unrated_tournaments,
+                season=season_of(write.updated_at, self.season_months),
+            )
         try:
             saved = await self._write_match(write)
         except StorageUnavailable:
@@ -663,6 +667,21 @@ class Storage(Standings, TournamentStore, abc.ABC):
                 (new, old, new),
             )
             await tx.run("DELETE FROM ratings WHERE scope = ?", (old,))
+            # its season ladders, its podiums told and its tournaments too
+            await tx.run(
+                "UPDATE season_ratings SET scope = ? WHERE scope = ? AND NOT EXISTS (SELECT 1 "
+                "FROM season_ratings r WHERE r.season = season_ratings.season AND r.scope = ? "
+                "AND r.game = season_ratings.game AND r.user_id = season_ratings.user_id)",
+                (new, old, new),
+            )
+            await tx.run("DELETE FROM season_ratings WHERE scope = ?", (old,))
+            await tx.run(
+                "UPDATE season_podiums SET scope = ? WHERE scope = ? AND NOT EXISTS (SELECT 1 "
+                "FROM season_podiums p WHERE p.scope = ? AND p.season = season_podiums.season)",
+                (new, old, new),
+            )
+            await tx.run("DELETE FROM season_podiums WHERE scope = ?", (old,))
+            await tx.run("UPDATE tournaments SET chat_id = ? WHERE chat_id = ?", (new, old))
             await tx.run("DELETE FROM chats WHERE chat_id = ?", (old,))
             moved = await tx.rows(
                 "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",

@@ -232,4 +232,27 @@ MIGRATIONS: list[str] = [
         WHERE status IN ('lobby', 'playing') AND inline_message_id IS NULL
         AND tournament_id IS NULL;
     """,
+    # 7: seasons (issue 48): each player's rating within a season beside the all-time one
+    # (season = the number of its first month, year * 12 + month - 1), and the podium of a
+    # group's season, told once
+    """
+    CREATE TABLE season_ratings (
+        season INTEGER NOT NULL,
+        scope BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        ordinal DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (season, scope, game, user_id)
+    );
+    CREATE INDEX season_board ON season_ratings (season, scope, game, ordinal, user_id);
+    CREATE TABLE season_podiums (
+        scope BIGINT NOT NULL,
+        season INTEGER NOT NULL,
+        PRIMARY KEY (scope, season)
+    );
+    """,
 ]

@@ -418,9 +418,10 @@ class Tournaments:
             self.redraw(tournament_id)
         job_queue = self.timers.job_queue
         if job_queue is not None:
-            job_queue.run_repeating(
-                lambda context: self.start_due(), SWEEP_SECONDS, name="tournament-starts"
-            )
+            job_queue.run_repeating(self._on_sweep, SWEEP_SECONDS, name="tournament-starts")
+
+    async def _on_sweep(self, context) -> None:
+        await self.start_due()
 
     # -- the group's messages -----------------------------------------------------------------
     async def _say(self, stored: StoredTournament, text: str) -> None:

@@ -253,3 +253,46 @@ async def test_a_tournament_with_bots_rates_nobody(driver: Driver, api):
     await play_round(driver, [ALICE, BOB, CAROL])
     assert any("the tournament is over" in text for text in texts(driver, GROUP))
     assert await host(driver).storage.leaderboard("5211", GROUP) == []
+
+
+async def test_a_timed_start_and_one_short_of_players(driver: Driver, api):
+    bot = host(driver)
+    await open_with(driver, ALICE, [ALICE, BOB])
+    await driver.press_label(ALICE, GROUP, "Start time: by hand")  # in 15 minutes
+    assert "It starts in 15 minutes" in tournament_message(driver).text
+    now = bot.clock()
+    await bot.tournaments.start_due(now + 60)  # not yet
+    assert (await stored(driver)).status == "lobby"
+    await bot.tournaments.start_due(now + 15 * 60 + 1)
+    await driver.settle()
+    assert (await stored(driver)).status == "running"
+    assert any("Round 1 of 3" in text for text in texts(driver, GROUP))
+
+
+async def test_a_timed_start_without_enough_players_cancels_it(driver: Driver, api):
+    bot = host(driver)
+    await open_with(driver, ALICE, [ALICE])
+    await driver.press_label(ALICE, GROUP, "Start time: by hand")
+    tid = await tournament_id(driver)
+    await bot.tournaments.start_due(bot.clock() + 15 * 60 + 1)
+    await driver.settle()
+    assert (await bot.storage.tournament(tid)).status == "cancelled"
+    assert any(
+        text == "The tournament did not start at its time: A tournament needs at least two players."
+        for text in texts(driver, GROUP)
+    )
+
+
+async def test_a_round_robin_of_three_through_the_bot(driver: Driver, api):
+    await open_with(driver, ALICE, [ALICE, BOB, CAROL])
+    await driver.press_label(ALICE, GROUP, "Swiss")
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    await play_round(driver, [ALICE, BOB, CAROL])
+    done = await bot_tournament(driver)
+    assert done.status == "finished" and len(done.state.rounds) == 3
+    met = {frozenset(t.players) for r in done.state.rounds for t in r.tables}
+    assert met == {frozenset((a.id, b.id)) for a, b in ((ALICE, BOB), (ALICE, CAROL), (BOB, CAROL))}
+
+
+async def bot_tournament(driver: Driver):
+    return await host(driver).storage.tournament(await last_tournament(driver))
