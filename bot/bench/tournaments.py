@@ -64,15 +64,17 @@ def play(tournament: Tournament, seed: int, rounds: int) -> tuple[Tournament, li
 
 
 def pairing_figures(args: argparse.Namespace, size: int) -> dict:
-    slowest_walls, slowest_cpus, first_walls = [], [], []
+    slowest_walls, slowest_cpus, first_walls, first_cpus = [], [], [], []
     for run in range(args.runs):
         _, timings = play(swiss(args.players, size, args.rounds), run, args.rounds)
         first_walls.append(timings[0][0])
+        first_cpus.append(timings[0][1])
         slowest = max(timings)
         slowest_walls.append(slowest[0])
         slowest_cpus.append(slowest[1])
     return {
         "first_round_ms": round(statistics.median(first_walls) * 1000, 1),
+        "first_round_cpu_ms": round(statistics.median(first_cpus) * 1000, 1),
         "slowest_round_ms": round(statistics.median(slowest_walls) * 1000, 1),
         "slowest_round_cpu_ms": round(statistics.median(slowest_cpus) * 1000, 1),
     }
