@@ -14,6 +14,7 @@ from bot.presentation.i18n import Translator
 from bot.presentation.ui import get_ui, playable_games
 from bot.storage.tournaments import StoredTournament
 from bot.table.host import BotContext, Host
+from bot.table.tournaments.service import GAME_OPTION
 from bot.telegram_api.callbacks import Callback, Kind
 
 LOBBY_OPTIONS = ("format", "size", "rounds", "clock", "bots", "when")
@@ -202,7 +203,8 @@ async def tournament_button(update: Update, context: BotContext, data: Callback)
         await popup(query, t("tournament.left") if left else t("tournament.not_in"))
         await host.tournaments.idle()
         return
-    if data.payload not in (*LOBBY_OPTIONS, "start", "cancel"):
+    game_option = data.payload.startswith(GAME_OPTION)
+    if data.payload not in (*LOBBY_OPTIONS, "start", "cancel") and not game_option:
         await popup(query, t("error.bad_button"))
         return
     if not await may_manage(host, stored, user.id):
@@ -220,9 +222,10 @@ async def tournament_button(update: Update, context: BotContext, data: Callback)
     elif data.payload == "cancel":
         await host.tournaments.cancel(stored.id)
         await popup(query, t("tournament.cancelled"))
-    else:
-        await host.tournaments.change(stored, data.payload)
+    elif await host.tournaments.change(stored, data.payload):
         await popup(query)
+    else:
+        await popup(query, t("error.bad_button"))
     await host.tournaments.idle()
 
 

@@ -290,9 +290,16 @@ class TournamentStore:
         turn_seconds: int,
         with_bots: bool,
         starts_at: float | None,
+        options: dict[str, Any] | None = None,
     ) -> bool:
-        """The creator's choices, while the tournament is still in its lobby."""
+        """The creator's choices (the game's options too, when given), while the tournament
+        is still in its lobby."""
         rules.check()
+        if options is not None:
+            await self._run(
+                "UPDATE tournaments SET options = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(options, sort_keys=True), tournament_id),
+            )
         return (
             await self._run(
                 "UPDATE tournaments SET format = ?, table_size = ?, rounds = ?, advance = ?, "

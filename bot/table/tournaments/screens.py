@@ -77,7 +77,10 @@ def lobby_screen(
     stored: StoredTournament, t: Translator, join_link: str, starts_in: str | None
 ) -> tuple[str, InlineKeyboardMarkup]:
     humans = [e for e in stored.state.entrants if e.player > 0]
-    lines = [title(t, stored), rules_line(t, stored), ""]
+    ui = get_ui(stored.game)
+    lines = [title(t, stored), rules_line(t, stored)]
+    lines += ["• " + ui.option_label(t, name, value) for name, value in stored.options.items()]
+    lines.append("")
     lines.append(t("tournament.entrants", count=len(humans)))
     lines += [f"{n}. {html.escape(stored.names[e.player])}" for n, e in enumerate(humans, 1)]
     lines.append("")
@@ -101,6 +104,8 @@ def lobby_screen(
         )
     second.append(press(tid, f"{clock_label(t, stored.turn_seconds)} ▸", "clock"))
     rows.append(second)
+    for name, value in stored.options.items():  # the game's own options, as in a lobby
+        rows.append([press(tid, f"⚙️ {ui.option_label(t, name, value)} ▸", f"o.{name}")])
     bots = t("tournament.bots_on") if stored.with_bots else t("tournament.bots_off")
     rows.append(
         [

@@ -33,6 +33,7 @@ from bot.table import flow
 from bot.table.ai_moves import NORMAL
 from bot.table.languages import Languages
 from bot.table.locks import MatchLocks
+from bot.table.publishing.lobby_view import option_choices
 from bot.table.publishing.messages import Ending
 from bot.table.publishing.publisher import Publisher
 from bot.table.timers import Timers
@@ -50,6 +51,7 @@ ROUND_CHOICES = (3, 4, 5, 6, 7, 2)
 STARTS_IN = (0, 900, 3600, 86400)  # the lobby's start: by hand, or this long after choosing
 NO_SHOW_TIMEOUTS = 2  # timeouts in a row that withdraw a player after their match
 SWEEP_SECONDS = 30  # how often lobbies whose start time came are looked for
+GAME_OPTION = "o."  # a lobby button's payload for one of the game's own options: o.<name>
 
 
 def table_sizes(game: str) -> list[int]:
@@ -154,6 +156,7 @@ class Tournaments:
             stored.with_bots,
             stored.starts_at,
         )
+        options = None
         sizes = table_sizes(stored.game)
         if option == "format":
             formats = [Format.SWISS]
@@ -174,6 +177,12 @@ class Tournaments:
             turn = next_value(TURN_PRESETS, turn)
         elif option == "bots":
             bots = not bots
+        elif option.startswith(GAME_OPTION):
+            name = option.removeprefix(GAME_OPTION)
+            choices = option_choices(stored.game)
+            if name not in choices:
+                return False
+            options = {**stored.options, name: next_value(choices[name], stored.options.get(name))}
         elif option == "when":
             current = self.starts_in(stored)
             choice = next_value(STARTS_IN, min(STARTS_IN, key=lambda s: abs(s - (current or 0))))
@@ -181,7 +190,9 @@ class Tournaments:
         else:
             return False
         async with self._lock(stored.id):
-            await self.storage.set_tournament_setup(stored.id, rules, turn, bots, starts_at)
+            await self.storage.set_tournament_setup(
+                stored.id, rules, turn, bots, starts_at, options
+            )
         self.redraw(stored.id)
         return True
 

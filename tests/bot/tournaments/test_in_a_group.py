@@ -126,6 +126,21 @@ async def test_the_lobby_answers_strangers_stale_presses_and_leaving(driver: Dri
     )
 
 
+async def test_the_games_own_options_are_chosen_in_the_lobby(driver: Driver, api):
+    await open_with(driver, ALICE, [ALICE, BOB])
+    assert "Length: one game" in tournament_message(driver).text
+    await driver.press_label(ALICE, GROUP, "Length: one game")
+    assert "Length: one game" not in tournament_message(driver).text
+    tid = await tournament_id(driver)
+    assert await driver.press(
+        ALICE, GROUP, tournament_message(driver).message_id, f"tn:{tid}:0:o.nonsense"
+    ) == ("This button is not valid.")
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    stored_now = await stored(driver)
+    match = await host(driver).storage.load(stored_now.matches[(1, 0)])
+    assert match.options == stored_now.options and match.options["match_target"] == 50
+
+
 async def test_options_cycle_to_round_robin_and_fill_with_bots(driver: Driver, api):
     await open_with(driver, ALICE, [ALICE])
     await driver.press_label(ALICE, GROUP, "Swiss")
