@@ -20,13 +20,21 @@ from bot.tournaments.standings import standings
 
 MEDALS = ("🥇", "🥈", "🥉")
 SHOWN_ROWS = 30  # standings rows in the message (Telegram's 4,096 characters); the rest: "…"
-SHOWN_TABLES = 24  # a round's tables in the message; the pairings message has them all
+SHOWN_TABLES = 24  # a round's tables in the tournament message
+# the pairings message's tables and byes, each player mentioned (notified): within Telegram's
+# 4,096 characters; the players of the tables beyond have their private prompt
+PAIRED_TABLES = 24
+NAME_CHARS = 32
+MENTIONED = 8
 
 
 def name_of(stored: StoredTournament, t: Translator, player: int) -> str:
+    """A player's name as the tournament's messages show it: long names cut, so that 30 rows
+    of standings or 24 tables of pairings always fit in one message."""
     if player < 0:
         return t("tournament.bot_name", number=-player)
-    return stored.names.get(player, "?")
+    name = stored.names.get(player, "?")
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 
 def mention(stored: StoredTournament, t: Translator, player: int) -> str:
@@ -214,11 +222,13 @@ def pairings_text(stored: StoredTournament, t: Translator) -> str:
         html.escape(get_ui(stored.game).title(t)),
         "",
     ]
-    for index, table in enumerate(current.tables, 1):
+    for index, table in enumerate(current.tables[:PAIRED_TABLES], 1):
         players = " – ".join(mention(stored, t, p) for p in table.players)
         lines.append(t("tournament.table_line", number=index, players=players, detail=""))
+    if len(current.tables) > PAIRED_TABLES:  # (each of them has had their private prompt)
+        lines.append(t.plural("tournament.more_tables", len(current.tables) - PAIRED_TABLES))
     for kind in (ByeKind.FULL, ByeKind.ADVANCE):
-        names = [mention(stored, t, b.player) for b in current.byes if b.kind is kind]
+        names = [mention(stored, t, b.player) for b in current.byes if b.kind is kind][:MENTIONED]
         if names:
             lines.append(t(f"tournament.bye.{kind.value}", names=", ".join(names)))
     lines += ["", t("tournament.pairings_hint")]

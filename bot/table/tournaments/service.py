@@ -24,6 +24,8 @@ import logging
 import time
 from collections.abc import Callable
 
+from telegram.error import TelegramError
+
 from bot.presentation.i18n import Translator, format_duration
 from bot.settings import TURN_PRESETS, Settings
 from bot.storage import Match, Seat, Storage
@@ -312,6 +314,7 @@ class Tournaments:
                 return
             if await self.storage.add_tournament_round(tournament_id, round_):
                 paired = await self.storage.tournament(tournament_id)
+                await self._open_tables(paired)  # the games first: nothing waits on a message
                 await self._say(paired, screens.pairings_text(paired, await self.t_of(paired)))
 
     async def _open_tables(self, stored: StoredTournament) -> None:
@@ -436,10 +439,14 @@ class Tournaments:
 
     # -- the group's messages -----------------------------------------------------------------
     async def _say(self, stored: StoredTournament, text: str) -> None:
+        """A message to the group; one that cannot go out is logged, and the tournament goes
+        on (its players' games are in their private chats)."""
         try:
             await self.messenger.send(stored.chat_id, text, thread_id=stored.thread_id)
         except Unreachable:
             log.info("tournament %s: the bot left its group", stored.id)
+        except TelegramError:
+            log.exception("tournament %s: a message to its group failed", stored.id)
 
     def redraw(self, tournament_id: int) -> None:
         """Bring the tournament's message up to date, in the background (one drawing at a
