@@ -4,6 +4,8 @@ in one message, pairings and the podium; no-shows, late entries, withdrawals, a 
 
 from __future__ import annotations
 
+import pytest
+
 from bot.table.host import get_host
 from bot.testing.driver import Driver, FakeUser
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY, OTHER_GROUP, running_bot
@@ -311,3 +313,28 @@ async def test_a_round_robin_of_three_through_the_bot(driver: Driver, api):
 
 async def bot_tournament(driver: Driver):
     return await host(driver).storage.tournament(await last_tournament(driver))
+
+
+async def test_a_restart_between_pairing_and_opening_the_tables(api, database, monkeypatch):
+    async with running_bot(api, database) as driver:
+        driver.group(GROUP, "Game Night")
+        await open_with(driver, ALICE, [ALICE, BOB, CAROL, DAVE])
+
+        async def crash(self, stored):  # the process dies right after the round was written
+            raise SystemExit("killed")
+
+        monkeypatch.setattr(type(host(driver).tournaments), "_open_tables", crash)
+        with pytest.raises(SystemExit):
+            await host(driver).tournaments.start(await tournament_id(driver))
+        paired = await stored(driver)
+        assert len(paired.state.rounds) == 1 and paired.matches == {}
+        monkeypatch.undo()
+    async with running_bot(api, database) as driver:
+        reopened = await stored(driver)
+        # the same round, not paired again; each table opened once
+        assert reopened.state.rounds == paired.state.rounds
+        assert sorted(reopened.matches) == [(1, 0), (1, 1)]
+        assert len(set(reopened.matches.values())) == 2
+        await play_round(driver, [ALICE, BOB, CAROL, DAVE])
+        done = await host(driver).storage.tournament(paired.id)
+        assert done.status == "finished"
