@@ -409,8 +409,9 @@ class Tournaments:
         if await self.storage.finish_tournament_table(match_id, places, points) is None:
             return  # heard before
         for seat in match.humans:
-            if seat.autopilot or seat.timeouts >= NO_SHOW_TIMEOUTS:
-                await self.storage.withdraw_from_tournament(tournament_id, seat.user_id)
+            absent = seat.autopilot or seat.timeouts >= NO_SHOW_TIMEOUTS
+            # (one who withdrew already, and whose game autopilot finished, is not told of)
+            if absent and await self.storage.withdraw_from_tournament(tournament_id, seat.user_id):
                 t = await self.t_of(stored)
                 await self._say(
                     stored, t("tournament.no_show", name=screens.mention(stored, t, seat.user_id))

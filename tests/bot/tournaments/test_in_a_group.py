@@ -235,6 +235,14 @@ async def test_leaving_the_group_or_blocking_the_bot_withdraws(driver: Driver, a
     assert state.entrant(BOB.id).withdrawn_after == 1
     assert state.entrant(CAROL.id).withdrawn_after == 1
     assert state.entrant(ALICE.id).withdrawn_after is None
+    # Bob's game goes on with autopilot: Alice plays it to its end, and wins the tournament
+    match = await host(driver).storage.load((await stored(driver)).matches[(1, 0)])
+    assert match.seat_of(BOB.id).autopilot
+    await play_round(driver, [ALICE])
+    assert (await host(driver).storage.load(match.id)).status == "finished"
+    assert not any("missed their moves" in text for text in texts(driver, GROUP))
+    podium = [text for text in texts(driver, GROUP) if "the tournament is over" in text]
+    assert len(podium) == 1
 
 
 async def test_a_restart_in_the_middle_of_a_round_loses_nothing(api, database):
