@@ -29,6 +29,7 @@ from bot.handlers import (  # noqa: F401
     operator,
     play,
     records,
+    tournaments,
 )
 from bot.handlers.buttons import BUTTONS
 from bot.handlers.errors import on_error
@@ -49,7 +50,9 @@ from bot.table.languages import Languages
 from bot.table.locks import MatchLocks
 from bot.table.publishing.board_pictures import BoardPictures
 from bot.table.publishing.publisher import Publisher
+from bot.table.seasons import SeasonPodiums
 from bot.table.timers import Timers
+from bot.table.tournaments.service import Tournaments
 from bot.telegram_api import callbacks
 from bot.telegram_api.messenger import Messenger
 from bot.telegram_api.rate_limit import TelegramLimits
@@ -66,6 +69,7 @@ BACKUP_CHECK_SECONDS = 3600  # how often the bot looks whether the daily backup 
 
 COMMANDS = (
     "new",
+    "tournament",
     "board",
     "rules",
     "stats",
@@ -142,6 +146,7 @@ def build_host(settings: Settings, application: Application) -> Host:
     """The bot's services, each given what it uses; each is built after everything it
     needs, so no module imports its way back up."""
     storage = storage_for(settings.postgres_url(), settings.database_path)
+    storage.season_months = settings.season_months
     messenger = Messenger(application.bot, paid_broadcast=settings.paid_broadcast)
     languages = Languages(storage, settings.default_language)
     lock = MatchLocks()
@@ -170,6 +175,8 @@ def build_host(settings: Settings, application: Application) -> Host:
         hints,
         outage,
         Draining(storage),
+        Tournaments(settings, storage, messenger, languages, lock, publisher, timers),
+        SeasonPodiums(storage, messenger, languages, lambda: timers.clock()),
     )
 
 
@@ -195,6 +202,7 @@ def _add_handlers(application: Application) -> None:
     add(ChatMemberHandler(membership.member_left, ChatMemberHandler.CHAT_MEMBER))
     add(CommandHandler("start", commands.start_command))
     add(CommandHandler("new", lobby.new_command))
+    add(CommandHandler("tournament", tournaments.tournament_command))
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))
     add(CommandHandler("language", commands.language_command))
@@ -275,9 +283,11 @@ async def restore_matches(host: Host) -> None:
             match = await host.storage.load(match_id)
             if match is not None and (status == "playing" or match.published < match.version):
                 host.publisher.request(match)
+    await host.tournaments.restore()  # (before any deadline fires: which tables rate)
     await host.timers.arm_all()
     host.timers.start_sweeper()
     host.timers.start_lobby_sweeper()
+    host.seasons.start(host.timers.job_queue)  # a season's podium, once, soon after it ends
 
 
 async def _on_stop(application: Application) -> None:

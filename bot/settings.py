@@ -99,6 +99,10 @@ class Settings(BaseSettings):
     autopilot_after: int = Field(
         2, ge=1, description="Timeouts in a row after which a seat plays on autopilot."
     )
+    season_months: int = Field(
+        3,
+        description="The ratings' seasons, in months: 3 (calendar quarters), or 1, 2, 4, 6, 12.",
+    )
     lobby_ttl_minutes: int = Field(
         120, ge=1, description="A lobby nobody touches for this long is closed."
     )
@@ -230,6 +234,13 @@ class Settings(BaseSettings):
     def webhook_path(self) -> str:
         """The webhook's path: the bot's id (public: the secret token guards it)."""
         return self.telegram_bot_token.get_secret_value().split(":")[0]
+
+    @field_validator("season_months")
+    @classmethod
+    def _a_season(cls, months: int) -> int:
+        if months not in (1, 2, 3, 4, 6, 12):
+            raise ValueError("SEASON_MONTHS must be 1, 2, 3, 4, 6 or 12 (a season divides a year)")
+        return months
 
     @field_validator("default_turn_seconds")
     @classmethod

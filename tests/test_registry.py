@@ -69,6 +69,7 @@ def test_nothing_is_left_over_for_a_game_that_is_not_registered():
     assert drawings - shared <= PACKAGES
     for lang in LANGUAGES:
         domains = {path.stem for path in (LOCALES_DIR / lang / "LC_MESSAGES").glob("*.po")}
-        # the host's, each game's, and a feature's own ("table": the drawn card table)
-        assert domains == {"bot", "table", *GAMES}, lang
+        # the host's, each game's, and a feature's own (the drawn card table, tournaments,
+        # seasons)
+        assert domains == {"bot", "table", "tournament", "season", *GAMES}, lang
     assert {path.stem for path in (ROOT / "docs/rules").glob("*.md")} == set(GAMES)

@@ -35,6 +35,7 @@ from bot.handlers.common import (
 from bot.handlers.inline import START_PARAMETER as INLINE_START
 from bot.handlers.lobby import join_by_link, welcome_buttons
 from bot.handlers.records import HISTORY_LINK, history_by_link
+from bot.handlers.tournaments import join_by_link as tournament_join
 from bot.presentation.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from bot.presentation.ui import get_ui, playable_games
 from bot.table.host import BotContext, Host
@@ -50,9 +51,9 @@ ECHOED_COMMAND = 64  # characters of an unknown command quoted in the answer
 
 
 async def start_command(update: Update, context: BotContext) -> None:
-    """Private /start: the deep links ``j<id>`` (join a lobby), ``m<id>`` (show my cards) and
-    ``h<id>`` (a match of /history), or a welcome. Any /start proves the bot may now write
-    to this user."""
+    """Private /start: the deep links ``j<id>`` (join a lobby), ``t<id>`` (join a
+    tournament), ``m<id>`` (show my cards) and ``h<id>`` (a match of /history), or a welcome.
+    Any /start proves the bot may now write to this user."""
     host = context.host
     user = update.effective_user
     message = update.effective_message
@@ -65,9 +66,11 @@ async def start_command(update: Update, context: BotContext) -> None:
     await host.storage.remember_username(user.id, user.username)  # for /stats @username
     t = await host.languages.user_t(user)
     payload = context.args[0] if context.args else ""
-    if payload[:1] in ("j", "m", "w", HISTORY_LINK) and MATCH_ID.fullmatch(payload[1:]):
+    if payload[:1] in ("j", "m", "w", "t", HISTORY_LINK) and MATCH_ID.fullmatch(payload[1:]):
         match_id = int(payload[1:])
-        if payload[0] == "j":
+        if payload[0] == "t":  # a tournament's Join
+            await tournament_join(update, context, match_id)
+        elif payload[0] == "j":
             await join_by_link(update, context, match_id)
         elif payload[0] == HISTORY_LINK:
             await history_by_link(update, context, match_id)

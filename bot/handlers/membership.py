@@ -6,7 +6,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatMemberStatus
 
-from bot.handlers.common import is_group
+from bot.handlers.common import is_group, is_private
+from bot.handlers.tournaments import blocked_the_bot, left_the_group
 from bot.table.host import BotContext
 
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
@@ -27,8 +28,11 @@ async def chat_migrated(update: Update, context: BotContext) -> None:
 
 async def bot_membership(update: Update, context: BotContext) -> None:
     """The bot's own membership changed (``my_chat_member``): removed from a group, it ends
-    the games it can no longer show there."""
+    the games it can no longer show there; blocked by a user, their tournaments lose them."""
     change = update.my_chat_member
+    if change is not None and is_private(change.chat) and change.new_chat_member.status in GONE:
+        await blocked_the_bot(change.chat.id, context)  # a user blocked the bot
+        return
     if change is None or not is_group(change.chat):
         return
     if change.new_chat_member.status in GONE:
@@ -38,15 +42,19 @@ async def bot_membership(update: Update, context: BotContext) -> None:
 async def member_left(update: Update, context: BotContext) -> None:
     """A member left the group or was removed: Telegram's service message
     (``left_chat_member``, which bots get in privacy mode too) or, where the bot is an
-    admin, a ``chat_member`` update. They lose the tables they watch there at once."""
+    admin, a ``chat_member`` update. They lose the tables they watch there at once, and
+    leave its tournaments."""
     message = update.effective_message
     if message is not None and message.left_chat_member is not None:
-        chat_id, user_id = message.chat.id, message.left_chat_member.id
+        chat, user = message.chat, message.left_chat_member
     elif update.chat_member is not None:
         change = update.chat_member
         if change.new_chat_member.status not in GONE:
             return
-        chat_id, user_id = change.chat.id, change.new_chat_member.user.id
+        chat, user = change.chat, change.new_chat_member.user
     else:
         return
-    context.host.chats.member_left(chat_id, user_id)
+    if user.is_bot or not is_group(chat):
+        return
+    context.host.chats.member_left(chat.id, user.id)
+    await left_the_group(chat.id, user.id, context)

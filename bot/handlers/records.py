@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import html
 import time
+from collections.abc import Sequence
 
 from telegram import (
     InlineKeyboardButton,
@@ -23,9 +24,11 @@ from bot.presentation.ui import get_ui, playable_games
 from bot.presentation.ui.base import Names, medal
 from bot.storage import GameStats, Match, PastMatch, Standing, Unrated
 from bot.storage.records import PROVISIONAL_GAMES, RATING_START
+from bot.storage.seasons import SeasonStanding
 from bot.table.host import BotContext, Host
 from bot.table.match_log import readable_log, replay_json
 from bot.table.place import is_inline_chat
+from bot.table.seasons import season_words
 from bot.telegram_api.callbacks import Callback, Kind
 from bot.telegram_api.messenger import MessageGone, Unreachable
 from games import get_engine
@@ -154,7 +157,17 @@ async def stats_command(update: Update, context: BotContext) -> None:
 
 
 # -- /top ---------------------------------------------------------------------------------
-def top_text(t: Translator, game: str, board: list[Standing], group: bool) -> str:
+ALL_TIME = ".all"  # a /top button's payload ending: the all-time ladder (else this season's)
+
+
+def top_text(
+    t: Translator,
+    game: str,
+    board: Sequence[Standing | SeasonStanding],
+    group: bool,
+    season_line: str | None = None,
+) -> str:
+    """A ladder: this season's (``season_line`` says which season) or the all-time one."""
     title = html.escape(get_ui(game).title(t))
     lines = [t("top.title_group", game=title) if group else t("top.title_global", game=title)]
     for place, standing in enumerate(board, start=1):
@@ -167,6 +180,12 @@ def top_text(t: Translator, game: str, board: list[Standing], group: bool) -> st
                 games=t.plural("stats.games", standing.games),
             )
         )
+    if season_line is not None:
+        if not board:
+            lines.append(t("season.empty"))
+        lines += ["", season_line]
+    else:
+        lines += ["", t("season.all_time_shown")]
     lines += ["", rating_legend(t), t("top.rule")]
     return "\n".join(lines)
 
@@ -186,17 +205,32 @@ async def empty_top_text(
     return "\n".join((first, unrated_words(t, why), t("unrated.how")))
 
 
-def top_buttons(t: Translator, games: list[str], shown: str) -> InlineKeyboardMarkup | None:
-    others = [game for game in games if game != shown]
-    if not others:
-        return None
-    buttons = [
-        InlineKeyboardButton(
-            get_ui(game).title(t), callback_data=Callback(Kind.TOP, 0, 0, game).encode()
-        )
-        for game in others
-    ]
-    return InlineKeyboardMarkup([buttons[i : i + 2] for i in range(0, len(buttons), 2)])
+def top_buttons(
+    t: Translator, games: list[str], shown: str, all_time: bool
+) -> InlineKeyboardMarkup:
+    """The other games' ladders (in the same view), and this season's or the all-time one."""
+    suffix = ALL_TIME if all_time else ""
+
+    def press(label: str, payload: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=Callback(Kind.TOP, 0, 0, payload).encode())
+
+    buttons = [press(get_ui(game).title(t), game + suffix) for game in games if game != shown]
+    rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    if all_time:
+        rows.append([press(t("season.this_season_button"), shown)])
+    else:
+        rows.append([press(t("season.all_time_button"), shown + ALL_TIME)])
+    return InlineKeyboardMarkup(rows)
+
+
+async def ladder(host: Host, t: Translator, game: str, group: int | None, all_time: bool) -> str:
+    """/top's text: this season's ladder of a game, or its all-time one."""
+    if all_time:
+        return top_text(t, game, await host.storage.leaderboard(game, group), group is not None)
+    season = host.storage.season_now(host.clock())
+    board = await host.storage.season_leaderboard(game, season, group)
+    words = season_words(t, season, host.storage.season_months)
+    return top_text(t, game, board, group is not None, t("season.shown", season=words))
 
 
 async def top_command(update: Update, context: BotContext) -> None:
@@ -230,9 +264,9 @@ async def top_command(update: Update, context: BotContext) -> None:
             await empty_top_text(host, t, wanted, group, update.effective_user)
         )
         return
-    board = await host.storage.leaderboard(game, group)
     await message.reply_html(
-        top_text(t, game, board, group is not None), reply_markup=top_buttons(t, games, game)
+        await ladder(host, t, game, group, all_time=False),
+        reply_markup=top_buttons(t, games, game, all_time=False),
     )
 
 
@@ -244,7 +278,8 @@ async def top_button(update: Update, context: BotContext, data: Callback) -> Non
     t = await (
         host.languages.chat_t(chat.id) if is_group(chat) else host.languages.user_t(query.from_user)
     )
-    if data.payload not in playable_games() or not on_menu(query, Kind.TOP):
+    game, all_time = data.payload.removesuffix(ALL_TIME), data.payload.endswith(ALL_TIME)
+    if game not in playable_games() or not on_menu(query, Kind.TOP):
         await popup(query, t("error.bad_button"))
         return
     group = chat.id if is_group(chat) else None
@@ -252,14 +287,11 @@ async def top_button(update: Update, context: BotContext, data: Callback) -> Non
         await popup(query, t("top.off"))
         return
     games = await host.storage.rated_games(playable_games(), group)
-    board = await host.storage.leaderboard(data.payload, group)
+    text = await ladder(host, t, game, group, all_time)
     await popup(query)
     with contextlib.suppress(MessageGone):
         await host.messenger.edit(
-            chat.id,
-            query.message.message_id,
-            top_text(t, data.payload, board, group is not None),
-            top_buttons(t, games, data.payload),
+            chat.id, query.message.message_id, text, top_buttons(t, games, game, all_time)
         )
 
 

@@ -49,8 +49,15 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("scope", "game", "user_id"),
     "usernames": ("username",),
     "bot_flags": ("name",),  # an operator's switches (draining) move with the data
+    "tournaments": ("id",),
+    "tournament_entrants": ("tournament_id", "user_id"),
+    "tournament_rounds": ("tournament_id", "number"),
+    "tournament_tables": ("tournament_id", "round", "table_no"),
+    "tournament_byes": ("tournament_id", "round", "user_id"),
+    "season_ratings": ("season", "scope", "game", "user_id"),
+    "season_podiums": ("scope", "season"),
 }
-IDENTITIES = ("matches", "notices")  # their ids continue after the copied ones
+IDENTITIES = ("matches", "notices", "tournaments")  # their ids continue after the copied ones
 CHUNK = 5000
 
 

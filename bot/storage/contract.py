@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -57,7 +58,9 @@ from bot.storage.rows import (
     play_values,
     seat_changed,
 )
+from bot.storage.seasons import SeasonReads, season_of
 from bot.storage.standings import Standings
+from bot.storage.tournaments import TournamentStore
 
 log = logging.getLogger("bot.storage")
 
@@ -123,7 +126,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(Standings, abc.ABC):
+class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 
@@ -142,6 +145,11 @@ class Storage(Standings, abc.ABC):
         # called with True when calls start being refused (StorageUnavailable), with False
         # when the database takes them again: once each per outage
         self.on_outage: Callable[[bool], None] = lambda started: None
+        # called with each started match whose end (finished or cancelled) was just committed:
+        # a tournament hears its tables end here (the match knows only its tournament's id)
+        self.on_match_end: Callable[[Match], None] = lambda match: None
+        # tournaments filled with bots, whose tables rate nobody (kept by their service)
+        self.unrated_tournaments: set[int] = set()
         self.out_of_service = False
         self.holds_lock = False  # open, and no other instance took the lock since (health)
         self._lock_watch: asyncio.Task | None = None
@@ -520,6 +528,11 @@ class Storage(Standings, abc.ABC):
         if match.state is not None and match.status in ("finished", "cancelled"):
             outcome = "finished" if match.status == "finished" else ended
             write.record = build_record(match, outcome, write.updated_at)
+            write.record = dataclasses.replace(
+                write.record,
+                unrated=match.tournament_id in self.unrated_tournaments,
+                season=season_of(write.updated_at, self.season_months),
+            )
         try:
             saved = await self._write_match(write)
         except StorageUnavailable:
@@ -541,6 +554,8 @@ class Storage(Standings, abc.ABC):
         if type(entries) is list:
             match.logged = len(entries)
         self._remember(match, display=False)
+        if write.record is not None:
+            self.on_match_end(match)
 
     def _remember(self, match: Match, display: bool) -> None:
         """Write a saved match through to the cache: its play fields, or its display fields
@@ -652,6 +667,21 @@ class Storage(Standings, abc.ABC):
                 (new, old, new),
             )
             await tx.run("DELETE FROM ratings WHERE scope = ?", (old,))
+            # its season ladders, its podiums told and its tournaments too
+            await tx.run(
+                "UPDATE season_ratings SET scope = ? WHERE scope = ? AND NOT EXISTS (SELECT 1 "
+                "FROM season_ratings r WHERE r.season = season_ratings.season AND r.scope = ? "
+                "AND r.game = season_ratings.game AND r.user_id = season_ratings.user_id)",
+                (new, old, new),
+            )
+            await tx.run("DELETE FROM season_ratings WHERE scope = ?", (old,))
+            await tx.run(
+                "UPDATE season_podiums SET scope = ? WHERE scope = ? AND NOT EXISTS (SELECT 1 "
+                "FROM season_podiums p WHERE p.scope = ? AND p.season = season_podiums.season)",
+                (new, old, new),
+            )
+            await tx.run("DELETE FROM season_podiums WHERE scope = ?", (old,))
+            await tx.run("UPDATE tournaments SET chat_id = ? WHERE chat_id = ?", (new, old))
             await tx.run("DELETE FROM chats WHERE chat_id = ?", (old,))
             moved = await tx.rows(
                 "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",

@@ -73,6 +73,9 @@ class Match:
     # played in an inline message (inline mode: a chat the bot is not in), edited by this id;
     # ``chat_id`` is then the chat's stand-in (``INLINE_CHATS``)
     inline_message_id: str | None = None
+    # a tournament's match (its table is drawn in the tournament's message, not as a board):
+    # the tournament its end is reported to
+    tournament_id: int | None = None
     seats: list[Seat] = field(default_factory=list)
     created_at: float = 0.0
     updated_at: float = 0.0

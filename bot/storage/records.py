@@ -35,6 +35,7 @@ computation itself is :func:`new_ratings`, pure.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -82,6 +83,8 @@ class MatchRecord:
     started_at: float  # when the lobby opened; the first move's time where known
     players: list[PlayerRecord]
     details: dict[str, Any] = field(default_factory=dict)
+    unrated: bool = False  # a table of a tournament filled with bots: it rates nobody
+    season: int = 0  # the season it ended in (``bot.storage.seasons``); 0: none is rated
 
 
 def build_record(match: Match, outcome: str, ended_at: float) -> MatchRecord:
@@ -216,6 +219,52 @@ UPSERT_RATING = (
 )
 
 
+# the season's ladder: a player's rating within the season it ended in
+SEASON_RATINGS = (
+    "SELECT user_id, mu, sigma, games FROM season_ratings "
+    "WHERE season = ? AND scope = ? AND game = ? AND user_id IN ({marks})"
+)
+UPSERT_SEASON_RATING = (
+    "INSERT INTO season_ratings (season, scope, game, user_id, name, mu, sigma, ordinal, games) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (season, scope, game, user_id) DO UPDATE "
+    "SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+    "ordinal = excluded.ordinal, games = excluded.games"
+)
+KEEP = 0.5  # the share of the distance from a newcomer's μ a player keeps into a new season
+
+
+def soft_reset(rating: Rating) -> Rating:
+    """A rating carried into a new season: μ pulled halfway toward a newcomer's, σ raised
+    halfway (in variance) back toward a newcomer's; no season games yet."""
+    start = fresh()
+    mu = start.mu + (rating.mu - start.mu) * KEEP
+    sigma = math.sqrt((rating.sigma**2 + start.sigma**2) / 2)
+    return Rating(mu, max(rating.sigma, min(start.sigma, sigma)), 0)
+
+
+def season_ratings_query(count: int) -> str:
+    return SEASON_RATINGS.format(marks=", ".join("?" * count))
+
+
+def season_rating_rows(
+    record: MatchRecord, scope: int, counted: Sequence[bool], all_time_rows, season_rows
+) -> list[tuple]:
+    """The :data:`UPSERT_SEASON_RATING` rows of one scope: each player's season rating before
+    the match is their row this season, else their all-time one (before the match) softly
+    reset, else a newcomer's; then rated as the all-time ones are."""
+    current = {row[0]: Rating(row[1], row[2], row[3]) for row in season_rows}
+    for row in all_time_rows:
+        if row[0] not in current:
+            current[row[0]] = soft_reset(Rating(row[1], row[2], row[3]))
+    names = {p.user_id: p.name for p in record.players}
+    changed = new_ratings(record.players, counted, current)
+    return [
+        (record.season, scope, record.game, user_id, names[user_id], r.mu, r.sigma, r.ordinal,
+         r.games)
+        for user_id, r in changed.items()
+    ]  # fmt: skip
+
+
 def forget_seats_query(count: int) -> str:
     """Their seats lose name and id too, as the seats of matches ended before /forget do."""
     marks = ", ".join("?" * count)
@@ -283,9 +332,11 @@ def rating_rows(
 
 def rated(record: MatchRecord) -> bool:
     """Whether the record is rated at all: a finished match of two or more people in a
-    group, with no AI seat (a match with one is practice, as is any match in private)."""
+    group, with no AI seat (a match with one is practice, as is any match in private), and
+    not of a tournament with bots."""
     return (
-        record.outcome == "finished"
+        not record.unrated
+        and record.outcome == "finished"
         and len(record.players) >= 2
         and not any(p.ai for p in record.players)
         and record.chat_id < 0  # a group's; a user's private chat id is positive
@@ -307,9 +358,17 @@ def write_record(db, record: MatchRecord, dumps) -> bool:
         users = rated_users(record)
         for scope in scopes(record):
             current = (
-                db.execute(ratings_query(len(users)), (scope, record.game, *users)) if users else []
+                db.execute(ratings_query(len(users)), (scope, record.game, *users)).fetchall()
+                if users
+                else []
             )
             db.executemany(UPSERT_RATING, rating_rows(record, scope, counted, current))
+            if record.season:
+                season = db.execute(
+                    season_ratings_query(len(users)), (record.season, scope, record.game, *users)
+                ).fetchall() if users else []  # fmt: skip
+                rows = season_rating_rows(record, scope, counted, current, season)
+                db.executemany(UPSERT_SEASON_RATING, rows)
         db.execute(MARK_RATED, (record.match_id,))
     return True
 
@@ -346,6 +405,16 @@ async def write_record_async(connection, numbered, record: MatchRecord, dumps) -
             rows = rating_rows(record, scope, counted, current)
             await connection.executemany(numbered(UPSERT_RATING), rows)
             trips += 2
+            if record.season:
+                query = numbered(season_ratings_query(len(users)))
+                season = (
+                    await connection.fetch(query, record.season, scope, record.game, *users)
+                    if users
+                    else []
+                )
+                rows = season_rating_rows(record, scope, counted, current, season)
+                await connection.executemany(numbered(UPSERT_SEASON_RATING), rows)
+                trips += 2
         await connection.execute(numbered(MARK_RATED), record.match_id)
         trips += 1
     return True, trips

@@ -140,6 +140,7 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
         title=row["title"],
         rematch_of=row["rematch_of"],
         inline_message_id=row["inline_message_id"],
+        tournament_id=row["tournament_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         lobby_message_id=row["lobby_message_id"],

@@ -27,7 +27,9 @@ from bot.table.hints import Hints
 from bot.table.languages import Languages
 from bot.table.locks import MatchLocks
 from bot.table.publishing.publisher import Publisher
+from bot.table.seasons import SeasonPodiums
 from bot.table.timers import Timers
+from bot.table.tournaments.service import Tournaments
 from bot.telegram_api.messenger import Messenger
 from bot.telegram_api.sent_recently import SentRecently
 from games.core import Action
@@ -49,6 +51,8 @@ class Host:
     hints: Hints  # practice hints, in a lane of their own
     outage: OutageNotice  # tells the groups of a database outage, and of its end
     draining: Draining  # no new games before an upgrade (/drain)
+    tournaments: Tournaments  # tournaments in groups: their lobbies, rounds and messages
+    seasons: SeasonPodiums  # a season's end told in each group once
     errors: ErrorCount = field(default_factory=ErrorCount)  # errors logged lately (/status)
     started_at: float = field(default_factory=time.monotonic)  # for /status's uptime
     # /history's matches sent to someone's private chat lately: (user id, match id)

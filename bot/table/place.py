@@ -13,6 +13,10 @@ A match is played in one of three places:
   the board, and the message's chat is given a stand-in id (:func:`inline_chat_id`) for what
   is kept per chat: its language, its records and ratings, its budget of calls a minute.
 
+A **tournament's** match belongs to its group (its records, its watchers) but has no board
+there: the group follows it in the tournament's one message, and its players play it from
+their private prompts and the table app.
+
 The publisher asks the place what it allows and draws every match the same way otherwise.
 """
 
@@ -24,7 +28,7 @@ from typing import Literal
 
 from bot.storage.model import INLINE_CHATS, Match
 
-PlaceKind = Literal["group", "practice", "inline"]
+PlaceKind = Literal["group", "practice", "inline", "tournament"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,12 @@ class Place:
     def watchable(self) -> bool:
         """The group's members may watch the match in the table app (its public view): in
         a private chat or an inline message nobody can be told apart from a stranger."""
-        return self.kind == "group"
+        return self.kind in ("group", "tournament")
+
+    @property
+    def board_in_group(self) -> bool:
+        """The match's lobby, board, news and result are drawn in its chat."""
+        return self.kind != "tournament"
 
     @property
     def bot_in_chat(self) -> bool:
@@ -69,6 +78,8 @@ def place_of(match: Match) -> Place:
         return Place("inline", match.chat_id, inline_message_id=match.inline_message_id)
     if match.practice:
         return Place("practice", match.chat_id)
+    if match.tournament_id is not None:
+        return Place("tournament", match.chat_id, match.thread_id)
     return Place("group", match.chat_id, match.thread_id)
 
 

@@ -44,6 +44,10 @@ class Kind(StrEnum):
     # learns its message then): payload = game, creator and their seal (``bot.table.place``)
     INLINE_OPEN = "io"
     INLINE_JOIN = "ij"  # an inline lobby's Join: the presser takes a seat
+    TOURNAMENT_GAME = "tg"  # /tournament's game menu: payload = game id
+    # a tournament's buttons: match = the tournament, payload = what to do (leave, start, an
+    # option of its lobby, stop, keep, withdraw)
+    TOURNAMENT = "tn"
 
 
 MAX_BYTES = 64

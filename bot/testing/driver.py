@@ -138,6 +138,8 @@ class Driver:
         while True:
             await host.ai_seats.idle()
             await host.publisher.idle()
+            await host.tournaments.idle()  # the ends of tournaments' matches heard
+            await host.publisher.idle()
             if not host.ai_seats.busy:
                 return
 

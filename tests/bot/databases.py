@@ -44,6 +44,18 @@ UNDO_INLINE_TABLES = (
     "CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id) "
     "WHERE status IN ('lobby', 'playing')",
 )
+# the statements that undo the tournaments' and seasons' migrations (either backend), for the
+# same tests
+UNDO_TOURNAMENTS = (
+    "DROP TABLE season_podiums",
+    "DROP TABLE season_ratings",
+    *(f"DROP TABLE {table}" for table in ("tournament_byes", "tournament_tables",
+      "tournament_rounds", "tournament_entrants", "tournaments")),
+    "DROP INDEX one_active_match_per_topic",
+    "ALTER TABLE matches DROP COLUMN tournament_id",
+    "CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id) "
+    "WHERE status IN ('lobby', 'playing') AND inline_message_id IS NULL",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

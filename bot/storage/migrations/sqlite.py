@@ -191,4 +191,94 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 12: tournaments (issue 48): a tournament per group topic at a time; its entrants; its
+    # rounds, each written once with its tables and byes (a restart never pairs twice);
+    # each table's match, whose end is heard once (places set only while still NULL); a
+    # tournament's matches share their group's topic with its ordinary match
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        creator_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        format TEXT NOT NULL,
+        table_size INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        advance INTEGER NOT NULL DEFAULT 1,
+        turn_seconds INTEGER NOT NULL DEFAULT 0,
+        with_bots INTEGER NOT NULL DEFAULT 0,
+        starts_at REAL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+        message_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_active_tournament_per_topic ON tournaments (chat_id, thread_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        late_rounds INTEGER NOT NULL DEFAULT 0,
+        withdrawn_after INTEGER,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        message_id INTEGER,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        players TEXT NOT NULL,
+        match_id INTEGER,
+        places TEXT,
+        game_points TEXT,
+        PRIMARY KEY (tournament_id, round, table_no)
+    );
+    CREATE UNIQUE INDEX tournament_table_of_match ON tournament_tables (match_id)
+        WHERE match_id IS NOT NULL;
+    CREATE TABLE tournament_byes (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, round, user_id)
+    );
+    ALTER TABLE matches ADD COLUMN tournament_id INTEGER;
+    DROP INDEX one_active_match_per_topic;
+    CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id)
+        WHERE status IN ('lobby', 'playing') AND inline_message_id IS NULL
+        AND tournament_id IS NULL;
+    """,
+    # 13: seasons (issue 48): each player's rating within a season beside the all-time one
+    # (season = the number of its first month, year * 12 + month - 1), and the podium of a
+    # group's season, told once
+    """
+    CREATE TABLE season_ratings (
+        season INTEGER NOT NULL,
+        scope INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (season, scope, game, user_id)
+    );
+    CREATE INDEX season_board ON season_ratings (season, scope, game, ordinal, user_id);
+    CREATE TABLE season_podiums (
+        scope INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        PRIMARY KEY (scope, season)
+    );
+    """,
 ]

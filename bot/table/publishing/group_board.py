@@ -97,7 +97,7 @@ class GroupBoard(Drawing):
     async def draw(self, match_id: int) -> None:
         """Bring the group's messages of a match up to its committed state."""
         match = await self.storage.load(match_id)
-        if match is None:
+        if match is None or not place_of(match).board_in_group:  # (a tournament's: its message)
             return
         if match.status == "lobby":
             await self._draw_lobby(match)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 from bot.storage import Match, Storage
 from bot.table.languages import Languages
+from bot.table.place import place_of
 from bot.table.publishing.board_pictures import BoardPictures
 from bot.table.publishing.drawing import ChatKey, ChatWatcher, NoTables, OpenTables, Services
 from bot.table.publishing.group_board import GroupBoard
@@ -84,10 +85,11 @@ class Publisher:
         """Bring the group and every player's private chat up to the committed state, in
         the background, and tell the open tables. Returns at once."""
         self.tables.changed(match)
+        group: list[ChatKey] = [("group", match.chat_id)] if place_of(match).board_in_group else []
         keys = (
             list(chats)
             if chats is not None
-            else [("group", match.chat_id)] + [("user", seat.user_id) for seat in match.humans]
+            else group + [("user", seat.user_id) for seat in match.humans]
         )
         for key in keys:
             self._mark(key, match.id)

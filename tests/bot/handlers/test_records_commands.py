@@ -692,6 +692,7 @@ async def test_no_shown_rating_is_negative_in_a_long_random_league(driver, backe
             lobby.id, GROUP, "5211", {}, "finished", time.time(), time.time(),
             [PlayerRecord(seat, user.id, user.first_name, 0, rank)
              for seat, (user, rank) in enumerate(zip(seated, ranks, strict=True))],
+            season=storage.season_now(time.time()),  # as a save that ends a match gives it
         )  # fmt: skip
         assert await storage._write_record(record)
     shown = []

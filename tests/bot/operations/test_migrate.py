@@ -18,13 +18,15 @@ from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SQLiteStorage
 from bot.table.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, OTHER_GROUP, running_bot
-from tests.bot.databases import BEFORE_EVENTS, UNDO_INLINE_TABLES, Database, Look
+from tests.bot.databases import BEFORE_EVENTS, UNDO_INLINE_TABLES, UNDO_TOURNAMENTS, Database, Look
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
 
 TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
-          "match_players", "ratings", "usernames", "forgotten_players", "bot_flags")  # fmt: skip
+          "match_players", "ratings", "usernames", "forgotten_players", "bot_flags", "tournaments",
+          "tournament_entrants", "tournament_rounds", "tournament_tables",
+          "tournament_byes", "season_ratings", "season_podiums")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:
@@ -52,7 +54,7 @@ def as_released_before(path: Path) -> None:
         ):
             db.execute(f"DROP TABLE {table}")
         db.execute("ALTER TABLE chats DROP COLUMN leaderboard")
-        for statement in UNDO_INLINE_TABLES:  # nor the later migrations
+        for statement in (*UNDO_TOURNAMENTS, *UNDO_INLINE_TABLES):  # nor the later migrations
             db.execute(statement)
         db.execute(f"PRAGMA user_version = {BEFORE_EVENTS}")
 

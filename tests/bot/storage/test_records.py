@@ -25,7 +25,7 @@ from bot.storage.records import (
 )
 from games import get_engine
 from games.core import encode_action
-from tests.bot.databases import BEFORE_RECORDS, UNDO_INLINE_TABLES, Look
+from tests.bot.databases import BEFORE_RECORDS, UNDO_INLINE_TABLES, UNDO_TOURNAMENTS, Look
 
 GROUP = -500
 
@@ -316,7 +316,7 @@ async def test_matches_that_ended_before_records_are_recorded_at_start_up(databa
     ):
         look.run(f"DROP TABLE {table}")
     look.run("ALTER TABLE chats DROP COLUMN leaderboard")
-    for statement in UNDO_INLINE_TABLES:  # nor the later migrations
+    for statement in (*UNDO_TOURNAMENTS, *UNDO_INLINE_TABLES):  # nor the later migrations
         look.run(statement)
     if database.backend == "sqlite":
         look.run(f"PRAGMA user_version = {BEFORE_RECORDS}")

@@ -63,6 +63,8 @@ TEXT = {
     "colour", "wall", "totals", "table", "stars", "scores", "players", "numbers", "group",
     "command", "bot", "limit", "leader", "score", "left", "led", "plays", "structures",
     "example", "values", "by", "waited", "date",
+    # tournaments: a podium's medal, why a timed start failed, when it starts; a season's months
+    "medal", "why", "when", "season",
     # the operator's /status
     "version", "uptime", "backend", "database", "lock", "draining", "playing", "memory",
 }  # fmt: skip

@@ -1,0 +1,120 @@
+"""A tournament's state as plain data: its rules, its entrants and the rounds played so far.
+
+Everything else in this package is a function of a :class:`Tournament`; the bot stores one and
+builds it back after a restart. A player is an int (a Telegram user id, or a negative id for
+an AI seat filling a table).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+MIN_TABLE = 2
+MAX_TABLE = 5
+MAX_ROUNDS = 30
+
+
+class Format(enum.StrEnum):
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"  # 2-player tables: everyone meets everyone once
+    ELIMINATION = "elimination"  # 3–5-player tables: the top `advance` of each go on
+
+
+class ByeKind(enum.StrEnum):
+    FULL = "full"  # the odd one out of a round: a win, or a middle place's points
+    HALF = "half"  # a round missed by a late joiner: half of a full bye
+    ADVANCE = "advance"  # elimination: goes on to the next round without playing
+
+
+class RulesError(ValueError):
+    """Rules that cannot make a tournament (said to the creator in their words, not these)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    format: Format
+    table_size: int  # players per table
+    rounds: int = 0  # Swiss: as chosen; round robin and elimination: from the field
+    advance: int = 1  # elimination only
+
+    def check(self) -> None:
+        if not MIN_TABLE <= self.table_size <= MAX_TABLE:
+            raise RulesError(f"tables of {self.table_size}")
+        if self.format is Format.SWISS and not 1 <= self.rounds <= MAX_ROUNDS:
+            raise RulesError(f"{self.rounds} rounds")
+        if self.format is Format.ROUND_ROBIN and self.table_size != 2:
+            raise RulesError("round robin is for 2-player tables")
+        if self.format is Format.ELIMINATION:
+            if self.table_size < 3:
+                raise RulesError("elimination is for 3-5-player tables")
+            if not 1 <= self.advance < self.table_size:
+                raise RulesError(f"top {self.advance} of {self.table_size}")
+
+
+@dataclass(frozen=True)
+class Entrant:
+    player: int
+    seed: int  # the initial order: lower is seeded higher (order of joining, or rating)
+    late_rounds: int = 0  # rounds already started when they joined: a half bye for each
+    withdrawn_after: int | None = None  # the last round they were in; never paired after
+
+    def active_in(self, round_number: int) -> bool:
+        """Whether they are paired in this round (1-based)."""
+        joined = round_number > self.late_rounds
+        return joined and (self.withdrawn_after is None or round_number <= self.withdrawn_after)
+
+
+@dataclass(frozen=True)
+class Table:
+    players: tuple[int, ...]  # in seat order
+    # 1 = first; tied players share a place (1, 1 is a draw; 1, 2, 2, 4 a shared second);
+    # None while the match is played
+    places: tuple[int, ...] | None = None
+    game_points: tuple[int, ...] | None = None  # each seat's score in the game, if it has one
+
+    @property
+    def finished(self) -> bool:
+        return self.places is not None
+
+
+@dataclass(frozen=True)
+class Bye:
+    player: int
+    kind: ByeKind
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int  # 1-based
+    tables: tuple[Table, ...]
+    byes: tuple[Bye, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return all(table.finished for table in self.tables)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    rules: Rules
+    entrants: tuple[Entrant, ...]
+    rounds: tuple[Round, ...] = field(default=())
+
+    def entrant(self, player: int) -> Entrant:
+        for entrant in self.entrants:
+            if entrant.player == player:
+                return entrant
+        raise KeyError(player)
+
+    def active(self, round_number: int) -> list[Entrant]:
+        """Who is paired in this round, by seed."""
+        playing = [entrant for entrant in self.entrants if entrant.active_in(round_number)]
+        return sorted(playing, key=lambda entrant: entrant.seed)
+
+    def late_join_open(self) -> bool:
+        """Late entries are taken until half the rounds have started (not in a round robin,
+        whose schedule is fixed at the start, nor in an elimination)."""
+        if self.rules.format is not Format.SWISS:
+            return False
+        return 2 * len(self.rounds) < self.rules.rounds

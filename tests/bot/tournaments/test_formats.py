@@ -1,0 +1,248 @@
+"""Whole tournaments of each format played out, round by round, as the pairing decides."""
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from bot.tournaments.entries import EntryClosed, add_round, enter, finish_table, withdraw
+from bot.tournaments.model import ByeKind, Format, Rules, RulesError
+from bot.tournaments.pairing import (
+    DUTCH_MAX_FIELD,
+    NoNextRound,
+    is_over,
+    next_round,
+    planned_rounds,
+)
+from bot.tournaments.scoring import table_points
+from bot.tournaments.standings import points_by_player, standings
+from tests.bot.tournaments.helpers import by_lowest_id, new, pairs_met, play_round
+
+
+def full_byes(tournament):
+    return Counter(
+        bye.player for r in tournament.rounds for bye in r.byes if bye.kind is ByeKind.FULL
+    )
+
+
+def test_a_swiss_of_seven_over_three_rounds_with_byes():
+    tournament = new(Rules(Format.SWISS, 2, rounds=3), 7)
+    for number in (1, 2, 3):
+        before = points_by_player(tournament)
+        round_ = next_round(tournament)
+        assert len(round_.tables) == 3 and len(round_.byes) == 1
+        seated = [p for table in round_.tables for p in table.players]
+        assert sorted([*seated, round_.byes[0].player]) == list(range(1, 8))
+        if number == 2:
+            # players meet others on their own score wherever the field allows
+            same_score = sum(before[a] == before[b] for a, b in (t.players for t in round_.tables))
+            assert same_score >= 2
+        tournament = play_round(tournament)
+    assert is_over(tournament)
+    with pytest.raises(NoNextRound):
+        next_round(tournament)
+    assert len(set(pairs_met(tournament))) == len(pairs_met(tournament)), "no rematch"
+    assert max(full_byes(tournament).values()) == 1, "nobody gets a second bye"
+    assert sum(full_byes(tournament).values()) == 3
+    rows = standings(tournament)
+    assert rows[0].player == 1 and rows[0].points == 3  # the strongest won every game
+    # every game gives out one point, every bye one: 3 rounds x (3 games + 1 bye)
+    assert sum(row.points for row in rows) == 12
+
+
+def test_the_dutch_system_gives_way_when_rematches_cannot_be_avoided():
+    """Four players, four rounds: only three rounds without a rematch exist."""
+    tournament = new(Rules(Format.SWISS, 2, rounds=4), 4)
+    for _ in range(3):
+        tournament = play_round(tournament)
+    assert len(set(pairs_met(tournament))) == 6  # everyone has met everyone
+    fourth = next_round(tournament)
+    assert sorted(p for t in fourth.tables for p in t.players) == [1, 2, 3, 4]
+    # the leaders play each other again rather than anyone sitting out
+    assert (1, 2) in [tuple(sorted(t.players)) for t in fourth.tables]
+
+
+def test_a_swiss_of_three_to_five_player_tables():
+    tournament = new(Rules(Format.SWISS, 4, rounds=3), 10)
+    first = next_round(tournament)
+    assert [len(t.players) for t in first.tables] == [4, 4] and len(first.byes) == 2
+    tournament = play_round(tournament)
+    second = next_round(tournament)
+    winners = {t.players[t.places.index(1)] for t in tournament.rounds[0].tables}
+    points = points_by_player(tournament)
+    # the round's winners lead and are seated together at the top table, filled with the best
+    # scores that do not repeat a table of round 1 (2 and 6 sat with 1 and 5: the byes' 3 go up)
+    assert winners == {1, 5} and set(second.tables[0].players) == {1, 5, 9, 10}
+    assert sorted(points[p] for p in second.tables[0].players) == [3, 3, 6, 6]
+    round_one = {
+        frozenset(p) for t in tournament.rounds[0].tables for p in combinations(t.players, 2)
+    }
+    round_two = {frozenset(p) for t in second.tables for p in combinations(t.players, 2)}
+    # the other table is what is left of round 1's two tables (the byes being 4 and 8): two
+    # from each, so two repeats are unavoidable and there are no more
+    assert len(round_one & round_two) == 2
+    assert {b.player for b in second.byes} == {4, 8}  # the lowest without a bye yet
+    tournament = play_round(tournament)
+    tournament = play_round(tournament)
+    assert is_over(tournament)
+    assert max(full_byes(tournament).values()) == 1, "6 byes among 10: nobody twice"
+    # place points: each table gives out 6+4+2+0, each bye a middle place's 3
+    assert sum(points_by_player(tournament).values()) == 3 * (2 * 12 + 2 * 3)
+
+
+def test_multiplayer_swiss_avoids_repeat_tablemates():
+    tournament = new(Rules(Format.SWISS, 4, rounds=2), 16)
+    tournament = play_round(tournament)
+    tournament = play_round(tournament)
+    assert len(set(pairs_met(tournament))) == len(pairs_met(tournament))
+
+
+def test_five_player_tables_and_three_player_tables():
+    for size, field in ((5, 11), (3, 9)):
+        tournament = new(Rules(Format.SWISS, size, rounds=3), field)
+        for _ in range(3):
+            tournament = play_round(tournament)
+        assert is_over(tournament)
+        for round_ in tournament.rounds:
+            assert all(len(t.players) == size for t in round_.tables)
+            assert len(round_.byes) == field % size
+        if field % size:
+            assert max(full_byes(tournament).values()) == 1
+
+
+def test_a_round_robin_where_everyone_meets_everyone():
+    for field in (5, 6):
+        tournament = new(Rules(Format.ROUND_ROBIN, 2), field)
+        assert planned_rounds(tournament) == 5  # 5 players: a free round each; 6: 5 rounds
+        while not is_over(tournament):
+            tournament = play_round(tournament)
+        met = Counter(pairs_met(tournament))
+        assert len(met) == field * (field - 1) // 2 and set(met.values()) == {1}
+        if field == 5:
+            assert full_byes(tournament) == Counter({p: 1 for p in range(1, 6)})
+        rows = standings(tournament)
+        assert [row.player for row in rows] == list(range(1, field + 1))
+        assert rows[0].points == field - 1 + (1 if field % 2 else 0)
+
+
+def test_a_withdrawn_player_in_a_round_robin_hands_their_opponents_a_bye():
+    tournament = new(Rules(Format.ROUND_ROBIN, 2), 4)
+    tournament = play_round(tournament)
+    tournament = withdraw(tournament, 4)
+    second = next_round(tournament)
+    assert all(4 not in t.players for t in second.tables)
+    assert len(second.tables) == 1 and len(second.byes) == 1
+
+
+def test_an_elimination_keeps_the_top_of_each_table_until_one_final():
+    tournament = new(Rules(Format.ELIMINATION, 4, advance=2), 10)
+    assert planned_rounds(tournament) == 3
+    first = next_round(tournament)
+    # 10 at tables of 4: two tables, the two best seeds pass; the seeds snake over the tables
+    assert [b.player for b in first.byes] == [1, 2]
+    assert [t.players for t in first.tables] == [(3, 6, 7, 10), (4, 5, 8, 9)]
+    tournament = play_round(tournament)
+    second = next_round(tournament)
+    # 1, 2 passed; 3, 6 and 4, 5 won their tables: six left, tables of 4 again
+    assert len(second.tables) == 1 and len(second.byes) == 2
+    tournament = play_round(tournament)
+    final = next_round(tournament)
+    assert len(final.tables) == 1 and not final.byes and len(final.tables[0].players) == 4
+    tournament = play_round(tournament)
+    assert is_over(tournament) and planned_rounds(tournament) == 3
+    rows = standings(tournament)
+    final_players = sorted(final.tables[0].players)
+    assert [row.player for row in rows[:4]] == final_players
+    assert rows[0].player == 1
+    # who fell in round 1 ranks below who fell in round 2
+    out_first = {p for t in tournament.rounds[0].tables for p in t.players} - set(
+        p for t in tournament.rounds[1].tables for p in t.players
+    )
+    assert {row.player for row in rows[-len(out_first) :]} == out_first
+
+
+def test_a_shared_place_at_the_cut_takes_everyone_sharing_it_on():
+    tournament = new(Rules(Format.ELIMINATION, 3, advance=1), 6)
+    round_ = next_round(tournament)
+    tournament = add_round(tournament, round_)
+    tournament = finish_table(tournament, 1, 0, (1, 1, 3))
+    tournament = finish_table(tournament, 1, 1, (1, 2, 3))
+    final = next_round(tournament)
+    assert len(final.tables) == 1 and len(final.tables[0].players) == 3
+
+
+def test_a_late_join_gets_a_half_bye_until_half_the_rounds_have_started():
+    tournament = new(Rules(Format.SWISS, 2, rounds=5), 6)
+    tournament = add_round(tournament, next_round(tournament))
+    tournament = enter(tournament, 7)  # round 1 is being played
+    for index, table in enumerate(tournament.rounds[0].tables):
+        tournament = finish_table(tournament, 1, index, by_lowest_id(table.players))
+    assert points_by_player(tournament)[7] == Fraction(1, 2)
+    second = next_round(tournament)
+    assert 7 in {p for t in second.tables for p in t.players} | {b.player for b in second.byes}
+    tournament = play_round(tournament)
+    tournament = enter(tournament, 8)  # 2 of 5 started: still under half
+    tournament = play_round(tournament)
+    assert points_by_player(tournament)[8] == 1  # two missed rounds, half a point each
+    with pytest.raises(EntryClosed):
+        enter(tournament, 9)  # 3 of 5 started
+    with pytest.raises(EntryClosed):
+        enter(tournament, 8)
+
+
+def test_a_withdrawn_player_is_never_paired_again_but_still_counts_for_buchholz():
+    tournament = new(Rules(Format.SWISS, 2, rounds=3), 6)
+    tournament = play_round(tournament)
+    opponent = next(
+        a if b == 1 else b
+        for a, b in (t.players for t in tournament.rounds[0].tables)
+        if 1 in (a, b)
+    )
+    tournament = withdraw(tournament, 1)
+    for _ in range(2):
+        round_ = next_round(tournament)
+        assert 1 not in {p for t in round_.tables for p in t.players}
+        assert 1 not in {b.player for b in round_.byes}
+        tournament = play_round(tournament)
+    rows = {row.player: row for row in standings(tournament)}
+    assert rows[1].withdrawn and rows[1].played == 1
+    assert rows[opponent].buchholz >= 1  # player 1's win still lifts whom they beat
+
+
+def test_rules_that_cannot_make_a_tournament():
+    for rules in (
+        Rules(Format.SWISS, 6, rounds=3),
+        Rules(Format.SWISS, 2, rounds=0),
+        Rules(Format.ROUND_ROBIN, 3),
+        Rules(Format.ELIMINATION, 2),
+        Rules(Format.ELIMINATION, 4, advance=4),
+    ):
+        with pytest.raises(RulesError):
+            rules.check()
+
+
+def test_a_round_is_not_paired_while_the_last_is_played():
+    tournament = new(Rules(Format.SWISS, 2, rounds=3), 4)
+    tournament = add_round(tournament, next_round(tournament))
+    assert not is_over(tournament)
+    with pytest.raises(NoNextRound):
+        next_round(tournament)
+    table = tournament.rounds[0].tables[0]
+    assert sum(table_points(finish_table(tournament, 1, 0, (1, 2)).rounds[0].tables[0]).values())
+    assert table.places is None
+
+
+def test_a_field_too_big_for_the_dutch_library_is_grouped_by_score():
+    field = DUTCH_MAX_FIELD + 3  # odd: a bye a round
+    tournament = new(Rules(Format.SWISS, 2, rounds=3), field)
+    for _ in range(3):
+        before = points_by_player(tournament)
+        round_ = next_round(tournament)
+        assert len(round_.byes) == 1 and len(round_.tables) == field // 2
+        # most tables are of equal scores: the score groups are paired within themselves
+        level = sum(before[a] == before[b] for a, b in (t.players for t in round_.tables))
+        assert level >= len(round_.tables) - 3
+        tournament = play_round(tournament)
+    assert len(set(pairs_met(tournament))) == len(pairs_met(tournament)), "no rematch"
+    assert max(full_byes(tournament).values()) == 1
