@@ -57,9 +57,7 @@ def test_azul_names_the_one_colour_rule_for_a_line_of_another_colour() -> None:
     state = tutorial.state_at(index)
     row = next(r for r in range(5) if state["line_counts"][r] and state["line_colours"][r] >= 0)
     held = state["line_colours"][row]
-    other = next(
-        a for a in engine.legal_actions(state, LEARNER) if len(a) == 3 and a[1] != held
-    )
+    other = next(a for a in engine.legal_actions(state, LEARNER) if len(a) == 3 and a[1] != held)
     pressed = (other[0], other[1], row)
     with pytest.raises(IllegalAction):
         engine.apply(state, LEARNER, pressed)
