@@ -24,6 +24,7 @@ from telegram.request import BaseRequest
 from bot.handlers import (  # noqa: F401
     commands,
     inline,
+    learn,
     lobby,
     membership,
     operator,
@@ -67,6 +68,7 @@ COMMANDS = (
     "new",
     "board",
     "rules",
+    "learn",
     "stats",
     "top",
     "history",
@@ -188,6 +190,7 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("new", lobby.new_command))
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))
+    add(CommandHandler("learn", learn.learn_command))
     add(CommandHandler("language", commands.language_command))
     add(CommandHandler("pictures", commands.pictures_command))
     add(CommandHandler("cancel", commands.cancel_command))

@@ -49,6 +49,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("scope", "game", "user_id"),
     "usernames": ("username",),
     "bot_flags": ("name",),  # an operator's switches (draining) move with the data
+    "tutorial_steps": ("game", "step"),  # how far learners got: counts only
 }
 IDENTITIES = ("matches", "notices")  # their ids continue after the copied ones
 CHUNK = 5000

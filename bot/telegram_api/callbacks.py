@@ -44,6 +44,8 @@ class Kind(StrEnum):
     # learns its message then): payload = game, creator and their seal (``bot.table.place``)
     INLINE_OPEN = "io"
     INLINE_JOIN = "ij"  # an inline lobby's Join: the presser takes a seat
+    LEARN = "le"  # the lessons' menu: payload = game id (empty: show the menu)
+    TUTORIAL = "tu"  # a lesson's button: token = its step, payload = game-verb+argument
 
 
 MAX_BYTES = 64

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.azul.engine import (
     FLOOR_LINE,
+    NUM_COLOURS,
     SIZE,
     AzulState,
     Draft,
@@ -17,6 +18,7 @@ from games.azul.engine import (
     centre_source,
     colour_column,
     draft_outcome,
+    parse_action,
 )
 from games.core import Action
 from games.tutorial import LEARNER, Claim, Step, Tutorial, Why
@@ -118,8 +120,14 @@ PREDICATES = {
 def why(state: AzulState, taught: Action, pressed: Action) -> Why:
     """The rule against ``pressed``: the rules it breaks first, else what it costs or misses
     next to the taught move."""
-    move, lesson = as_action(pressed), as_action(taught)
-    if not isinstance(move, Draft) or _tiles(state, move.source, move.colour) == 0:
+    move, lesson = parse_action(pressed), as_action(taught)
+    if (
+        not isinstance(move, Draft)
+        or move.source > centre_source(state["num_players"])
+        or move.colour >= NUM_COLOURS
+        or move.line > FLOOR_LINE
+        or _tiles(state, move.source, move.colour) == 0
+    ):
         return Why("not_there")
     if move.line != FLOOR_LINE:
         index = LEARNER * 5 + move.line
@@ -133,7 +141,7 @@ def why(state: AzulState, taught: Action, pressed: Action) -> Why:
     outcome = _outcome(state, move)
     if (move.source, move.colour) == (lesson.source, lesson.colour):
         if move.line == FLOOR_LINE:
-            return Why("floor_only", {"count": outcome.to_floor})
+            return Why("floor_only")
         if outcome.to_floor > _outcome(state, lesson).to_floor:
             return Why("falls", {"count": outcome.to_floor, "line": move.line + 1})
         return Why("other_line", {"line": lesson.line + 1})

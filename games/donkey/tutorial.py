@@ -63,6 +63,12 @@ def uses_joker(state: DonkeyState, move: Action) -> bool:
     return isinstance(play, Play) and 0 < play.jokers < play.size
 
 
+def leads_after_win(state: DonkeyState, move: Action) -> bool:
+    """The learner leads because they won the last round."""
+    won = [event for event in state["log"] if event["type"] == "round_won"]
+    return not state["plays"] and bool(won) and won[-1]["seat"] == LEARNER
+
+
 def leads_donkey(state: DonkeyState, move: Action) -> bool:
     return isinstance(as_action(move), LeadDonkey) and _held(state, DONKEY) == 1
 
@@ -77,6 +83,7 @@ PREDICATES = {
     "may_pass": may_pass,
     "uses_joker": uses_joker,
     "leads_donkey": leads_donkey,
+    "leads_after_win": leads_after_win,
     "in_donkey_round": in_donkey_round,
 }
 
@@ -138,7 +145,10 @@ TUTORIAL = Tutorial(
         Step(
             "joker",
             (1, 10, 4, 2),
-            (Claim("uses_joker"),),
+            (
+                Claim("leads_after_win"),
+                Claim("uses_joker"),
+            ),
             (
                 (1, (0,)),
                 (2, (0,)),

@@ -49,8 +49,14 @@ def within_limit(state: State5211, move: Action) -> bool:
 
 
 def round_scored(state: State5211, move: Action) -> bool:
-    """A round was scored and the learner has points."""
-    return state["round"] == 2 and bool(state["piles"][LEARNER])
+    """Round 1 was scored by its majority colour, and the learner's cards of it count."""
+    scored = [event for event in state["log"] if event["type"] == "round_scored"]
+    return (
+        state["round"] == 2
+        and len(scored) == 1
+        and scored[0]["mode"] == "colour"
+        and scored[0]["points"][LEARNER] > 0
+    )
 
 
 def rooster(state: State5211, move: Action) -> bool:

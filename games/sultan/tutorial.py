@@ -11,7 +11,6 @@ from __future__ import annotations
 from games.core import Action
 from games.sultan.engine import (
     CARD_SLOTS,
-    GEM_VALUES,
     Bid,
     Return,
     SultanState,
@@ -60,6 +59,18 @@ def won_gems(state: SultanState, move: Action) -> bool:
     return sum(gems_of(state["gems"], LEARNER)) > 0 and any(state["spent"])
 
 
+def opponent_starts(state: SultanState, move: Action) -> bool:
+    return state["start"] != LEARNER
+
+
+def highest_on_best(state: SultanState, move: Action) -> bool:
+    """The learner's highest card on the most valuable gem."""
+    bid = as_action(move)
+    return state["cushions"][bid.cushion] == max(state["cushions"]) and bid.value == max(
+        _hand(state)
+    )
+
+
 def lowest_card(state: SultanState, move: Action) -> bool:
     return as_action(move).value == min(_hand(state))
 
@@ -78,6 +89,8 @@ PREDICATES = {
     "second_cushion": second_cushion,
     "won_gems": won_gems,
     "lowest_card": lowest_card,
+    "opponent_starts": opponent_starts,
+    "highest_on_best": highest_on_best,
     "on_cheapest": on_cheapest,
 }
 
@@ -93,7 +106,7 @@ def why(state: SultanState, taught: Action, pressed: Action) -> Why:
     if isinstance(move, Return):
         if move.gem not in state["drawn"]:
             return Why("not_now")
-        return Why("return_cheapest", {"gem": lesson.gem, "points": GEM_VALUES[lesson.gem]})
+        return Why("return_cheapest", {"gem": lesson.gem})
     assert isinstance(move, Bid) and isinstance(lesson, Bid)
     if not 0 <= move.cushion < len(state["cushions"]):
         return Why("not_now")
@@ -103,7 +116,7 @@ def why(state: SultanState, taught: Action, pressed: Action) -> Why:
         return Why("no_card", {"value": move.value})
     if move.cushion != lesson.cushion:
         gem = state["cushions"][lesson.cushion]
-        return Why("other_cushion", {"gem": gem, "cushion": lesson.cushion + 1})
+        return Why("other_cushion", {"gem": gem, "number": lesson.cushion + 1})
     if move.value < lesson.value:
         return Why("too_low", {"value": move.value})
     return Why("save_card", {"value": move.value})
@@ -133,7 +146,16 @@ TUTORIAL = Tutorial(
                 (1, (1, 2, 9)),
             ),
         ),
-        Step("reveal", (1, 2, 12), (Claim("won_gems"),), ((1, (1, 1, 1)),)),
+        Step(
+            "reveal",
+            (1, 2, 12),
+            (
+                Claim("opponent_starts"),
+                Claim("highest_on_best"),
+                Claim("won_gems"),
+            ),
+            ((1, (1, 1, 1)),),
+        ),
         Step(
             "last",
             (1, 1, 4),

@@ -38,6 +38,7 @@ BEFORE_RECORDS = next(
 # the statements that undo inline mode's migration (either backend): a database as released
 # before it, for tests that take a database back to an older schema
 UNDO_INLINE_TABLES = (
+    "DROP TABLE tutorial_steps",  # (the latest migration first)
     "DROP INDEX one_active_match_per_inline_message",
     "DROP INDEX one_active_match_per_topic",
     "ALTER TABLE matches DROP COLUMN inline_message_id",

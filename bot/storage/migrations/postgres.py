@@ -165,4 +165,13 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 6: how far learners get in each tutorial (as SQLite's 12): counts only, naming no one
+    """
+    CREATE TABLE tutorial_steps (
+        game TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        reached BIGINT NOT NULL,
+        PRIMARY KEY (game, step)
+    );
+    """,
 ]

@@ -24,7 +24,8 @@ from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
 from tests.bot.process import ROOT
 
 TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
-          "match_players", "ratings", "usernames", "forgotten_players", "bot_flags")  # fmt: skip
+          "match_players", "ratings", "usernames", "forgotten_players", "bot_flags",
+          "tutorial_steps")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:
