@@ -18,7 +18,7 @@ from typing import Any
 from bot.presentation.i18n import Translator
 from bot.presentation.ui import get_ui
 from bot.presentation.ui.base import Button, Names, Screen
-from games import get_engine, package_name
+from games import GAME_MODULES, get_engine, package_name
 from games.core import Action, encode_action
 from games.sultan import engine as sultan_engine
 from games.tutorial import LEARNER, Tutorial, Why, get_tutorial
@@ -48,6 +48,10 @@ class Lesson:
     @property
     def taught(self) -> Action:
         return tuple(self.tutorial.steps[self.index].move)
+
+
+def get_games() -> list[str]:
+    return list(GAME_MODULES)
 
 
 def names(t: Translator, players: int) -> Names:
@@ -156,6 +160,47 @@ def taps(t: Translator, lesson: Lesson, most: int = 6) -> list[tuple[str, str]]:
                 if step.action is None:
                     frontier.append((step.draft, [*path, ("d", key.draft)]))
     raise LookupError(f"{lesson.game} step {lesson.index}: no presses make the taught move")
+
+
+# -- the operator's figures -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Progress:
+    """How far learners got in one tutorial: from the counts of each step reached."""
+
+    started: int
+    finished: int
+    most_leave_at: int | None  # the step (from 1) after which most learners left; None: none
+
+    @classmethod
+    def of(cls, reached: dict[int, int], steps: int) -> Progress:
+        counts = [reached.get(step, 0) for step in range(steps + 1)]
+        left = [counts[step] - counts[step + 1] for step in range(steps)]
+        most = max(left, default=0)
+        return cls(counts[0], counts[steps], left.index(most) + 1 if most > 0 else None)
+
+
+def status(t: Translator, counts: dict[str, dict[int, int]]) -> str:
+    """/status's lines on the tutorials: started → finished (the completion rate), and the
+    step where most learners leave — what a tutorial's author would improve."""
+    lines = [t("tutorial.status_title")]
+    for game in get_games():
+        if game not in counts:
+            continue
+        progress = Progress.of(counts[game], len(get_tutorial(game)))
+        leave = progress.most_leave_at
+        lines.append(
+            t(
+                "tutorial.status_line",
+                game=html.escape(get_ui(game).title(t)),
+                started=t.number(progress.started),
+                finished=t.number(progress.finished),
+                rate=t.percent(progress.finished, progress.started),
+                detail=t("tutorial.status_leave", number=leave) if leave else "",
+            )
+        )
+    if len(lines) == 1:
+        lines.append(t("tutorial.status_none"))
+    return "\n".join(lines)
 
 
 def words(t: Translator, game: str) -> int:
