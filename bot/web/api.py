@@ -8,6 +8,12 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
 - ``POST /api/tables/<match>/moves`` ``{"action": [...], "token": n}``: a move, made as a
   chat button's is (``Host.play``); a move for an older decision (a repeated request, the
   same decision already made from the chat) is refused as stale and changes nothing.
+- ``GET /api/lessons``: the lessons and the practice games and levels the home offers;
+  ``POST /api/lessons/<game>``: a lesson begun, its first step; ``GET
+  /api/lessons/<game>/<step>``: a step, drawn as a table (``bot.web.lessons``); ``POST
+  /api/lessons/<game>/<step>/moves`` ``{"action": [...]}``: the next step, or why not.
+- ``POST /api/practice`` ``{"game": ..., "level": ...}``: a practice match against bots,
+  started in the asker's private chat (``bot.web.practice``).
 - ``GET /api/tables/<match>/live``: Server-Sent Events, one ``data: {"version": n}`` each
   time the match changes (the page then reads the table again), a comment every
   ``HEARTBEAT_SECONDS`` to keep proxies from closing it.
@@ -36,16 +42,19 @@ import tornado.web
 from telegram import User
 
 from bot.presentation.i18n import negotiate, translator
+from bot.presentation.tutorial import Lesson
+from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
 from bot.table.place import place_of
-from bot.web import tables
+from bot.web import lessons, practice, tables
 from bot.web.auth import Refused, WebUser, user_of
 from bot.web.limits import MAX_BODY_BYTES, Pace
 from bot.web.live import LiveTables
 from bot.web.replays import Replays
 from bot.web.replays import summary as replay_summary
+from games.tutorial import get_tutorial
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +99,11 @@ class TableApp:
             (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
             (r"/api/replays/([0-9]{1,18})/?", ReplayHandler, args),
             (r"/api/replays/([0-9]{1,18})/([0-9]{1,6})/?", ReplayStepHandler, args),
+            (r"/api/lessons/?", LessonsHandler, args),
+            (r"/api/lessons/([a-z0-9_]{1,20})/?", LessonStartHandler, args),
+            (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/?", LessonHandler, args),
+            (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/moves/?", LessonMoveHandler, args),
+            (r"/api/practice/?", PracticeHandler, args),
         ]
 
     async def may_watch(self, match: Match, user_id: int) -> bool:
@@ -335,3 +349,83 @@ class LiveHandler(ApiHandler):
         if stream is not None:
             self.app.live.close(stream)
             stream.tell(stream.version + 1)  # wakes the loop above, which then ends
+
+
+# -- learning and practising from the app's home ---------------------------------------------
+class LessonsHandler(ApiHandler):
+    """The lessons the home offers, and the games and levels of a practice match."""
+
+    async def get(self) -> None:
+        t = await self.reader()
+        self.finish(
+            {
+                "lessons": lessons.menu(t),
+                "practice": practice.choices(t),
+                "texts": {**tables.texts(t), **lessons.texts(t), **practice.texts(t)},
+            }
+        )
+
+
+class LessonHandler(ApiHandler):
+    """A lesson's step as a table (the step is in the address: the server keeps nothing)."""
+
+    async def get(self, game: str, step: str) -> None:
+        self.finish(lessons.table(await self.reader(), self.lesson(game, step), self.app.clock()))
+
+    def lesson(self, game: str, step: str) -> Lesson:
+        if game not in playable_games() or int(step) >= len(get_tutorial(game)) + 1:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_lesson")
+        return Lesson(game, int(step))
+
+
+class LessonStartHandler(LessonHandler):
+    """A lesson begun (counted, as the chat counts it): its first step."""
+
+    async def post(self, game: str) -> None:
+        lesson = self.lesson(game, "0")
+        await self.app.host.storage.count_tutorial_step(game, 0)
+        self.finish(lessons.table(await self.reader(), lesson, self.app.clock()))
+
+
+class LessonMoveHandler(LessonHandler):
+    """A move at a step: the next step (counted) if it is the one the step teaches, else why
+    not — nothing is played."""
+
+    async def post(self, game: str, step: str) -> None:
+        lesson = self.lesson(game, step)
+        if lesson.over:
+            raise Answer(HTTPStatus.CONFLICT, "lesson_over")
+        action = tuple(self.action())
+        answer = lessons.answer(await self.reader(), lesson, action, self.app.clock())
+        if answer["right"]:
+            await self.app.host.storage.count_tutorial_step(game, lesson.index + 1)
+        self.finish(answer)
+
+    def action(self) -> list[int]:
+        try:
+            action = json.loads(self.request.body or b"{}")["action"]
+        except (ValueError, KeyError, TypeError):
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move") from None
+        numbers = isinstance(action, list) and all(type(n) is int and n >= 0 for n in action)
+        if not numbers or not action or len(action) > MOST_ACTION_NUMBERS:
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move")
+        return action
+
+
+class PracticeHandler(ApiHandler):
+    """``{"game": ..., "level": ...}``: a practice match against bots in the asker's private
+    chat, started at once; its table's number (or the running one's, if there is one)."""
+
+    async def post(self) -> None:
+        try:
+            body = json.loads(self.request.body or b"{}")
+            game, level = body["game"], body["level"]
+        except (ValueError, KeyError, TypeError):
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_practice") from None
+        t = await self.reader()
+        if game not in tables.TABLE_GAMES or level not in practice.LEVELS:
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_practice")
+        started = await practice.start(self.app.host, self.user, t, game, level)
+        if isinstance(started, str):
+            raise Answer(HTTPStatus.CONFLICT, started, t(started))
+        self.finish({"match": started.id})
