@@ -130,7 +130,8 @@ def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
     chat prompts alone; its page and API go on the bot's web server."""
     live = LiveTables(settings.web_app_url, host.publisher.redraw_prompt)
     host.publisher.watch_tables(live)
-    return TableApp(host, settings.telegram_bot_token.get_secret_value(), live).routes()
+    invite = partial(inline.prepare_invitation, host)  # the home's "Play with a friend"
+    return TableApp(host, settings.telegram_bot_token.get_secret_value(), live, invite).routes()
 
 
 def build_host(settings: Settings, application: Application) -> Host:

@@ -14,6 +14,8 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
   /api/lessons/<game>/<step>/moves`` ``{"action": [...]}``: the next step, or why not.
 - ``POST /api/practice`` ``{"game": ..., "level": ...}``: a practice match against bots,
   started in the asker's private chat (``bot.web.practice``).
+- ``POST /api/friend`` ``{"game": ...}``: "Play with a friend", the game's invitation
+  prepared for the asker to send: ``{"prepared": id}`` for Telegram's ``shareMessage``.
 - ``GET /api/tables/<match>/live``: Server-Sent Events, one ``data: {"version": n}`` each
   time the match changes (the page then reads the table again), a comment every
   ``HEARTBEAT_SECONDS`` to keep proxies from closing it.
@@ -32,7 +34,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,7 @@ from typing import Any
 import tornado.iostream
 import tornado.web
 from telegram import User
+from telegram.error import TelegramError
 
 from bot.presentation.i18n import negotiate, translator
 from bot.presentation.tutorial import Lesson
@@ -75,12 +78,20 @@ SECURITY_HEADERS = {
 }
 
 
+# an invitation to a game prepared for a user to send (savePreparedInlineMessage): its id;
+# made by the chat side (``bot.handlers.inline.prepare_invitation``), which the app connects
+Invite = Callable[[User, str], Awaitable[str]]
+
+
 class TableApp:
     """Everything the app's requests use: the bot's services, the bot token that checks
     launch data (it never leaves the server), the live tables and the pace."""
 
-    def __init__(self, host: Host, token: str, live: LiveTables) -> None:
+    def __init__(
+        self, host: Host, token: str, live: LiveTables, invite: Invite | None = None
+    ) -> None:
         self.host = host
+        self.invite = invite  # "Play with a friend": a prepared invitation's id
         self.token = token
         self.live = live
         self.pace = Pace()
@@ -104,6 +115,7 @@ class TableApp:
             (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/?", LessonHandler, args),
             (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/moves/?", LessonMoveHandler, args),
             (r"/api/practice/?", PracticeHandler, args),
+            (r"/api/friend/?", FriendHandler, args),
         ]
 
     async def may_watch(self, match: Match, user_id: int) -> bool:
@@ -429,3 +441,28 @@ class PracticeHandler(ApiHandler):
         if isinstance(started, str):
             raise Answer(HTTPStatus.CONFLICT, started, t(started))
         self.finish({"match": started.id})
+
+
+class FriendHandler(ApiHandler):
+    """``{"game": ...}``: "Play with a friend" — the game's invitation prepared for the asker
+    to send (``{"prepared": id}``: the page opens Telegram's chat picker with it); the
+    friend's Join in the chat they pick opens the table, as inline tables do."""
+
+    async def post(self) -> None:
+        try:
+            game = json.loads(self.request.body or b"{}")["game"]
+        except (ValueError, KeyError, TypeError):
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_game") from None
+        t = await self.reader()
+        if game not in practice.FRIEND_GAMES:
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_game")
+        if self.app.invite is None:
+            raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "no_invitations", t("home.friend_failed"))
+        user = self.user
+        asker = User(user.id, user.first_name, False, language_code=user.language_code)
+        try:
+            prepared = await self.app.invite(asker, game)
+        except TelegramError as error:
+            log.info("no prepared invitation for %s: %s", user.id, error)
+            raise Answer(HTTPStatus.BAD_GATEWAY, "telegram", t("home.friend_failed")) from None
+        self.finish({"prepared": prepared})

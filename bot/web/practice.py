@@ -19,7 +19,10 @@ from bot.web.auth import WebUser
 from games import get_engine
 
 LEVELS = LOBBY_LEVELS
+# "Play with a friend": the games two can play (an invitation, as inline mode sends it)
+FRIEND_GAMES = tuple(game for game in tables.TABLE_GAMES if get_engine(game).min_players == 2)
 PRACTICE_TEXTS = ("title", "start", "level", "game")
+FRIEND_TEXTS = ("title", "note", "needs_telegram")
 
 
 def choices(t: Translator) -> dict[str, Any]:
@@ -27,11 +30,15 @@ def choices(t: Translator) -> dict[str, Any]:
     return {
         "games": [{"game": game, "title": get_ui(game).title(t)} for game in tables.TABLE_GAMES],
         "levels": [{"level": level, "name": ai_name(t, level)} for level in LEVELS],
+        "friend": [{"game": game, "title": get_ui(game).title(t)} for game in FRIEND_GAMES],
     }
 
 
 def texts(t: Translator) -> dict[str, str]:
-    return {f"practice_{key}": t(f"home.practice_{key}") for key in PRACTICE_TEXTS}
+    return {
+        **{f"practice_{key}": t(f"home.practice_{key}") for key in PRACTICE_TEXTS},
+        **{f"friend_{key}": t(f"home.friend_{key}") for key in FRIEND_TEXTS},
+    }
 
 
 async def start(host: Host, user: WebUser, t: Translator, game: str, level: str) -> Match | str:

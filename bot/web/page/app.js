@@ -355,7 +355,7 @@ function pageTools() {
   const home = () => {
     location.search = "";
   };
-  return { api, show, haptic, home, practice: (game) => startPractice(api, game).catch((e) => show(e.message, "refused")) };
+  return { api, show, haptic, home, telegram, practice: (game) => startPractice(api, game).catch((e) => show(e.message, "refused")) };
 }
 
 // -- a replay: the deal, then every move, stepped through ----------------------------------

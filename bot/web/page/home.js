@@ -1,6 +1,8 @@
-// The app's home, below the player's tables: learn a game (a lesson, step by step), and
-// practise (a game and a level: a match against bots starts at once and its table opens).
-// The home's choices come from the server (the games, the levels, their names).
+// The app's home, below the player's tables: learn a game (a lesson, step by step),
+// practise (a game and a level: a match against bots starts at once and its table opens),
+// and play with a friend (the bot prepares the game's invitation, Telegram's chat picker
+// sends it, the friend's Join opens the table there). The home's choices come from the
+// server (the games, the levels, their names).
 
 import { h } from "./dom.js";
 
@@ -51,7 +53,44 @@ export async function homeSections(tools) {
     h("h2", {}, texts.practice_title),
     h("div", { class: "practice-form" }, game, level, start),
   );
-  return [learn, practise];
+  const friend = h(
+    "section",
+    { class: "home-friend" },
+    h("h2", {}, texts.friend_title),
+    h("p", { class: "hint" }, texts.friend_note),
+    h(
+      "div",
+      { class: "friend-games" },
+      practice.friend.map((choice) =>
+        h(
+          "button",
+          { type: "button", class: "action quiet", "data-friend": choice.game, onclick: () => invite(tools, choice.game, texts) },
+          choice.title,
+        ),
+      ),
+    ),
+  );
+  return [learn, practise, friend];
+}
+
+// "Play with a friend": the invitation the bot prepared, sent with Telegram's chat picker.
+async function invite(tools, game, texts) {
+  const { api, show, telegram } = tools;
+  const app = telegram();
+  if (!app || typeof app.shareMessage !== "function") {
+    show(texts.friend_needs_telegram, "refused");
+    return;
+  }
+  try {
+    const { prepared } = await api("/api/friend", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game }),
+    });
+    app.shareMessage(prepared);
+  } catch (error) {
+    show(error.message, "refused");
+  }
 }
 
 // A practice match against bots of ``level``: started by the server, then its table opens.

@@ -4,6 +4,8 @@ practice game; the home's lessons and practice; the lessons' API and its counts.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.presentation.i18n import translator
@@ -13,7 +15,7 @@ from bot.table.host import get_host
 from bot.web.tables import plain_lines
 from games.tutorial import get_tutorial
 from tests.bot.conftest import ALICE, BOB, IVAN
-from tests.bot.web.conftest import header, open_page
+from tests.bot.web.conftest import header, launch_data, open_page
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 TAPS_PER_STEP = 6  # the most taps a step's move takes (a colour, a source, a line…)
@@ -129,3 +131,60 @@ async def test_the_lessons_api(table_bot):
         assert unsigned.status_code == 401
     counts = await get_host(table_bot.driver.app).storage.tutorial_counts()
     assert counts == {"donkey": {0: 1, 1: 1}}
+
+
+SHARE_STUB = """
+window.shared = [];
+window.Telegram = { WebApp: {
+  initData: %s, themeParams: {}, ready() {}, expand() {}, onEvent() {},
+  MainButton: { setText() {}, onClick() {}, offClick() {}, show() {}, hide() {} },
+  BackButton: { onClick() {}, offClick() {}, show() {}, hide() {} },
+  HapticFeedback: { selectionChanged() {}, impactOccurred() {}, notificationOccurred() {} },
+  shareMessage(id) { window.shared.push(id); },
+} };
+"""
+PAIR = 7_000_002  # the private chat between two friends: the bot is not in it
+
+
+async def test_play_with_a_friend_shares_an_invitation_whose_join_opens_the_table(
+    table_bot, chromium
+):
+    """The bot prepares the game's invitation (savePreparedInlineMessage), the page hands it
+    to Telegram's chat picker (shareMessage); the friend's Join there seats them, and the
+    table starts as any inline table."""
+    driver = table_bot.driver
+    for user in (ALICE, BOB):
+        await driver.send(user, user.id, "/start")
+    page = await chromium.new_page(viewport={"width": 400, "height": 900})
+    await page.route("https://telegram.org/**", lambda route: route.abort())
+    await page.add_init_script(SHARE_STUB % json.dumps(launch_data(ALICE)))
+    await page.goto(f"{table_bot.url}/app/")
+    await page.locator("[data-friend]").first.wait_for()
+    titles = await page.locator("[data-friend]").all_inner_texts()
+    assert "Who's the Donkey?" not in titles and "Azul" in titles  # two can play these
+    await page.locator("[data-friend='azul']").click()
+    await page.wait_for_function("() => window.shared.length === 1")
+    prepared = await page.evaluate("() => window.shared[0]")
+    kept = table_bot.api.prepared[prepared]
+    assert kept["user_id"] == ALICE.id and kept["allow_user_chats"] and kept["allow_group_chats"]
+    assert "Alice" in kept["result"]["input_message_content"]["message_text"]
+    inline_id = driver.share_prepared(ALICE, prepared, PAIR)
+    joined = await driver.press_inline_label(BOB, inline_id, "Join")
+    assert joined == "You joined Azul. Your cards and moves come in our private chat."
+    assert await driver.press_inline_label(ALICE, inline_id, "Start") == "Let's play!"
+    await driver.settle()
+    storage = get_host(driver.app).storage
+    match = await storage.load(await storage.inline_match_id(inline_id))
+    assert match.game == "azul" and match.status == "playing"
+    assert {seat.user_id for seat in match.seats} == {ALICE.id, BOB.id}
+
+
+async def test_play_with_a_friend_outside_telegram_says_so(table_bot, chromium):
+    page = await open_page(chromium, table_bot.page_url(ALICE))  # no Telegram script
+    await page.locator("[data-friend='sultan']").click()
+    await page.locator("#status.refused").wait_for()
+    assert await page.inner_text("#status") == translator("en")("home.friend_needs_telegram")
+    async with table_bot.client() as client:
+        bad = await client.post("/api/friend", headers=header(ALICE), json={"game": "donkey"})
+        assert bad.status_code == 400  # three or more players: no friend's invitation
+    assert table_bot.api.prepared == {}
