@@ -144,7 +144,7 @@ async def help_command(update: Update, context: BotContext) -> None:
     if is_group(chat):
         await update.effective_message.reply_html("\n".join(lines))
         return
-    lines += ["", t("help.practice")]
+    lines += ["", t("help.practice"), t("tutorial.help")]
     await update.effective_message.reply_html(
         "\n".join(lines), reply_markup=welcome_buttons(host, t)
     )

@@ -13,7 +13,7 @@ from bot.table.host import get_host
 from bot.testing.fake_telegram import plain
 from games.core import encode_action
 from games.tutorial import LEARNER, get_tutorial
-from tests.bot.conftest import ALICE, GIULIA, GROUP, IVAN
+from tests.bot.conftest import ALICE, GIULIA, GROUP, IVAN, OKSANA
 from tests.bot.play_tutorial import LEARNERS, lesson_message, open_lesson, play_step, press_data
 
 
@@ -153,3 +153,8 @@ async def test_a_forged_lesson_button_changes_nothing(driver, api):
         )
     # the lesson is still at its first step
     assert plain(caption(t, Lesson("azul", 0))) in lesson_message(api, ALICE).text
+
+
+async def test_help_in_private_names_learn(driver, api):
+    await driver.send(OKSANA, OKSANA.id, "/help")
+    assert plain(translator("uk")("tutorial.help")) in api.last(OKSANA.id).text
