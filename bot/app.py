@@ -24,6 +24,7 @@ from telegram.request import BaseRequest
 from bot.handlers import (  # noqa: F401
     commands,
     inline,
+    learn,
     lobby,
     membership,
     operator,
@@ -72,6 +73,7 @@ COMMANDS = (
     "tournament",
     "board",
     "rules",
+    "learn",
     "stats",
     "top",
     "history",
@@ -139,7 +141,8 @@ def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
         main_app=settings.web_app_main,
     )
     host.publisher.watch_tables(live)
-    return TableApp(host, settings.telegram_bot_token.get_secret_value(), live).routes()
+    invite = partial(inline.prepare_invitation, host)  # the home's "Play with a friend"
+    return TableApp(host, settings.telegram_bot_token.get_secret_value(), live, invite).routes()
 
 
 def build_host(settings: Settings, application: Application) -> Host:
@@ -205,6 +208,7 @@ def _add_handlers(application: Application) -> None:
     add(CommandHandler("tournament", tournaments.tournament_command))
     add(CommandHandler("help", commands.help_command))
     add(CommandHandler("rules", commands.rules_command))
+    add(CommandHandler("learn", learn.learn_command))
     add(CommandHandler("language", commands.language_command))
     add(CommandHandler("pictures", commands.pictures_command))
     add(CommandHandler("cancel", commands.cancel_command))

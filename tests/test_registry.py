@@ -70,6 +70,6 @@ def test_nothing_is_left_over_for_a_game_that_is_not_registered():
     for lang in LANGUAGES:
         domains = {path.stem for path in (LOCALES_DIR / lang / "LC_MESSAGES").glob("*.po")}
         # the host's, each game's, and a feature's own (the drawn card table, tournaments,
-        # seasons)
-        assert domains == {"bot", "table", "tournament", "season", *GAMES}, lang
+        # seasons, tutorials)
+        assert domains == {"bot", "table", "tournament", "season", "tutorial", *GAMES}, lang
     assert {path.stem for path in (ROOT / "docs/rules").glob("*.md")} == set(GAMES)

@@ -11,6 +11,7 @@ import re
 from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 
+from bot.handlers import learn
 from bot.handlers.buttons import (
     KEEP,
     MatchPress,
@@ -79,6 +80,8 @@ async def start_command(update: Update, context: BotContext) -> None:
         else:
             await resend_prompt(update, context, match_id)
         return
+    if payload.startswith(learn.LINK) and await learn.learn_by_link(update, context, payload):
+        return
     if payload and payload != INLINE_START:  # (the button above inline results: a welcome)
         await message.reply_text(t("start.bad_link"))
         return
@@ -144,7 +147,7 @@ async def help_command(update: Update, context: BotContext) -> None:
     if is_group(chat):
         await update.effective_message.reply_html("\n".join(lines))
         return
-    lines += ["", t("help.practice")]
+    lines += ["", t("help.practice"), t("tutorial.help")]
     await update.effective_message.reply_html(
         "\n".join(lines), reply_markup=welcome_buttons(host, t)
     )
@@ -166,7 +169,7 @@ async def rules_command(update: Update, context: BotContext) -> None:
         if game not in games:
             await update.effective_message.reply_text(t("rules.unknown", games=", ".join(games)))
             return
-        text, markup = summary_screen(t, game)
+        text, markup = summary_screen(t, game, learn.link(host, game))
         await update.effective_message.reply_html(text, reply_markup=markup)
         return
     rows = [
@@ -182,11 +185,18 @@ async def rules_command(update: Update, context: BotContext) -> None:
     )
 
 
-def summary_screen(t: Translator, game: str) -> tuple[str, InlineKeyboardMarkup]:
-    """A game's rules in 3–5 lines (how to win, what a turn is) and the full rules' button."""
+def summary_screen(t: Translator, game: str, learn_link: str) -> tuple[str, InlineKeyboardMarkup]:
+    """A game's rules in 3–5 lines (how to win, what a turn is), the full rules' button and
+    "Learn it by playing": a link that opens the lesson in the private chat (a group sees
+    nothing of it)."""
     ui = get_ui(game)
     data = Callback(Kind.FULL_RULES, 0, 0, game).encode()
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("rules.full"), callback_data=data)]])
+    markup = InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton(t("rules.full"), callback_data=data)],
+            [InlineKeyboardButton(t("tutorial.learn_by_playing"), url=learn_link)],
+        ]
+    )
     return f"<b>{html.escape(ui.title(t))}</b>\n\n{ui.summary(t)}", markup
 
 
@@ -208,7 +218,7 @@ async def rules_button(update: Update, context: BotContext, data: Callback) -> N
         await popup(query, t("error.bad_button"))
         return
     await popup(query)
-    text, markup = summary_screen(t, data.payload)
+    text, markup = summary_screen(t, data.payload, learn.link(host, data.payload))
     await replace_menu(host, query, text, markup)
 
 

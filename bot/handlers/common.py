@@ -43,8 +43,9 @@ async def popup(
             raise
 
 
-def on_menu(query: CallbackQuery, kind: str) -> bool:
-    """Whether the pressed message is a menu of ``kind`` buttons (every button on it is one).
+def on_menu(query: CallbackQuery, kind: str, *also: str) -> bool:
+    """Whether the pressed message is a menu of ``kind`` buttons (every button on it is one,
+    or of the kinds ``also`` allows beside it).
     Telegram sends the real message with a press, so forged data pressed on another message
     (a board, a lobby) is told apart from a press on the menu itself."""
     message = query.message
@@ -57,7 +58,7 @@ def on_menu(query: CallbackQuery, kind: str) -> bool:
         for button in row
         if button.callback_data is not None
     }
-    return kinds == {kind}
+    return kind in kinds and kinds <= {kind, *also}
 
 
 async def may_manage(host: Host, match: Match, user_id: int) -> bool:

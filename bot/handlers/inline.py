@@ -69,6 +69,49 @@ def one_line(text: str) -> str:
     return html.unescape(TAG.sub("", text.split("\n", 1)[0])).strip()
 
 
+def invitation(
+    host: Host, t: Translator, creator_id: int, creator: str, game: str
+) -> InlineQueryResultArticle:
+    """A game's invitation: its summary and player count, and the Join button that opens
+    its table (sealed with its creator, ``creator`` their escaped name)."""
+    ui, engine = get_ui(game), get_engine(game)
+    title = ui.title(t)
+    players = t("inline.players", min=engine.min_players, max=engine.max_players)
+    summary = one_line(ui.summary(t))
+    data = Callback(Kind.INLINE_OPEN, 0, 0, f"{game}.{creator_id}.{seal(host, game, creator_id)}")
+    text = t("inline.invitation", game=html.escape(title), name=creator, players=players)
+    return InlineQueryResultArticle(
+        id=game,
+        title=title,
+        description=f"{players} · {summary}",
+        input_message_content=InputTextMessageContent(
+            f"{text}\n\n{html.escape(summary)}", parse_mode=ParseMode.HTML
+        ),
+        reply_markup=InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t("lobby.join"), callback_data=data.encode())]]
+        ),
+    )
+
+
+async def prepare_invitation(host: Host, user: User, game: str) -> str:
+    """The table app's "Play with a friend": the invitation kept by Telegram for ``user``
+    to send (``savePreparedInlineMessage``); the app then opens Telegram's chat picker
+    (``shareMessage``) with the returned id. The friend's tap on Join opens the table as
+    any inline table's. Raises :class:`telegram.error.TelegramError` when Telegram refuses."""
+    await host.storage.remember_user(user.id, display_name(user), telegram_lang=user.language_code)
+    t = await host.languages.user_t(user)
+    result = invitation(host, t, user.id, html.escape(display_name(user)), game)
+    prepared = await host.bot.save_prepared_inline_message(
+        user_id=user.id,
+        result=result,
+        allow_user_chats=True,
+        allow_group_chats=True,
+        allow_bot_chats=False,
+        allow_channel_chats=False,
+    )
+    return prepared.id
+
+
 async def inline_query(update: Update, context: BotContext) -> None:
     """``@bot [words]`` in any chat: the games whose name matches the words, each with its
     summary and player count; choosing one sends the table's invitation to that chat."""
@@ -91,27 +134,10 @@ async def inline_query(update: Update, context: BotContext) -> None:
     creator = html.escape(display_name(user))
     results = []
     for game in playable_games():
-        ui, engine = get_ui(game), get_engine(game)
-        title = ui.title(t)
+        title = get_ui(game).title(t)
         if wanted and wanted not in title.casefold() and wanted not in game:
             continue
-        players = t("inline.players", min=engine.min_players, max=engine.max_players)
-        summary = one_line(ui.summary(t))
-        data = Callback(Kind.INLINE_OPEN, 0, 0, f"{game}.{user.id}.{seal(host, game, user.id)}")
-        invitation = t("inline.invitation", game=html.escape(title), name=creator, players=players)
-        results.append(
-            InlineQueryResultArticle(
-                id=game,
-                title=title,
-                description=f"{players} · {summary}",
-                input_message_content=InputTextMessageContent(
-                    f"{invitation}\n\n{html.escape(summary)}", parse_mode=ParseMode.HTML
-                ),
-                reply_markup=InlineKeyboardMarkup(
-                    [[InlineKeyboardButton(t("lobby.join"), callback_data=data.encode())]]
-                ),
-            )
-        )
+        results.append(invitation(host, t, user.id, creator, game))
     start = None
     if record is None or not record.can_message:  # private hands need the private chat
         start = InlineQueryResultsButton(t("inline.start_private"), start_parameter=START_PARAMETER)

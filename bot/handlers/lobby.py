@@ -85,8 +85,10 @@ def welcome_buttons(host: Host, t: Translator) -> InlineKeyboardMarkup:
     """Under /start and /help in private: practice here against bots, or add the bot to a
     group."""
     practice = Callback(Kind.PRACTICE).encode()
+    learn = Callback(Kind.LEARN).encode()  # the lessons' menu (bot.handlers.learn)
     return InlineKeyboardMarkup(
         [
+            [InlineKeyboardButton(t("tutorial.learn_button"), callback_data=learn)],
             [InlineKeyboardButton(t("start.practice"), callback_data=practice)],
             [InlineKeyboardButton(t("start.add_to_group"), url=host.messenger.group_link())],
         ]
@@ -102,7 +104,7 @@ async def practice_button(update: Update, context: BotContext, data: Callback) -
     chat = update.effective_chat
     user = query.from_user
     t = await host.languages.user_t(user)
-    if not is_private(chat) or not on_menu(query, Kind.PRACTICE):
+    if not is_private(chat) or not on_menu(query, Kind.PRACTICE, Kind.LEARN):
         await popup(query, t("error.bad_button"))
         return
     t = await host.languages.chat_t(chat.id, user)

@@ -14,6 +14,7 @@ from bot.handlers.commands import unknown_command
 from bot.handlers.common import is_private
 from bot.operations.process_memory import whole_bot
 from bot.operations.version import VERSION
+from bot.presentation import tutorial
 from bot.presentation.i18n import Translator
 from bot.table.host import BotContext, Host
 
@@ -71,7 +72,7 @@ async def status_text(host: Host, t: Translator) -> str:
     )
     now = whole_bot()
     memory, processes = now.whole, now.processes
-    return t(
+    text = t(
         "status.text",
         version=html.escape(VERSION),
         uptime=format_timedelta(time.monotonic() - host.started_at, locale=t.lang),
@@ -88,6 +89,7 @@ async def status_text(host: Host, t: Translator) -> str:
         memory=megabytes(t, memory),
         processes=t.number(processes),
     )
+    return f"{text}\n\n{tutorial.status(t, await host.storage.tutorial_counts())}"
 
 
 def megabytes(t: Translator, size: int) -> str:

@@ -56,6 +56,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "tournament_byes": ("tournament_id", "round", "user_id"),
     "season_ratings": ("season", "scope", "game", "user_id"),
     "season_podiums": ("scope", "season"),
+    "tutorial_steps": ("game", "step"),  # how far learners got: counts only
 }
 IDENTITIES = ("matches", "notices", "tournaments")  # their ids continue after the copied ones
 CHUNK = 5000

@@ -48,6 +48,8 @@ class Kind(StrEnum):
     # a tournament's buttons: match = the tournament, payload = what to do (leave, start, an
     # option of its lobby, stop, keep, withdraw)
     TOURNAMENT = "tn"
+    LEARN = "le"  # the lessons' menu: payload = game id (empty: show the menu)
+    TUTORIAL = "tu"  # a lesson's button: token = its step, payload = game-verb+argument
 
 
 MAX_BYTES = 64

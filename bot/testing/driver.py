@@ -228,6 +228,14 @@ class Driver:
         self.api.inline_messages[inline_id] = message
         return inline_id
 
+    def share_prepared(self, user: FakeUser, prepared_id: str, chat_id: int) -> str:
+        """The user shares a prepared message (a Mini App's ``shareMessage``) into a chat
+        Telegram's picker offered: sent through the bot as an inline result is; returns
+        its inline message id."""
+        prepared = self.api.prepared[prepared_id]
+        assert prepared["user_id"] == user.id, "a prepared message is its user's alone"
+        return self.choose_result(user, chat_id, prepared["result"])
+
     async def press_inline(self, user: FakeUser, inline_message_id: str, data: str) -> str | None:
         """Press a button of an inline message: the query carries the inline message id and
         the chat's ``chat_instance``, not the message; returns the popup text."""

@@ -130,6 +130,8 @@ class FakeTelegram(BaseRequest):
     inline_mode: bool = True
     inline_messages: dict[str, StoredMessage] = field(default_factory=dict)
     inline_answers: dict[str, dict] = field(default_factory=dict)
+    # messages kept for a user to send from a Mini App (savePreparedInlineMessage), by id
+    prepared: dict[str, dict] = field(default_factory=dict)
     # photos Telegram already has, by file id: (digest, size, bytes while recording)
     file_ids: dict[str, tuple[str, tuple[int, int], bytes | None]] = field(default_factory=dict)
     _updates_ready: asyncio.Event | None = None
@@ -634,6 +636,28 @@ class FakeTelegram(BaseRequest):
                 raise ApiError(400, "Bad Request: START_PARAM_INVALID")
         self.inline_answers[query_id] = {**params, "results": results, "button": button}
         return True
+
+    def _api_savePreparedInlineMessage(self, params: dict) -> dict:
+        """A message a user may send from a Mini App (``shareMessage``), checked as an
+        inline query's result is; kept by its id for that user alone."""
+        user_id = _int(params.get("user_id"))
+        if user_id is None:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        raw = params.get("result")
+        result = json.loads(raw) if isinstance(raw, str) else raw
+        if not isinstance(result, dict) or result.get("type") != "article":
+            raise ApiError(400, "Bad Request: RESULT_TYPE_INVALID")
+        text = (result.get("input_message_content") or {}).get("message_text") or ""
+        if not text.strip():
+            raise ApiError(400, "Bad Request: MESSAGE_EMPTY")
+        _check_markup(result.get("reply_markup"))
+        kinds = ("allow_user_chats", "allow_bot_chats", "allow_group_chats", "allow_channel_chats")
+        allowed = {kind: params.get(kind) in (True, "true", "True", 1, "1") for kind in kinds}
+        if not any(allowed.values()):
+            raise ApiError(400, "Bad Request: PEER_TYPES_INVALID")
+        prepared_id = f"prepared{len(self.prepared) + 1}"
+        self.prepared[prepared_id] = {"user_id": user_id, "result": result, **allowed}
+        return {"id": prepared_id, "expiration_date": int(time.time()) + 86400}
 
     async def _api_getUpdates(self, params: dict) -> list[dict]:
         offset = _int(params.get("offset")) or 0

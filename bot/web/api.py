@@ -10,6 +10,14 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
 - ``POST /api/tables/<match>/moves`` ``{"action": [...], "token": n}``: a move, made as a
   chat button's is (``Host.play``); a move for an older decision (a repeated request, the
   same decision already made from the chat) is refused as stale and changes nothing.
+- ``GET /api/lessons``: the lessons and the practice games and levels the home offers;
+  ``POST /api/lessons/<game>``: a lesson begun, its first step; ``GET
+  /api/lessons/<game>/<step>``: a step, drawn as a table (``bot.web.lessons``); ``POST
+  /api/lessons/<game>/<step>/moves`` ``{"action": [...]}``: the next step, or why not.
+- ``POST /api/practice`` ``{"game": ..., "level": ...}``: a practice match against bots,
+  started in the asker's private chat (``bot.web.practice``).
+- ``POST /api/friend`` ``{"game": ...}``: "Play with a friend", the game's invitation
+  prepared for the asker to send: ``{"prepared": id}`` for Telegram's ``shareMessage``.
 - ``GET /api/tables/<match>/live``: Server-Sent Events, one ``data: {"version": n}`` each
   time the match changes (the page then reads the table again), a comment every
   ``HEARTBEAT_SECONDS`` to keep proxies from closing it.
@@ -31,28 +39,34 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from pathlib import Path
+from typing import TypeVar
 
 import tornado.iostream
 import tornado.web
 from pydantic import BaseModel, ValidationError
 from telegram import User
+from telegram.error import TelegramError
 
 from bot.presentation.i18n import negotiate, translator
+from bot.presentation.tutorial import Lesson
+from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
-from bot.web import contract, openapi, start_param, tables
+from bot.web import contract, lessons, openapi, practice, start_param, tables
 from bot.web.auth import Refused, WebUser, user_of
 from bot.web.door import Answer, DoorHandler
 from bot.web.limits import MAX_BODY_BYTES, Pace
 from bot.web.live import LiveTables
 from bot.web.replays import Replays
 from bot.web.replays import summary as replay_summary
+from games.tutorial import get_tutorial
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound=BaseModel)
 
 PAGE = Path(__file__).with_name("page")
 STATIC_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}"  # the page's files: plain names, no path
@@ -63,13 +77,21 @@ FAILED_SIGN_INS_BURST = 20
 FAILED_SIGN_INS_PER_SECOND = 1.0
 
 
+# an invitation to a game prepared for a user to send (savePreparedInlineMessage): its id;
+# made by the chat side (``bot.handlers.inline.prepare_invitation``), which the app connects
+Invite = Callable[[User, str], Awaitable[str]]
+
+
 class TableApp:
     """Everything the app's requests use: the bot's services, the bot token that checks
     launch data (it never leaves the server), the live tables (and who may watch them) and
     the paces."""
 
-    def __init__(self, host: Host, token: str, live: LiveTables) -> None:
+    def __init__(
+        self, host: Host, token: str, live: LiveTables, invite: Invite | None = None
+    ) -> None:
         self.host = host
+        self.invite = invite  # "Play with a friend": a prepared invitation's id
         self.token = token
         self.live = live
         self.pace = Pace()
@@ -90,6 +112,12 @@ class TableApp:
             (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
             (r"/api/replays/([0-9]{1,18})/?", ReplayHandler, args),
             (r"/api/replays/([0-9]{1,18})/([0-9]{1,6})/?", ReplayStepHandler, args),
+            (r"/api/lessons/?", LessonsHandler, args),
+            (r"/api/lessons/([a-z0-9_]{1,20})/?", LessonStartHandler, args),
+            (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/?", LessonHandler, args),
+            (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/moves/?", LessonMoveHandler, args),
+            (r"/api/practice/?", PracticeHandler, args),
+            (r"/api/friend/?", FriendHandler, args),
         ]
 
 
@@ -161,6 +189,14 @@ class ApiHandler(DoorHandler):
             self.refuse(Answer(HTTPStatus.SERVICE_UNAVAILABLE, "storage_down", message))
             return
         super()._handle_request_exception(error)
+
+    def read(self, model: type[M], refusal: str) -> M:
+        """The request's body as the contract's ``model``; a 400 ``refusal`` where it is not
+        JSON, is nested too deep, or is not that model's shape."""
+        try:
+            return model.model_validate_json(self.body() or b"{}")
+        except ValidationError:
+            raise Answer(HTTPStatus.BAD_REQUEST, refusal) from None
 
     def answer(self, model: type[BaseModel], payload: dict) -> None:
         """Send ``payload`` as the contract's ``model`` says it is."""
@@ -268,10 +304,7 @@ class MoveHandler(ApiHandler):
     body_limit = MAX_BODY_BYTES
 
     async def post(self, match_id: str) -> None:
-        try:
-            move = contract.MoveRequest.model_validate_json(self.body() or b"{}")
-        except ValidationError:  # not JSON, nested too deep, not a move's shape
-            raise Answer(HTTPStatus.BAD_REQUEST, "bad_move") from None
+        move = self.read(contract.MoveRequest, "bad_move")
         action, token = move.action, move.token
         host = self.app.host
         async with host.lock(int(match_id)):
@@ -323,3 +356,102 @@ class LiveHandler(ApiHandler):
         if stream is not None:
             self.app.live.close(stream)
             stream.tell(stream.version + 1)  # wakes the loop above, which then ends
+
+
+# -- learning and practising from the app's home ---------------------------------------------
+class LessonsHandler(ApiHandler):
+    """The lessons the home offers, and the games and levels of a practice match."""
+
+    async def get(self) -> None:
+        t = await self.reader()
+        self.answer(
+            contract.Home,
+            {
+                "lessons": lessons.menu(t),
+                "practice": practice.choices(t),
+                "texts": {**tables.texts(t), **lessons.texts(t), **practice.texts(t)},
+            },
+        )
+
+
+class LessonHandler(ApiHandler):
+    """A lesson's step as a table (the step is in the address: the server keeps nothing)."""
+
+    async def get(self, game: str, step: str) -> None:
+        table = lessons.table(await self.reader(), self.lesson(game, step), self.app.clock())
+        self.answer(contract.LessonTable, table)
+
+    def lesson(self, game: str, step: str) -> Lesson:
+        if game not in playable_games() or int(step) >= len(get_tutorial(game)) + 1:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_lesson")
+        return Lesson(game, int(step))
+
+
+class LessonStartHandler(LessonHandler):
+    """A lesson begun (counted, as the chat counts it): its first step."""
+
+    async def post(self, game: str) -> None:
+        lesson = self.lesson(game, "0")
+        await self.app.host.storage.count_tutorial_step(game, 0)
+        self.answer(
+            contract.LessonTable, lessons.table(await self.reader(), lesson, self.app.clock())
+        )
+
+
+class LessonMoveHandler(LessonHandler):
+    """A move at a step: the next step (counted) if it is the one the step teaches, else why
+    not — nothing is played."""
+
+    body_limit = MAX_BODY_BYTES
+
+    async def post(self, game: str, step: str) -> None:
+        move = self.read(contract.LessonMove, "bad_move")
+        lesson = self.lesson(game, step)
+        if lesson.over:
+            raise Answer(HTTPStatus.CONFLICT, "lesson_over")
+        answer = lessons.answer(await self.reader(), lesson, tuple(move.action), self.app.clock())
+        if answer["right"]:
+            await self.app.host.storage.count_tutorial_step(game, lesson.index + 1)
+        self.answer(contract.LessonAnswer, answer)
+
+
+class PracticeHandler(ApiHandler):
+    """``{"game": ..., "level": ...}``: a practice match against bots in the asker's private
+    chat, started at once; its table's number (or the running one's, if there is one)."""
+
+    body_limit = MAX_BODY_BYTES
+
+    async def post(self) -> None:
+        asked = self.read(contract.PracticeRequest, "bad_practice")
+        game, level = asked.game, asked.level
+        t = await self.reader()
+        if game not in tables.TABLE_GAMES or level not in practice.LEVELS:
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_practice")
+        started = await practice.start(self.app.host, self.user, t, game, level)
+        if isinstance(started, str):
+            raise Answer(HTTPStatus.CONFLICT, started, t(started))
+        self.send(contract.Launched(match=started.id))
+
+
+class FriendHandler(ApiHandler):
+    """``{"game": ...}``: "Play with a friend" — the game's invitation prepared for the asker
+    to send (``{"prepared": id}``: the page opens Telegram's chat picker with it); the
+    friend's Join in the chat they pick opens the table, as inline tables do."""
+
+    body_limit = MAX_BODY_BYTES
+
+    async def post(self) -> None:
+        game = self.read(contract.FriendRequest, "bad_game").game
+        t = await self.reader()
+        if game not in practice.FRIEND_GAMES:
+            raise Answer(HTTPStatus.BAD_REQUEST, "bad_game")
+        if self.app.invite is None:
+            raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "no_invitations", t("home.friend_failed"))
+        user = self.user
+        asker = User(user.id, user.first_name, False, language_code=user.language_code)
+        try:
+            prepared = await self.app.invite(asker, game)
+        except TelegramError as error:
+            log.info("no prepared invitation for %s: %s", user.id, error)
+            raise Answer(HTTPStatus.BAD_GATEWAY, "telegram", t("home.friend_failed")) from None
+        self.send(contract.Prepared(prepared=prepared))

@@ -46,6 +46,31 @@ class MoveRequest(Model):
     token: whole(0, 2**63)
 
 
+class LessonMove(Model):
+    """A move at a lesson's step: the action's numbers (the step teaches one of them)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: Annotated[list[whole(0, 2**31)], Field(min_length=1, max_length=MOST_ACTION_NUMBERS)]
+
+
+class PracticeRequest(Model):
+    """A practice match against bots: the game's id and the bots' level."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: Annotated[str, Field(max_length=32)]
+    level: Annotated[str, Field(max_length=16)]
+
+
+class FriendRequest(Model):
+    """ "Play with a friend": the game's id."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: Annotated[str, Field(max_length=32)]
+
+
 # -- answers --------------------------------------------------------------------------------
 class Error(Model):
     """Any refusal: a key the page knows and a sentence for people (may be empty)."""
@@ -233,6 +258,74 @@ class ReplayStep(Drawn):
     heading: list[str]
 
 
+class GameTitle(Model):
+    game: str
+    title: str
+
+
+class LevelName(Model):
+    level: str
+    name: str
+
+
+class LessonLine(Model):
+    game: str
+    title: str
+    steps: int
+
+
+class PracticeChoices(Model):
+    """The games a practice match may be of, the bots' levels, the games to play with a
+    friend."""
+
+    games: list[GameTitle]
+    levels: list[LevelName]
+    friend: list[GameTitle]
+
+
+class Home(Model):
+    """The app home's lessons, practice games and levels, and its words."""
+
+    lessons: list[LessonLine]
+    practice: PracticeChoices
+    texts: dict[str, str]
+
+
+class LessonStep(Model):
+    """A lesson's words at a step: its caption, the move it teaches (the pieces the page
+    lights), the hint; at the end what was learned and the rules."""
+
+    game: str
+    step: int
+    steps: int
+    caption: list[str] | None
+    teach: list[int] | None
+    hint: str | None
+    learned: list[str] | None
+    rules: list[str] | None
+    texts: dict[str, str]
+
+
+class LessonTable(Table):
+    """A lesson's step drawn as a match's table, with the lesson's words."""
+
+    lesson: LessonStep
+
+
+class LessonAnswer(Model):
+    """A move at a lesson's step: right (the next step's table), or why not."""
+
+    right: bool
+    table: LessonTable | None = None
+    why: str | None = None
+
+
+class Prepared(Model):
+    """An invitation prepared for the asker to send (``savePreparedInlineMessage``)."""
+
+    prepared: str
+
+
 class Launched(Model):
     """The match a ``startapp`` link opened, once the asker may see it."""
 
@@ -248,6 +341,8 @@ class Alive(Model):
     alive: bool
 
 
+REQUESTS: tuple[type[BaseModel], ...] = (MoveRequest, LessonMove, PracticeRequest, FriendRequest)
 ANSWERS: tuple[type[BaseModel], ...] = (
-    Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Health, Alive,
+    Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Home, LessonTable,
+    LessonAnswer, Prepared, Health, Alive,
 )  # fmt: skip

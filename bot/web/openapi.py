@@ -37,6 +37,14 @@ def path_number(name: str, description: str, digits: int) -> dict[str, Any]:
 
 MATCH = path_number("match", "The match's number.", 18)
 STEP = path_number("step", "The replay's step: 0 is the deal.", 6)
+LESSON_STEP = path_number("step", "The lesson's step: 0 is the first.", 2)
+GAME = {
+    "name": "game",
+    "in": "path",
+    "required": True,
+    "description": "The game's id.",
+    "schema": {"type": "string", "pattern": "^[a-z0-9_]{1,20}$"},
+}
 REFUSALS = {  # what any signed-in request may be answered besides its own success
     "400": "The request is malformed.",
     "401": "No launch data, or launch data that does not check (forged, expired, malformed).",
@@ -51,6 +59,11 @@ def _json(model: type[BaseModel], description: str) -> dict[str, Any]:
         "description": description,
         "content": {"application/json": {"schema": {"$ref": REF.format(model=model.__name__)}}},
     }
+
+
+def _body(model: type[BaseModel]) -> dict[str, Any]:
+    schema = {"$ref": REF.format(model=model.__name__)}
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
 def _refusals(*statuses: str) -> dict[str, Any]:
@@ -108,12 +121,7 @@ def paths() -> dict[str, Any]:
                     "403": "Not the asker's table, or not their turn, or not a legal move.",
                     "409": "The move answers an older decision (stale): nothing changed.",
                 },
-                requestBody={
-                    "required": True,
-                    "content": {
-                        "application/json": {"schema": {"$ref": REF.format(model="MoveRequest")}}
-                    },
-                },
+                requestBody=_body(contract.MoveRequest),
             )
         },
         "/api/tables/{match}/live": {
@@ -147,6 +155,65 @@ def paths() -> dict[str, Any]:
                 | {"409": "The match is still being played."},
             )
         },
+        "/api/lessons": {
+            "get": _signed(
+                "The app home's lessons, practice games and levels.",
+                _json(contract.Home, "What the home offers."),
+            )
+        },
+        "/api/lessons/{game}": {
+            "post": _signed(
+                "A lesson begun (counted, with no one named): its first step.",
+                _json(contract.LessonTable, "The first step, drawn as a table."),
+                params=[GAME],
+                extra={"404": "No lesson of this game."},
+            )
+        },
+        "/api/lessons/{game}/{step}": {
+            "get": _signed(
+                "A lesson's step, drawn as a table (the server keeps no lesson).",
+                _json(contract.LessonTable, "The step."),
+                params=[GAME, LESSON_STEP],
+                extra={"404": "No such lesson or step."},
+            )
+        },
+        "/api/lessons/{game}/{step}/moves": {
+            "post": _signed(
+                "A move at a lesson's step: the next step if it is the one taught, else the "
+                "rule against it. Nothing is played.",
+                _json(contract.LessonAnswer, "Right, or why not."),
+                params=[GAME, LESSON_STEP],
+                extra={
+                    "400": REFUSALS["400"] + " Not a move's shape.",
+                    "404": "No such lesson or step.",
+                    "409": "The lesson is over.",
+                },
+                requestBody=_body(contract.LessonMove),
+            )
+        },
+        "/api/practice": {
+            "post": _signed(
+                "A practice match against bots in the asker's private chat, started at once.",
+                _json(contract.Launched, "The practice match's table to open."),
+                extra={
+                    "400": REFUSALS["400"] + " No such game or level.",
+                    "409": "Not now: the private chat is not open, a match runs there, or "
+                    "the bot is draining.",
+                },
+                requestBody=_body(contract.PracticeRequest),
+            )
+        },
+        "/api/friend": {
+            "post": _signed(
+                "Play with a friend: the game's invitation prepared for the asker to send.",
+                _json(contract.Prepared, "The prepared message's id, for Telegram's picker."),
+                extra={
+                    "400": REFUSALS["400"] + " Not a two-player game.",
+                    "502": "Telegram did not prepare the invitation.",
+                },
+                requestBody=_body(contract.FriendRequest),
+            )
+        },
         "/healthz": {
             "get": {
                 "summary": "Whether this instance serves (for a platform's health checks).",
@@ -166,7 +233,7 @@ def paths() -> dict[str, Any]:
 
 
 def document() -> dict[str, Any]:
-    models = [*contract.ANSWERS, contract.MoveRequest]
+    models = [*contract.ANSWERS, *contract.REQUESTS]
     _, schemas = models_json_schema([(model, "validation") for model in models], ref_template=REF)
     return {
         "openapi": "3.1.0",

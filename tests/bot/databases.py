@@ -44,9 +44,10 @@ UNDO_INLINE_TABLES = (
     "CREATE UNIQUE INDEX one_active_match_per_topic ON matches (chat_id, thread_id) "
     "WHERE status IN ('lobby', 'playing')",
 )
-# the statements that undo the tournaments' and seasons' migrations (either backend), for the
-# same tests
+# the statements that undo the migrations after those (either backend), the latest first: the
+# tutorials' counts, the seasons, the tournaments; for the same tests
 UNDO_TOURNAMENTS = (
+    "DROP TABLE tutorial_steps",
     "DROP TABLE season_podiums",
     "DROP TABLE season_ratings",
     *(f"DROP TABLE {table}" for table in ("tournament_byes", "tournament_tables",

@@ -255,4 +255,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (scope, season)
     );
     """,
+    # 8: how far learners get in each tutorial (as SQLite's 14): counts only, naming no one
+    """
+    CREATE TABLE tutorial_steps (
+        game TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        reached BIGINT NOT NULL,
+        PRIMARY KEY (game, step)
+    );
+    """,
 ]

@@ -281,4 +281,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (scope, season)
     );
     """,
+    # 14: how far learners get in each tutorial: how many reached each step (the last
+    # step's number + 1: finished) — counts only, naming no one
+    """
+    CREATE TABLE tutorial_steps (
+        game TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        reached INTEGER NOT NULL,
+        PRIMARY KEY (game, step)
+    );
+    """,
 ]

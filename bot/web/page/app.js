@@ -9,6 +9,8 @@ import { drawAzul } from "./azul.js";
 import { drawCards } from "./cards.js";
 import { arrive, keysOf, lift, motionLevel } from "./motion.js";
 import { drawSummerPavilion } from "./summer_pavilion.js";
+import { homeSections, startPractice } from "./home.js";
+import { runLesson } from "./tutorial.js";
 
 const GAMES = {
   azul: drawAzul,
@@ -43,7 +45,8 @@ function readLaunch() {
   }
   const query = new URLSearchParams(location.search);
   const number = (name) => (/^\d+$/.test(query.get(name) || "") ? query.get(name) : null);
-  return { initData: data || "", themeParams, match: number("m"), replay: number("r") };
+  const lesson = /^[a-z0-9_]{1,20}$/.test(query.get("l") || "") ? query.get("l") : null;
+  return { initData: data || "", themeParams, match: number("m"), replay: number("r"), lesson };
 }
 
 function telegram() {
@@ -368,10 +371,6 @@ async function listen(matchId) {
 async function drawHome() {
   const { tables, finished, texts } = await api("/api/tables");
   state.texts = texts;
-  if (tables.length === 1 && !finished.length) {
-    location.search = `?m=${tables[0].match}`;
-    return;
-  }
   const running = tables.map((line) =>
     h(
       "li",
@@ -407,6 +406,15 @@ async function drawHome() {
     done.length ? h("h2", {}, texts.finished) : null,
     done.length ? h("ul", { class: "tables finished" }, done) : null,
   );
+  main.append(...(await homeSections(pageTools())));
+}
+
+// What the home and a lesson (home.js, tutorial.js) use of the page.
+function pageTools() {
+  const home = () => {
+    location.search = "";
+  };
+  return { api, show, haptic, home, telegram, practice: (game) => startPractice(api, game).catch((e) => show(e.message, "refused")) };
 }
 
 // -- a replay: the deal, then every move, stepped through ----------------------------------
@@ -513,6 +521,10 @@ async function start() {
     return;
   }
   try {
+    if (launch.lesson) {
+      await runLesson(main, launch.lesson, pageTools());
+      return;
+    }
     if (launch.replay) {
       await drawReplay(launch.replay, 0);
       firstDrawn();

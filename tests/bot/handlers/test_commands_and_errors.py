@@ -36,7 +36,8 @@ async def test_start_and_help_in_private_offer_practice_and_a_group(driver, api,
     await driver.send(user, user.id, command)
     shown = api.last(user.id)
     assert "/new" in shown.text and "💡" in shown.text
-    practice, group = shown.buttons()
+    learn, practice, group = shown.buttons()
+    assert learn["text"] == t("tutorial.learn_button")
     assert practice["text"] == t("start.practice") and "callback_data" in practice
     assert group == {
         "text": t("start.add_to_group"),
@@ -68,7 +69,7 @@ async def test_rules_by_name_and_by_button(driver, api):
     summary = api.last(ALICE.id)
     assert summary.text.startswith("5211\n\n🏆")
     assert "players + 2" not in summary.text  # the summary, not the full rules
-    assert [b["text"] for b in summary.buttons()] == ["📖 Full rules"]
+    assert [b["text"] for b in summary.buttons()] == ["📖 Full rules", "🎓 Learn it by playing"]
     assert await driver.press_label(ALICE, ALICE.id, "Full rules") is None
     full = api.messages[ALICE.id][summary.message_id]
     assert "players + 2" in full.text and full.buttons() == []

@@ -264,7 +264,7 @@ async def test_an_over_long_unknown_command_is_answered_within_telegrams_limit(d
 @pytest.mark.parametrize(
     ("command", "label", "left"),
     [
-        ("/rules", "5211", ["📖 Full rules"]),  # the games' menu became the summary
+        ("/rules", "5211", ["📖 Full rules", "🎓 Learn it by playing"]),  # now the summary
         ("/rules 5211", "Full rules", []),
         ("/language", "English", []),
     ],

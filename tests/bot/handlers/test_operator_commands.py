@@ -8,7 +8,9 @@ import logging
 
 from bot.operations.version import VERSION
 from bot.presentation.i18n import translator
+from bot.presentation.tutorial import Lesson
 from bot.table.host import get_host
+from games.tutorial import get_tutorial
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -22,6 +24,7 @@ from tests.bot.conftest import (
 )
 from tests.bot.helpers import current_match
 from tests.bot.play5211 import choose, has_choice, play_to_the_end, start_game
+from tests.bot.play_tutorial import open_lesson, play_step, press_data
 
 EN = translator("en")
 OWNER = ALICE
@@ -125,3 +128,24 @@ async def test_drain_stops_new_games_lets_the_running_match_finish_and_outlives_
     async with running_bot(api, database, **OWNERS) as driver:
         assert not get_host(driver.app).draining.on
         assert await driver.press_label(BOB, GROUP, "Rematch") == EN("rematch.opened")
+
+
+async def test_status_shows_each_tutorials_completion_and_where_most_leave(api, database):
+    """Counts only: how many started and finished, and the step after which most left."""
+    async with running_bot(api, database, **OWNERS) as driver:
+        await driver.send(OWNER, OWNER.id, "/status")
+        assert "🎓 Tutorials" in api.last(OWNER.id).text
+        assert "no tutorial started yet" in api.last(OWNER.id).text
+        await open_lesson(driver, api, BOB, "5211")
+        for index in range(len(get_tutorial("5211"))):
+            await play_step(driver, api, BOB, Lesson("5211", index))
+        for learner in (CAROL, DAVE):  # both leave Sultan: one at step 1, one at step 2
+            await open_lesson(driver, api, learner, "sultan")
+        await play_step(driver, api, DAVE, Lesson("sultan", 0))
+        await press_data(driver, api, CAROL, "-x")
+        await open_lesson(driver, api, IVAN, "sultan")  # and a third one at step 1
+        await driver.send(OWNER, OWNER.id, "/status")
+        text = api.last(OWNER.id).text
+        assert "5211: 1 → 1 (100%)" in text
+        assert "Sultan: 3 → 0 (0%), most leave at step 1" in text
+        assert "Azul" not in text.split("🎓")[1]  # never started: not listed

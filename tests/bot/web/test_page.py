@@ -123,10 +123,13 @@ async def test_telegrams_main_and_back_buttons_and_haptics_where_its_script_is_t
     assert (await current_match(table_bot.driver)).version == match.version + 1
 
 
-async def test_the_menu_button_opens_the_only_table_or_lists_them(table_bot, chromium):
+async def test_the_menu_button_opens_the_home_with_the_tables(table_bot, chromium):
     first = await play_azul.start_match(table_bot.driver, ALICE, [ALICE, BOB])
     await table_bot.driver.settle()
-    page = await open_page(chromium, table_bot.page_url(BOB))  # no table named
+    page = await open_page(chromium, table_bot.page_url(BOB))  # no table named: the home
+    await page.locator(".tables li").first.wait_for()
+    await page.locator(".home-learn").wait_for()  # (learn and practise below the tables)
+    await page.locator(".tables a").first.click()
     await page.wait_for_url(f"**/app/?m={first.id}**")
     await wait_for_version(page, first.version)
     # a second table (a practice game in the private chat): the list shows both

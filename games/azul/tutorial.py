@@ -1,0 +1,187 @@
+"""Azul's tutorial: one round and the first take of the next, two players.
+
+The steps teach, each when it first matters: a take (one colour, the rest to the centre), a
+pattern line's size, one colour per line, the centre and its first-player marker, the floor
+when tiles would fall on it, and the wall when the round ends. The deal is seed 8's; the
+opponent's moves are the normal AI's, written down.
+"""
+
+from __future__ import annotations
+
+from games.azul.engine import (
+    FLOOR_LINE,
+    NUM_COLOURS,
+    SIZE,
+    AzulState,
+    Draft,
+    as_action,
+    centre_source,
+    colour_column,
+    draft_outcome,
+    parse_action,
+)
+from games.core import Action
+from games.tutorial import LEARNER, Claim, Step, Tutorial, Why
+
+
+def _tiles(state: AzulState, source: int, colour: int) -> int:
+    if source == centre_source(state["num_players"]):
+        return state["centre"][colour]
+    return state["factories"][source * 5 + colour]
+
+
+def _outcome(state: AzulState, move: Draft):
+    count = _tiles(state, move.source, move.colour)
+    line_count = 0 if move.line == FLOOR_LINE else state["line_counts"][LEARNER * 5 + move.line]
+    marker = move.source == centre_source(state["num_players"]) and state["marker"] < 0
+    return draft_outcome(count, move.line, line_count, len(state["floors"][LEARNER]), marker)
+
+
+# -- the captions' claims: (state before the move, the taught move) -> does it hold? --------
+def from_factory_with_rest(state: AzulState, move: Action) -> bool:
+    """The move takes from a factory that holds other colours too (they go to the centre)."""
+    draft = as_action(move)
+    if draft.source == centre_source(state["num_players"]):
+        return False
+    tiles = state["factories"][draft.source * 5 : draft.source * 5 + 5]
+    return sum(tiles) > tiles[draft.colour]
+
+
+def from_factory(state: AzulState, move: Action) -> bool:
+    return as_action(move).source != centre_source(state["num_players"])
+
+
+def fills_line(state: AzulState, move: Action) -> bool:
+    outcome = _outcome(state, as_action(move))
+    return outcome.line_full and outcome.to_floor == 0
+
+
+def leaves_room(state: AzulState, move: Action) -> bool:
+    """The line is not full after the move (it may wait for the next take)."""
+    outcome = _outcome(state, as_action(move))
+    return not outcome.line_full and outcome.to_floor == 0
+
+
+def joins_own_colour(state: AzulState, move: Action) -> bool:
+    """The line already holds tiles of the move's colour."""
+    draft = as_action(move)
+    index = LEARNER * 5 + draft.line
+    return (
+        draft.line != FLOOR_LINE
+        and state["line_counts"][index] > 0
+        and state["line_colours"][index] == draft.colour
+    )
+
+
+def takes_marker(state: AzulState, move: Action) -> bool:
+    return _outcome(state, as_action(move)).marker
+
+
+def tiles_fall(state: AzulState, move: Action) -> bool:
+    return _outcome(state, as_action(move)).to_floor > 0
+
+
+def stays_off_floor(state: AzulState, move: Action) -> bool:
+    return _outcome(state, as_action(move)).to_floor == 0
+
+
+def spills(state: AzulState, move: Action) -> bool:
+    """The line takes some of the tiles and the rest fall on the floor."""
+    outcome = _outcome(state, as_action(move))
+    return outcome.to_line > 0 and outcome.to_floor > 0
+
+
+def new_round_with_wall(state: AzulState, move: Action) -> bool:
+    """Round 2 has begun and the learner's wall holds the tiles of round 1's full lines."""
+    return state["round"] == 2 and any(cell >= 0 for cell in state["walls"][LEARNER])
+
+
+def holds_marker(state: AzulState, move: Action) -> bool:
+    """The learner took the marker in round 1, so starts round 2."""
+    return state["turn"] == LEARNER and state["first_player"] == LEARNER
+
+
+PREDICATES = {
+    "from_factory_with_rest": from_factory_with_rest,
+    "from_factory": from_factory,
+    "fills_line": fills_line,
+    "leaves_room": leaves_room,
+    "joins_own_colour": joins_own_colour,
+    "takes_marker": takes_marker,
+    "tiles_fall": tiles_fall,
+    "stays_off_floor": stays_off_floor,
+    "spills": spills,
+    "new_round_with_wall": new_round_with_wall,
+    "holds_marker": holds_marker,
+}
+
+
+# -- why another move is not the step's --------------------------------------------------
+def why(state: AzulState, taught: Action, pressed: Action) -> Why:
+    """The rule against ``pressed``: the rules it breaks first, else what it costs or misses
+    next to the taught move."""
+    move, lesson = parse_action(pressed), as_action(taught)
+    if (
+        not isinstance(move, Draft)
+        or move.source > centre_source(state["num_players"])
+        or move.colour >= NUM_COLOURS
+        or move.line > FLOOR_LINE
+        or _tiles(state, move.source, move.colour) == 0
+    ):
+        return Why("not_there")
+    if move.line != FLOOR_LINE:
+        index = LEARNER * 5 + move.line
+        holds = state["line_colours"][index]
+        if state["line_counts"][index] and holds != move.colour:
+            return Why("line_colour", {"line": move.line + 1, "colour": holds})
+        if state["walls"][LEARNER][move.line * SIZE + colour_column(move.line, move.colour)] >= 0:
+            return Why("wall_has", {"line": move.line + 1, "colour": move.colour})
+        if state["line_counts"][index] == move.line + 1:
+            return Why("line_full", {"line": move.line + 1})
+    outcome = _outcome(state, move)
+    if (move.source, move.colour) == (lesson.source, lesson.colour):
+        if move.line == FLOOR_LINE:
+            return Why("floor_only")
+        if outcome.to_floor > _outcome(state, lesson).to_floor:
+            return Why("falls", {"count": outcome.to_floor, "line": move.line + 1})
+        return Why("other_line", {"line": lesson.line + 1})
+    return Why("other_take", {"colour": lesson.colour})
+
+
+RULES = (
+    "not_there",
+    "line_colour",
+    "wall_has",
+    "line_full",
+    "floor_only",
+    "falls",
+    "other_line",
+    "other_take",
+)
+
+TUTORIAL = Tutorial(
+    game="azul",
+    players=2,
+    seed=8,
+    steps=(
+        Step(
+            "take",
+            (0, 1, 1),
+            (Claim("from_factory_with_rest"), Claim("fills_line")),
+            ((1, (1, 0, 1)),),
+        ),
+        Step("line", (2, 4, 2), (Claim("from_factory"), Claim("leaves_room")), ((1, (3, 1, 0)),)),
+        Step(
+            "centre",
+            (5, 0, 3),
+            (Claim("takes_marker"), Claim("stays_off_floor")),
+            ((1, (5, 4, 2)),),
+        ),
+        Step("one_colour", (4, 0, 3), (Claim("joins_own_colour"),), ((1, (5, 3, 3)),)),
+        Step("floor", (5, 2, 0), (Claim("spills"),), ((1, (5, 1, 4)),)),
+        Step("wall", (0, 0, 1), (Claim("new_round_with_wall"), Claim("holds_marker"))),
+    ),
+    predicates=PREDICATES,
+    why=why,
+    rules=RULES,
+)

@@ -1,0 +1,162 @@
+"""Who's the Donkey?'s tutorial: the first rounds of a three-player hand.
+
+The steps teach, each when it first matters: a lead of equal cards, a follow of as many
+higher cards, a pass, a joker completing a set, and the donkey: led, everyone plays one
+card and the highest takes them all. The opponents' moves are the normal AI's, written
+down.
+"""
+
+from __future__ import annotations
+
+from games.core import Action
+from games.donkey.engine import (
+    DONKEY,
+    JOKER,
+    SLOTS,
+    Card,
+    DonkeyState,
+    LeadDonkey,
+    Pass,
+    Play,
+    as_action,
+    best_play,
+    is_donkey_round,
+    parse_action,
+)
+from games.tutorial import LEARNER, Claim, Step, Tutorial, Why
+
+
+def _held(state: DonkeyState, value: int) -> int:
+    return state["hands"][LEARNER * SLOTS + value]
+
+
+# -- the captions' claims ------------------------------------------------------------------
+def leads_set(state: DonkeyState, move: Action) -> bool:
+    """The learner leads two or more equal cards, no joker."""
+    play = as_action(move)
+    return not state["plays"] and isinstance(play, Play) and play.size >= 2 and not play.jokers
+
+
+def beats(state: DonkeyState, move: Action) -> bool:
+    """A follow: as many cards as the lead, of a higher value, no joker."""
+    play = as_action(move)
+    best = best_play(state["plays"])
+    return (
+        bool(state["plays"])
+        and not is_donkey_round(state["plays"])
+        and isinstance(play, Play)
+        and best is not None
+        and play.value > best[2]
+        and not play.jokers
+    )
+
+
+def may_pass(state: DonkeyState, move: Action) -> bool:
+    """A pass while the learner could have played (passing is a choice)."""
+    return isinstance(as_action(move), Pass) and any(
+        _held(state, value) for value in range(best_play(state["plays"])[2] + 1, JOKER)
+    )
+
+
+def uses_joker(state: DonkeyState, move: Action) -> bool:
+    play = as_action(move)
+    return isinstance(play, Play) and 0 < play.jokers < play.size
+
+
+def leads_after_win(state: DonkeyState, move: Action) -> bool:
+    """The learner leads because they won the last round."""
+    won = [event for event in state["log"] if event["type"] == "round_won"]
+    return not state["plays"] and bool(won) and won[-1]["seat"] == LEARNER
+
+
+def leads_donkey(state: DonkeyState, move: Action) -> bool:
+    return isinstance(as_action(move), LeadDonkey) and _held(state, DONKEY) == 1
+
+
+def in_donkey_round(state: DonkeyState, move: Action) -> bool:
+    return isinstance(as_action(move), Card) and is_donkey_round(state["plays"])
+
+
+PREDICATES = {
+    "leads_set": leads_set,
+    "beats": beats,
+    "may_pass": may_pass,
+    "uses_joker": uses_joker,
+    "leads_donkey": leads_donkey,
+    "leads_after_win": leads_after_win,
+    "in_donkey_round": in_donkey_round,
+}
+
+
+def why(state: DonkeyState, taught: Action, pressed: Action) -> Why:
+    lesson, move = as_action(taught), parse_action(pressed)
+    if move is None:
+        return Why("not_now")
+    if isinstance(move, Pass):
+        return Why("no_pass" if not state["plays"] else "play_now")
+    if isinstance(move, LeadDonkey):
+        return Why("donkey_later")
+    if isinstance(move, Card):
+        return Why("highest_takes")
+    best = best_play(state["plays"])
+    if best is not None and not is_donkey_round(state["plays"]):
+        count = state["plays"][0][3]
+        if move.size != count:
+            return Why("same_count", {"count": count})
+        if move.value <= best[2]:
+            return Why("higher", {"value": best[2]})
+    if isinstance(lesson, Pass):
+        return Why("keep_cards")
+    if move.jokers and not (isinstance(lesson, Play) and lesson.jokers):
+        return Why("save_jokers")
+    if isinstance(lesson, Play) and move.size < lesson.size:
+        return Why("more_cards", {"count": lesson.size})
+    return Why("low_first")
+
+
+RULES = ("not_now", "no_pass", "play_now", "donkey_later", "highest_takes", "same_count",
+         "higher", "keep_cards", "save_jokers", "more_cards", "low_first")  # fmt: skip
+
+TUTORIAL = Tutorial(
+    game="donkey",
+    players=3,
+    seed=58,
+    steps=(
+        Step(
+            "lead",
+            (1, 1, 2, 0),
+            (Claim("leads_set"),),
+            (
+                (1, (1, 7, 2, 0)),
+                (2, (1, 12, 2, 0)),
+                (2, (1, 11, 2, 0)),
+            ),
+        ),
+        Step(
+            "pass",
+            (0,),
+            (Claim("may_pass"),),
+            (
+                (1, (0,)),
+                (2, (1, 5, 2, 0)),
+            ),
+        ),
+        Step("follow", (1, 8, 2, 0), (Claim("beats"),), ((1, (0,)),)),
+        Step(
+            "joker",
+            (1, 10, 4, 2),
+            (
+                Claim("leads_after_win"),
+                Claim("uses_joker"),
+            ),
+            (
+                (1, (0,)),
+                (2, (0,)),
+            ),
+        ),
+        Step("donkey", (2,), (Claim("leads_donkey"),), ((1, (3, 2)), (2, (3, 2)))),
+    ),
+    predicates=PREDICATES,
+    why=why,
+    rules=RULES,
+)

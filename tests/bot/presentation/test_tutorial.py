@@ -1,0 +1,102 @@
+"""The tutorials' words: every step of every game in every language, each rule against a
+wrong move a sentence that fits Telegram's popup, and the screens drawn from the game's own
+adapter."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from bot.presentation.i18n import LANGUAGES, translator
+from bot.presentation.tutorial import (
+    Lesson,
+    caption,
+    ending,
+    final_table,
+    hint,
+    screen,
+    taps,
+    why_text,
+)
+from bot.presentation.ui import get_ui, playable_games
+from games import get_engine
+from games.tutorial import LEARNER, get_tutorial
+
+POPUP = 200  # the most characters Telegram shows in a button's answer
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", playable_games())
+def test_every_language_has_every_step_and_every_rule(game, lang):
+    t = translator(lang)
+    tutorial = get_tutorial(game)
+    english = translator("en")
+    for step in tutorial.steps:
+        key = f"tutorial.{game}.{step.key}"
+        assert t.has(key), f"{lang}: {key}"
+        assert lang == "en" or t(key) != english(key), f"{lang}: {key} is not translated"
+    for rule in tutorial.rules:
+        assert t.has(f"tutorial.{game}.why.{rule}"), f"{lang}: {game} rule {rule}"
+    learned = t(f"tutorial.{game}.learned")
+    assert len(learned.splitlines()) == 3 and all(
+        line.startswith("• ") for line in learned.splitlines()
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", playable_games())
+def test_every_wrong_move_is_answered_in_a_sentence_that_fits_a_popup(game, lang):
+    """Every legal move that is not the step's, and a few illegal ones, get their rule in a
+    full sentence (no placeholder left), short enough for Telegram's popup."""
+    t = translator(lang)
+    tutorial = get_tutorial(game)
+    engine = get_engine(game)
+    for index in range(len(tutorial)):
+        state = tutorial.state_at(index)
+        lesson = Lesson(game, index)
+        assert len(hint(t, lesson)) <= POPUP
+        pressed = [a for a in engine.legal_actions(state, LEARNER) if tuple(a) != lesson.taught]
+        pressed += [(99,), (0, 99, 99), (1, 99, 99, 99)]  # what no button makes: still answered
+        for action in pressed:
+            why = tutorial.explain(index, tuple(action))
+            assert why.rule in tutorial.rules
+            text = t("tutorial.wrong", detail=why_text(t, game, why))
+            assert "{" not in text and len(text) <= POPUP, (game, index, action, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", playable_games())
+def test_a_step_is_the_games_own_prompt_under_its_caption(game, lang):
+    t = translator(lang)
+    tutorial = get_tutorial(game)
+    for index in range(len(tutorial)):
+        lesson = Lesson(game, index)
+        drawn = screen(t, lesson)
+        assert drawn.text.count(caption(t, lesson)) == 1
+        assert len(drawn.text) <= 4096  # one Telegram message
+        *game_rows, last = drawn.rows
+        assert [key.label for key in last] == [
+            t("tutorial.hint_button"),
+            t("tutorial.leave_button"),
+        ]
+        assert game_rows, "the step offers the game's buttons"
+        assert taps(t, lesson)[-1][0] in ("a", "d")  # the taught move is on those buttons
+    end = ending(t, game)
+    assert html.escape(get_ui(game).title(t)) in end and t(f"tutorial.{game}.learned") in end
+    assert final_table(t, game)
+
+
+def test_a_colour_in_a_rule_is_named_in_the_readers_language():
+    tutorial = get_tutorial("azul")
+    index = next(i for i, s in enumerate(tutorial.steps) if s.key == "one_colour")
+    state = tutorial.state_at(index)
+    row = next(r for r in range(5) if state["line_counts"][r])
+    held = state["line_colours"][row]
+    move = tutorial.steps[index].move
+    why = tutorial.explain(index, (move[0], (held + 1) % 5, row))
+    assert why.rule == "line_colour"
+    colour = ("blue", "yellow", "red", "black", "white")[held]
+    for lang in LANGUAGES:
+        t = translator(lang)
+        assert t(f"azul.colour.{colour}") in why_text(t, "azul", why)

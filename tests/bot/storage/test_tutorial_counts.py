@@ -1,0 +1,34 @@
+"""The tutorials' counts, on SQLite and PostgreSQL: how many reached each step, no user."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.presentation.tutorial import Progress
+from bot.storage import storage_for
+
+
+@pytest.fixture
+async def storage(database):
+    store = storage_for(database.url, database.path)
+    await store.open()
+    yield store
+    await store.close()
+
+
+async def test_each_step_reached_is_counted_and_nothing_names_a_learner(storage, database):
+    assert await storage.tutorial_counts() == {}
+    for step in (0, 1, 2, 0, 1, 0):
+        await storage.count_tutorial_step("azul", step)
+    await storage.count_tutorial_step("sultan", 0)
+    assert await storage.tutorial_counts() == {"azul": {0: 3, 1: 2, 2: 1}, "sultan": {0: 1}}
+    columns = await storage._rows("SELECT * FROM tutorial_steps WHERE game = 'sultan'")
+    assert [tuple(row) for row in columns] == [("sultan", 0, 1)]  # game, step, count: no user
+
+
+def test_progress_finds_the_completion_and_the_step_where_most_leave():
+    progress = Progress.of({0: 10, 1: 9, 2: 4, 3: 3, 4: 3}, steps=4)
+    assert (progress.started, progress.finished, progress.most_leave_at) == (10, 3, 2)
+    everyone = Progress.of({0: 2, 1: 2, 2: 2}, steps=2)
+    assert (everyone.finished, everyone.most_leave_at) == (2, None)
+    assert Progress.of({}, steps=3) == Progress(0, 0, None)
