@@ -374,12 +374,8 @@ class LessonsHandler(ApiHandler):
         )
 
 
-class LessonHandler(ApiHandler):
-    """A lesson's step as a table (the step is in the address: the server keeps nothing)."""
-
-    async def get(self, game: str, step: str) -> None:
-        table = lessons.table(await self.reader(), self.lesson(game, step), self.app.clock())
-        self.answer(contract.LessonTable, table)
+class LessonRoute(ApiHandler):
+    """A lesson named in the address (the server keeps nothing: the step is there too)."""
 
     def lesson(self, game: str, step: str) -> Lesson:
         if game not in playable_games() or int(step) >= len(get_tutorial(game)) + 1:
@@ -387,18 +383,25 @@ class LessonHandler(ApiHandler):
         return Lesson(game, int(step))
 
 
-class LessonStartHandler(LessonHandler):
+class LessonHandler(LessonRoute):
+    """A lesson's step as a table."""
+
+    async def get(self, game: str, step: str) -> None:
+        table = lessons.table(await self.reader(), self.lesson(game, step), self.app.clock())
+        self.answer(contract.LessonTable, table)
+
+
+class LessonStartHandler(LessonRoute):
     """A lesson begun (counted, as the chat counts it): its first step."""
 
     async def post(self, game: str) -> None:
         lesson = self.lesson(game, "0")
         await self.app.host.storage.count_tutorial_step(game, 0)
-        self.answer(
-            contract.LessonTable, lessons.table(await self.reader(), lesson, self.app.clock())
-        )
+        table = lessons.table(await self.reader(), lesson, self.app.clock())
+        self.answer(contract.LessonTable, table)
 
 
-class LessonMoveHandler(LessonHandler):
+class LessonMoveHandler(LessonRoute):
     """A move at a step: the next step (counted) if it is the one the step teaches, else why
     not — nothing is played."""
 
@@ -424,9 +427,7 @@ class PracticeHandler(ApiHandler):
     async def post(self) -> None:
         asked = self.read(contract.PracticeRequest, "bad_practice")
         game, level = asked.game, asked.level
-        t = await self.reader()
-        if game not in tables.TABLE_GAMES or level not in practice.LEVELS:
-            raise Answer(HTTPStatus.BAD_REQUEST, "bad_practice")
+        t = await self.reader()  # the game and level are known ones: the contract says so
         started = await practice.start(self.app.host, self.user, t, game, level)
         if isinstance(started, str):
             raise Answer(HTTPStatus.CONFLICT, started, t(started))
@@ -442,9 +443,7 @@ class FriendHandler(ApiHandler):
 
     async def post(self) -> None:
         game = self.read(contract.FriendRequest, "bad_game").game
-        t = await self.reader()
-        if game not in practice.FRIEND_GAMES:
-            raise Answer(HTTPStatus.BAD_REQUEST, "bad_game")
+        t = await self.reader()  # a two-player game: the contract says so
         if self.app.invite is None:
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "no_invitations", t("home.friend_failed"))
         user = self.user

@@ -9,9 +9,12 @@ game's own extras (a card game's hand and choices, Sultan's cushions) are declar
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from bot.web.practice import FRIEND_GAMES, LEVELS
+from bot.web.tables import TABLE_GAMES
 
 MOST_ACTION_NUMBERS = 8  # a move is a few small numbers
 
@@ -55,20 +58,21 @@ class LessonMove(Model):
 
 
 class PracticeRequest(Model):
-    """A practice match against bots: the game's id and the bots' level."""
+    """A practice match against bots: one of the games the app draws, one of the bots'
+    levels."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    game: Annotated[str, Field(max_length=32)]
-    level: Annotated[str, Field(max_length=16)]
+    game: Literal[TABLE_GAMES]  # type: ignore[valid-type]
+    level: Literal[LEVELS]  # type: ignore[valid-type]
 
 
 class FriendRequest(Model):
-    """ "Play with a friend": the game's id."""
+    """Play with a friend: one of the two-player games."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    game: Annotated[str, Field(max_length=32)]
+    game: Literal[FRIEND_GAMES]  # type: ignore[valid-type]
 
 
 # -- answers --------------------------------------------------------------------------------
