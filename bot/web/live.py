@@ -113,6 +113,9 @@ class LiveTables:
             return None
         return f"{self.base_url}/app/?r={match.id}"
 
+    def tournament_link(self, tournament_id: int) -> str | None:
+        return f"{self.base_url}/app/?t={tournament_id}"
+
     # -- connections ---------------------------------------------------------------------
     def open(
         self, match_id: int, user_id: int, version: int, watching: int | None = None
