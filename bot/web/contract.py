@@ -357,6 +357,7 @@ class TournamentTable(Model):
 
     number: int
     done: bool
+    live: bool  # still played: opened live; else replayed
     match: int | None
     players: list[TournamentSeat]
 

@@ -21,8 +21,8 @@ from bot.web.tables import TABLE_GAMES
 # the page's words ("tournament.page." keys of the tournament catalogue)
 PAGE_TEXTS = (
     "standings", "rank", "player", "points", "buchholz", "game_points", "withdrawn",
-    "rounds", "round", "table", "playing", "done", "open", "replay", "no_app", "tie_breaks",
-    "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
+    "rounds", "round", "table", "playing", "done", "stopped", "open", "replay", "no_app",
+    "tie_breaks", "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
 )  # fmt: skip
 
 
@@ -64,6 +64,9 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
                 {
                     "number": index + 1,
                     "done": table.finished,
+                    # still played (opened live); else over: a result, or cancelled with
+                    # the tournament (either replays)
+                    "live": not table.finished and stored.status == "running",
                     "match": match if drawn else None,
                     "players": seats,
                 }

@@ -493,9 +493,12 @@ class Tournaments:
         elif stored.status == "cancelled" and not stored.state.rounds:
             text, markup = t("tournament.cancelled_lobby", title=screens.title(t, stored)), None
         else:
-            page = None
-            if self.publisher.tables.tournament_link(stored.id) is not None:
-                page = self.messenger.deep_link(f"p{stored.id}")  # the private chat's button
+            page = None  # its page in the app: opened in the group, or by the private chat
+            param = self.publisher.tables.tournament_start_param(stored.id)
+            if param is not None:
+                page = self.messenger.main_app_link(param)
+            elif self.publisher.tables.tournament_link(stored.id) is not None:
+                page = self.messenger.deep_link(f"p{stored.id}")
             text, markup = screens.running_screen(
                 stored,
                 t,

@@ -526,8 +526,10 @@ async function start() {
       await runLesson(main, launch.lesson, pageTools());
       return;
     }
-    if (launch.tournament) {
-      await drawTournament(main, launch.tournament, pageTools());
+    // a tournament's page: by address, or by a link from the group (startapp=t<id>)
+    const tournament = launch.tournament || (/^t\d{1,18}$/.test(startParam() || "") ? startParam().slice(1) : null);
+    if (tournament) {
+      await drawTournament(main, tournament, pageTools());
       firstDrawn();
       return;
     }

@@ -60,15 +60,15 @@ function roundOf(round, page, texts, latest) {
     });
     let open = h("span", { class: "hint" }, texts.no_app);
     if (table.match !== null) {
-      const href = `?${table.done ? "r" : "m"}=${table.match}${location.hash}`;
-      const words = table.done ? texts.replay : texts.open;
+      const href = `?${table.live ? "m" : "r"}=${table.match}${location.hash}`;
+      const words = table.live ? texts.open : texts.replay;
       open = h("a", { href, class: "table-link", "data-match": String(table.match), "aria-label": `${words}: ${name}` }, words);
     }
     return h(
       "li",
       { class: "tournament-table", "data-done": table.done ? "1" : "0" },
       h("strong", {}, name),
-      ` · ${table.done ? texts.done : texts.playing}`,
+      ` · ${table.done ? texts.done : table.live ? texts.playing : texts.stopped}`,
       h("ol", { class: "seats", "aria-label": name }, players),
       open,
     );

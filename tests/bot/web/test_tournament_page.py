@@ -63,6 +63,7 @@ async def test_an_entrant_sees_standings_rounds_and_each_tables_match(table_bot)
     assert done["done"] and done["match"] == stored.matches[(1, 0)]
     assert sorted(seat["place"] for seat in done["players"]) in ([1, 2], [1, 1])
     assert all(seat["points"] in ("1", "0", "½") for seat in done["players"])
+    assert not done["live"] and playing["live"]
     assert not playing["done"] and playing["match"] == stored.matches[(2, 0)]
     assert all(seat["place"] is None for seat in playing["players"])
     assert len(first["byes"]) == 1 and first["byes"][0]["kind"] == "full"
@@ -131,3 +132,34 @@ async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromiu
     await page.wait_for_url(f"**/app/?m={stored.matches[(2, 0)]}*")
     await page.locator(".seat, .seats, [data-seat]").first.wait_for()
     assert page.errors == []
+
+
+async def test_with_the_main_app_the_link_opens_the_page_over_the_group(main_app_bot, chromium):
+    bot = main_app_bot
+    tid = await running_swiss(bot)
+    link = f"https://t.me/{bot.api.username}?startapp=t{tid}"
+    assert link in tournament_message(bot.driver).html
+    page = await open_page(chromium, bot.main_app_url(CAROL, f"t{tid}"))
+    await page.locator("table.standings").wait_for()
+    assert await page.locator("table.standings tbody tr").count() == 3
+    # a stranger who follows it is refused by the tournament's own route
+    stranger = await open_page(chromium, bot.main_app_url(MALLORY, f"t{tid}"))
+    status = stranger.locator("#status")
+    await status.filter(has_text="members of its group").wait_for()
+    assert await stranger.locator("table.standings").count() == 0
+    assert page.errors == [] and stranger.errors == []
+
+
+async def test_a_cancelled_tournament_keeps_its_page_and_its_tables_replay(table_bot):
+    tid = await running_swiss(table_bot)
+    host = get_host(table_bot.driver.app)
+    stopped = (await host.storage.tournament(tid)).matches[(2, 0)]
+    assert await host.tournaments.cancel(tid)
+    await host.tournaments.idle()
+    async with table_bot.client() as client:
+        page = (await client.get(f"/api/tournaments/{tid}", headers=header(ALICE))).json()
+        replay = await client.get(f"/api/replays/{stopped}", headers=header(ALICE))
+    assert page["status"] == "cancelled" and page["status_text"] == "Cancelled"
+    table = page["played"][1]["tables"][0]
+    assert table["match"] == stopped and not table["done"] and not table["live"]
+    assert replay.status_code == 200  # the page's link to it (?r=) opens
