@@ -14,7 +14,7 @@ export async function drawTournament(main, id, tools) {
     h("p", { class: "tournament-rules" }, page.rules),
     h("p", { class: "tournament-status", "data-status": page.status }, page.round ? `${page.status_text} · ${say(texts, "round", { round: page.round, total: page.rounds })}` : page.status_text),
     standings(page, texts),
-    h("p", { class: "hint" }, texts.tie_breaks),
+    h("p", { class: "tournament-note" }, texts.tie_breaks),
     h("h2", {}, texts.rounds),
     page.played.length ? h("div", { class: "tournament-rounds" }, [...page.played].reverse().map((round, index) => roundOf(round, page, texts, index === 0))) : h("p", {}, texts.no_rounds),
     h("p", {}, h("button", { type: "button", "data-home": "1", onclick: tools.home }, texts.home)),
@@ -54,7 +54,9 @@ function roundOf(round, page, texts, latest) {
   const title = say(texts, "round", { round: round.number, total: page.rounds });
   const tables = round.tables.map((table) => {
     const name = say(texts, "table", { number: table.number });
-    const players = table.players.map((seat) => {
+    // in seat order while it plays; by place once done
+    const seats = table.done ? [...table.players].sort((a, b) => a.place - b.place) : table.players;
+    const players = seats.map((seat) => {
       const label = table.done ? `${seat.place}. ${seat.name} (${seat.points})` : seat.name;
       return h("li", { class: seat.me ? "me" : "" }, label);
     });
@@ -69,7 +71,7 @@ function roundOf(round, page, texts, latest) {
       { class: "tournament-table", "data-done": table.done ? "1" : "0" },
       h("strong", {}, name),
       ` · ${table.done ? texts.done : table.live ? texts.playing : texts.stopped}`,
-      h("ol", { class: "seats", "aria-label": name }, players),
+      h("ul", { class: "tournament-seats", "aria-label": name }, players),
       open,
     );
   });
