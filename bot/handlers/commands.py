@@ -36,6 +36,7 @@ from bot.handlers.common import (
 from bot.handlers.inline import START_PARAMETER as INLINE_START
 from bot.handlers.lobby import join_by_link, welcome_buttons
 from bot.handlers.records import HISTORY_LINK, history_by_link
+from bot.handlers.tournaments import PAGE_LINK, open_page_by_link
 from bot.handlers.tournaments import join_by_link as tournament_join
 from bot.presentation.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from bot.presentation.ui import get_ui, playable_games
@@ -53,8 +54,8 @@ ECHOED_COMMAND = 64  # characters of an unknown command quoted in the answer
 
 async def start_command(update: Update, context: BotContext) -> None:
     """Private /start: the deep links ``j<id>`` (join a lobby), ``t<id>`` (join a
-    tournament), ``m<id>`` (show my cards) and ``h<id>`` (a match of /history), or a welcome.
-    Any /start proves the bot may now write to this user."""
+    tournament), ``p<id>`` (its page in the app), ``m<id>`` (show my cards) and ``h<id>``
+    (a match of /history), or a welcome. Any /start proves the bot may now write to this user."""
     host = context.host
     user = update.effective_user
     message = update.effective_message
@@ -67,10 +68,14 @@ async def start_command(update: Update, context: BotContext) -> None:
     await host.storage.remember_username(user.id, user.username)  # for /stats @username
     t = await host.languages.user_t(user)
     payload = context.args[0] if context.args else ""
-    if payload[:1] in ("j", "m", "w", "t", HISTORY_LINK) and MATCH_ID.fullmatch(payload[1:]):
+    if payload[:1] in ("j", "m", "w", "t", PAGE_LINK, HISTORY_LINK) and MATCH_ID.fullmatch(
+        payload[1:]
+    ):
         match_id = int(payload[1:])
         if payload[0] == "t":  # a tournament's Join
             await tournament_join(update, context, match_id)
+        elif payload[0] == PAGE_LINK:
+            await open_page_by_link(update, context, match_id)
         elif payload[0] == "j":
             await join_by_link(update, context, match_id)
         elif payload[0] == HISTORY_LINK:

@@ -148,6 +148,32 @@ async def join_by_link(update: Update, context: BotContext, tournament_id: int) 
     await host.tournaments.idle()
 
 
+PAGE_LINK = "p"  # /start p<id>: the tournament message's link to its page in the app
+
+
+async def open_page_by_link(update: Update, context: BotContext, tournament_id: int) -> None:
+    """``/start p<id>``, the tournament message's "🏆 Tournament page": the button that opens
+    it in the table app (Telegram takes such buttons in private chats only) — for its
+    entrants and the members of its group."""
+    host = context.host
+    user = update.effective_user
+    t = await host.languages.user_t(user)
+    stored = await host.storage.tournament(tournament_id)
+    link = host.publisher.tables.tournament_link(tournament_id)
+    if stored is None or link is None:
+        await update.effective_message.reply_text(t("tournament.page.none"))
+        return
+    entrant = any(entrant.player == user.id for entrant in stored.state.entrants)
+    if not entrant and not await host.messenger.is_member(stored.chat_id, user.id):
+        await update.effective_message.reply_text(t("tournament.page.not_yours"))
+        return
+    game = html.escape(get_ui(stored.game).title(t))
+    button = {"text": t("tournament.page.open_button"), "web_app": {"url": link}}
+    await host.messenger.send(
+        user.id, t("tournament.page.open_text", game=game), {"inline_keyboard": [[button]]}
+    )
+
+
 async def my_tournaments(update: Update, context: BotContext) -> None:
     """/tournament in private: each tournament one is in, with a button to withdraw."""
     host = context.host

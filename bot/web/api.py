@@ -18,6 +18,8 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
   started in the asker's private chat (``bot.web.practice``).
 - ``POST /api/friend`` ``{"game": ...}``: "Play with a friend", the game's invitation
   prepared for the asker to send: ``{"prepared": id}`` for Telegram's ``shareMessage``.
+- ``GET /api/tournaments/<id>``: a tournament's page — its standings, rounds and tables
+  (``bot.web.tournament_page``), for its entrants and the members of its group.
 - ``GET /api/tables/<match>/live``: Server-Sent Events, one ``data: {"version": n}`` each
   time the match changes (the page then reads the table again), a comment every
   ``HEARTBEAT_SECONDS`` to keep proxies from closing it.
@@ -56,7 +58,7 @@ from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
-from bot.web import contract, lessons, openapi, practice, start_param, tables
+from bot.web import contract, lessons, openapi, practice, start_param, tables, tournament_page
 from bot.web.auth import Refused, WebUser, user_of
 from bot.web.door import Answer, DoorHandler
 from bot.web.limits import MAX_BODY_BYTES, Pace
@@ -112,6 +114,7 @@ class TableApp:
             (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
             (r"/api/replays/([0-9]{1,18})/?", ReplayHandler, args),
             (r"/api/replays/([0-9]{1,18})/([0-9]{1,6})/?", ReplayStepHandler, args),
+            (r"/api/tournaments/([0-9]{1,18})/?", TournamentHandler, args),
             (r"/api/lessons/?", LessonsHandler, args),
             (r"/api/lessons/([a-z0-9_]{1,20})/?", LessonStartHandler, args),
             (r"/api/lessons/([a-z0-9_]{1,20})/([0-9]{1,2})/?", LessonHandler, args),
@@ -298,6 +301,24 @@ class ReplayStepHandler(ReplayHandler):
         if int(number) >= len(made):
             raise Answer(HTTPStatus.NOT_FOUND, "no_step")
         self.answer(contract.ReplayStep, made[int(number)])
+
+
+class TournamentHandler(ApiHandler):
+    """A tournament's page: its entrants', and its group members' (as its tables are)."""
+
+    async def get(self, tournament_id: str) -> None:
+        t = await self.reader()
+        stored = await self.app.host.storage.tournament(int(tournament_id))
+        if stored is None:
+            raise Answer(HTTPStatus.NOT_FOUND, "no_tournament", t("tournament.page.none"))
+        user_id = self.user.id
+        if user_id not in tournament_page.entrants(
+            stored
+        ) and not await self.app.live.watchers.is_group_member(stored.chat_id, user_id):
+            raise Answer(
+                HTTPStatus.FORBIDDEN, "not_your_tournament", t("tournament.page.not_yours")
+            )
+        self.answer(contract.TournamentPage, tournament_page.payload(stored, t, user_id))
 
 
 class MoveHandler(ApiHandler):

@@ -336,6 +336,64 @@ class Launched(Model):
     match: int
 
 
+class StandingRow(Model):
+    """A row of a tournament's standings, as the group's message ranks it."""
+
+    rank: int
+    name: str
+    points: str  # as players write them: 2½
+    buchholz: str
+    game_points: int
+    withdrawn: bool
+    me: bool
+
+
+class TournamentSeat(Model):
+    name: str
+    place: int | None  # None while the table plays
+    points: str | None  # the tournament points it gave
+    me: bool
+
+
+class TournamentTable(Model):
+    """A round's table: its match (None where the app does not draw the game), opened live
+    while it plays and as a replay once done."""
+
+    number: int
+    done: bool
+    live: bool  # still played: opened live; else replayed
+    match: int | None
+    players: list[TournamentSeat]
+
+
+class TournamentBye(Model):
+    name: str
+    kind: str  # full, half, advance
+
+
+class TournamentRound(Model):
+    number: int
+    tables: list[TournamentTable]
+    byes: list[TournamentBye]
+
+
+class TournamentPage(Model):
+    """A tournament's page: its rules and state, the standings, every round's tables."""
+
+    id: int
+    game: str
+    title: str
+    format: str
+    rules: str
+    status: str  # lobby, running, finished, cancelled
+    status_text: str
+    round: int  # rounds paired so far
+    rounds: int  # planned
+    standings: list[StandingRow]
+    played: list[TournamentRound]
+    texts: dict[str, str]
+
+
 class Health(Model):
     serving: bool
     reason: str
@@ -348,5 +406,5 @@ class Alive(Model):
 REQUESTS: tuple[type[BaseModel], ...] = (MoveRequest, LessonMove, PracticeRequest, FriendRequest)
 ANSWERS: tuple[type[BaseModel], ...] = (
     Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Home, LessonTable,
-    LessonAnswer, Prepared, Health, Alive,
+    LessonAnswer, Prepared, TournamentPage, Health, Alive,
 )  # fmt: skip

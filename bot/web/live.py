@@ -113,6 +113,12 @@ class LiveTables:
             return None
         return f"{self.base_url}/app/?r={match.id}"
 
+    def tournament_link(self, tournament_id: int) -> str | None:
+        return f"{self.base_url}/app/?t={tournament_id}"
+
+    def tournament_start_param(self, tournament_id: int) -> str | None:
+        return start_param.encode_tournament(tournament_id) if self.main_app else None
+
     # -- connections ---------------------------------------------------------------------
     def open(
         self, match_id: int, user_id: int, version: int, watching: int | None = None

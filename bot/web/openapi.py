@@ -37,6 +37,7 @@ def path_number(name: str, description: str, digits: int) -> dict[str, Any]:
 
 MATCH = path_number("match", "The match's number.", 18)
 STEP = path_number("step", "The replay's step: 0 is the deal.", 6)
+TOURNAMENT = path_number("tournament", "The tournament's number.", 18)
 LESSON_STEP = path_number("step", "The lesson's step: 0 is the first.", 2)
 GAME = {
     "name": "game",
@@ -153,6 +154,18 @@ def paths() -> dict[str, Any]:
                 extra={"404": "No such match or step."}
                 | stranger
                 | {"409": "The match is still being played."},
+            )
+        },
+        "/api/tournaments/{tournament}": {
+            "get": _signed(
+                "A tournament's page: its standings, rounds and tables, for its entrants and "
+                "the members of its group.",
+                _json(contract.TournamentPage, "The tournament."),
+                params=[TOURNAMENT],
+                extra={
+                    "404": "No tournament has this number.",
+                    "403": "The asker is neither in the tournament nor a member of its group.",
+                },
             )
         },
         "/api/lessons": {

@@ -1,5 +1,7 @@
 """The start parameter of a link that opens the table app from the group
-(``https://t.me/<bot>?startapp=<parameter>``, with ``WEB_APP_MAIN``): which match it opens.
+(``https://t.me/<bot>?startapp=<parameter>``, with ``WEB_APP_MAIN``): which match it opens,
+or which tournament's page (``t`` and its number: the page reads it and asks for the
+tournament, whose own route decides who may see it).
 
 Telegram passes the parameter to the app in the signed launch data (``start_param``), so it
 is checked with everything else in it (``bot.web.auth``); it only names the match — whether
@@ -24,3 +26,10 @@ def decode(parameter: str | None) -> int | None:
         return None
     found = PARAMETER.fullmatch(parameter)
     return int(found.group(1)) if found else None
+
+
+TOURNAMENT_PREFIX = "t"
+
+
+def encode_tournament(tournament_id: int) -> str:
+    return f"{TOURNAMENT_PREFIX}{tournament_id}"

@@ -26,12 +26,16 @@ class Watchers:
     async def may_watch(self, match: Match, user_id: int) -> bool:
         if not place_of(match).watchable:
             return False
-        key = (match.chat_id, user_id)
+        return await self.is_group_member(match.chat_id, user_id)
+
+    async def is_group_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is a member of the group (a tournament's page is its members')."""
+        key = (chat_id, user_id)
         known = self._known.get(key)
         now = self.clock()
         if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
             return known[0]
-        member = await self.is_member(match.chat_id, user_id)
+        member = await self.is_member(chat_id, user_id)
         self._known[key] = (member, now)
         self._known.move_to_end(key)
         while len(self._known) > MEMBERSHIPS_KEPT:

@@ -54,6 +54,13 @@ class OpenTables(Protocol):
     def replay_link(self, match: Match) -> str | None:
         """The address that replays the ended match; None: the app does not show it."""
 
+    def tournament_link(self, tournament_id: int) -> str | None:
+        """The address of a tournament's page; None: no table app."""
+
+    def tournament_start_param(self, tournament_id: int) -> str | None:
+        """The start parameter of a link that opens a tournament's page in the group itself
+        (``WEB_APP_MAIN``); None: the private chat hands out the app's button."""
+
     def start_param(self, match: Match) -> str | None:
         """The start parameter of a link that opens the match's table in the group itself
         (``t.me/<bot>?startapp=``: the app is the bot's Main Mini App, ``WEB_APP_MAIN``);
@@ -76,6 +83,12 @@ class NoTables:
         return None
 
     def replay_link(self, match: Match) -> str | None:
+        return None
+
+    def tournament_link(self, tournament_id: int) -> str | None:
+        return None
+
+    def tournament_start_param(self, tournament_id: int) -> str | None:
         return None
 
     def start_param(self, match: Match) -> str | None:

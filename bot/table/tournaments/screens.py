@@ -177,8 +177,14 @@ def table_line(
 
 
 def running_screen(
-    stored: StoredTournament, t: Translator, watch: Callable[[int], str | None], late_link: str
+    stored: StoredTournament,
+    t: Translator,
+    watch: Callable[[int], str | None],
+    late_link: str,
+    page_link: str | None = None,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The message while it runs and after; ``page_link``: its page in the table app, where
+    the app is on."""
     state = stored.state
     number = len(state.rounds)
     lines = [title(t, stored), rules_line(t, stored), ""]
@@ -196,6 +202,9 @@ def running_screen(
             lines.append(t.plural("tournament.more_tables", len(current.tables) - SHOWN_TABLES))
         lines += bye_lines(t, stored, current.byes)
     lines += ["", t("tournament.tie_breaks")]
+    if page_link is not None:
+        label = html.escape(t("tournament.page.link"))
+        lines.append(f'<a href="{html.escape(page_link)}">{label}</a>')
     markup = None
     if stored.status == "running" and state.late_join_open():
         markup = InlineKeyboardMarkup(

@@ -493,8 +493,18 @@ class Tournaments:
         elif stored.status == "cancelled" and not stored.state.rounds:
             text, markup = t("tournament.cancelled_lobby", title=screens.title(t, stored)), None
         else:
+            page = None  # its page in the app: opened in the group, or by the private chat
+            param = self.publisher.tables.tournament_start_param(stored.id)
+            if param is not None:
+                page = self.messenger.main_app_link(param)
+            elif self.publisher.tables.tournament_link(stored.id) is not None:
+                page = self.messenger.deep_link(f"p{stored.id}")
             text, markup = screens.running_screen(
-                stored, t, self._watch_link(stored), self.messenger.deep_link(f"t{stored.id}")
+                stored,
+                t,
+                self._watch_link(stored),
+                self.messenger.deep_link(f"t{stored.id}"),
+                page,
             )
         message_id = stored.message_id
         try:

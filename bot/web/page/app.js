@@ -11,6 +11,7 @@ import { arrive, keysOf, lift, motionLevel } from "./motion.js";
 import { drawSummerPavilion } from "./summer_pavilion.js";
 import { homeSections, startPractice } from "./home.js";
 import { runLesson } from "./tutorial.js";
+import { drawTournament } from "./tournament.js";
 
 const GAMES = {
   azul: drawAzul,
@@ -46,7 +47,7 @@ function readLaunch() {
   const query = new URLSearchParams(location.search);
   const number = (name) => (/^\d+$/.test(query.get(name) || "") ? query.get(name) : null);
   const lesson = /^[a-z0-9_]{1,20}$/.test(query.get("l") || "") ? query.get("l") : null;
-  return { initData: data || "", themeParams, match: number("m"), replay: number("r"), lesson };
+  return { initData: data || "", themeParams, match: number("m"), replay: number("r"), tournament: number("t"), lesson };
 }
 
 function telegram() {
@@ -523,6 +524,13 @@ async function start() {
   try {
     if (launch.lesson) {
       await runLesson(main, launch.lesson, pageTools());
+      return;
+    }
+    // a tournament's page: by address, or by a link from the group (startapp=t<id>)
+    const tournament = launch.tournament || (/^t\d{1,18}$/.test(startParam() || "") ? startParam().slice(1) : null);
+    if (tournament) {
+      await drawTournament(main, tournament, pageTools());
+      firstDrawn();
       return;
     }
     if (launch.replay) {

@@ -91,6 +91,7 @@ async def test_a_swiss_of_three_from_lobby_to_podium(driver: Driver, api):
     assert len(podium) == 1 and "🥇" in podium[0]
     message = tournament_message(driver)
     assert "Final standings" in message.text and "Buchholz" in message.text
+    assert "Tournament page" not in message.text  # no table app: no page to link
     assert await host(driver).storage.active_tournament(GROUP) is None
     # its games count in the group's ratings like any rated match
     assert len(await host(driver).storage.leaderboard("5211", GROUP)) == 3

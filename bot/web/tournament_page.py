@@ -1,0 +1,101 @@
+"""A tournament as the table app's page shows it (``GET /api/tournaments/<id>``): its
+standings as the group's message ranks them (``bot.tournaments.standings``), every round
+with its tables — players, playing or done, places and points — and the match each table
+is, which the page opens live (``?m=``) or as a replay (``?r=``); the words in the
+asker's language (the ``tournament`` catalogue)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from bot.presentation.i18n import Translator, translator
+from bot.presentation.ui import get_ui
+from bot.storage.tournaments import StoredTournament
+from bot.table.tournaments.screens import format_label, name_of, rules_line
+from bot.tournaments.pairing import planned_rounds
+from bot.tournaments.scoring import format_points, table_points
+from bot.tournaments.standings import standings
+from bot.web.tables import TABLE_GAMES
+
+# the page's words ("tournament.page." keys of the tournament catalogue)
+PAGE_TEXTS = (
+    "standings", "rank", "player", "points", "buchholz", "game_points", "withdrawn",
+    "rounds", "round", "table", "playing", "done", "stopped", "open", "replay", "no_app",
+    "tie_breaks", "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
+)  # fmt: skip
+
+
+def entrants(stored: StoredTournament) -> set[int]:
+    return {entrant.player for entrant in stored.state.entrants}
+
+
+def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, Any]:
+    state = stored.state
+    drawn = stored.game in TABLE_GAMES  # the app draws its tables: each one opens
+    rows = [
+        {
+            "rank": row.rank,
+            "name": name_of(stored, t, row.player),
+            "points": format_points(row.points),
+            "buchholz": format_points(row.buchholz),
+            "game_points": row.game_points,
+            "withdrawn": row.withdrawn,
+            "me": row.player == asker,
+        }
+        for row in standings(state)
+    ]
+    rounds = []
+    for round_ in state.rounds:
+        tables = []
+        for index, table in enumerate(round_.tables):
+            points = table_points(table) if table.finished else {}
+            seats = [
+                {
+                    "name": name_of(stored, t, player),
+                    "place": table.places[seat] if table.places is not None else None,
+                    "points": format_points(points[player]) if table.finished else None,
+                    "me": player == asker,
+                }
+                for seat, player in enumerate(table.players)
+            ]
+            match = stored.matches.get((round_.number, index))
+            tables.append(
+                {
+                    "number": index + 1,
+                    "done": table.finished,
+                    # still played (opened live); else over: a result, or cancelled with
+                    # the tournament (either replays)
+                    "live": not table.finished and stored.status == "running",
+                    "match": match if drawn else None,
+                    "players": seats,
+                }
+            )
+        byes = [
+            {"name": name_of(stored, t, bye.player), "kind": bye.kind.value} for bye in round_.byes
+        ]
+        rounds.append({"number": round_.number, "tables": tables, "byes": byes})
+    return {
+        "id": stored.id,
+        "game": stored.game,
+        "title": get_ui(stored.game).title(t),
+        "format": format_label(t, state),
+        "rules": rules_line(t, stored),
+        "status": stored.status,
+        "status_text": t(f"tournament.page.status.{stored.status}"),
+        "round": len(state.rounds),
+        "rounds": planned_rounds(state),
+        "standings": rows,
+        "played": rounds,
+        "texts": texts(t),
+    }
+
+
+def texts(t: Translator) -> dict[str, str]:
+    return _texts(t.lang)
+
+
+@cache
+def _texts(lang: str) -> dict[str, str]:
+    t = translator(lang)
+    return {key: t(f"tournament.page.{key}") for key in PAGE_TEXTS}

@@ -1,0 +1,165 @@
+"""A tournament's page in the table app (``?t=<id>``, ``GET /api/tournaments/<id>``): its
+standings as the group's message ranks them, every round's tables opening live or as a
+replay; for its entrants and its group's members only; the tournament message's link to
+it through the private chat; and the page itself in a browser."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from urllib.parse import quote
+
+import pytest
+
+from bot.table.host import get_host
+from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY
+from tests.bot.play5211 import choose, has_choice
+from tests.bot.tournaments.test_in_a_group import (
+    open_with,
+    tournament_id,
+    tournament_message,
+)
+from tests.bot.web.conftest import TableBot, header, launch_data, open_page
+
+pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
+
+
+async def running_swiss(bot: TableBot) -> int:
+    """A Swiss of three 5211 players (a bye each round), its first round played."""
+    driver = bot.driver
+    await open_with(driver, ALICE, [ALICE, BOB, CAROL])
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    tid = await tournament_id(driver)
+    host = get_host(driver.app)
+    for _ in range(400):  # round 1's table played to its end, and no further
+        await host.tournaments.idle()
+        if len((await host.storage.tournament(tid)).state.rounds) > 1:
+            break
+        waiting = [player for player in (ALICE, BOB, CAROL) if has_choice(driver, player)]
+        assert waiting, "round 1 did not end"
+        await choose(driver, waiting[0])
+    await driver.settle()
+    return tid
+
+
+async def test_an_entrant_sees_standings_rounds_and_each_tables_match(table_bot):
+    tid = await running_swiss(table_bot)
+    stored = await get_host(table_bot.driver.app).storage.tournament(tid)
+    async with table_bot.client() as client:
+        answer = await client.get(f"/api/tournaments/{tid}", headers=header(BOB))
+    assert answer.status_code == 200
+    page = answer.json()
+    assert page["title"] == "5211" and page["status"] == "running"
+    assert page["round"] == 2 and page["rounds"] == 3 and page["format"] == "Swiss"
+    # the standings as the group's message ranks them: everyone, ranked, Bob's row marked
+    names = [row["name"] for row in page["standings"]]
+    assert sorted(names) == ["Alice", "Bob", "Carol"]
+    assert [row["me"] for row in page["standings"]] == [name == "Bob" for name in names]
+    message = tournament_message(table_bot.driver).text
+    for row in page["standings"]:
+        assert f"{row['rank']}. {row['name']} — {row['points']} · {row['buchholz']}" in message
+    # round 1 done (its table replays), round 2 playing (its table opens live)
+    first, second = page["played"]
+    done, playing = first["tables"][0], second["tables"][0]
+    assert done["done"] and done["match"] == stored.matches[(1, 0)]
+    assert sorted(seat["place"] for seat in done["players"]) in ([1, 2], [1, 1])
+    assert all(seat["points"] in ("1", "0", "½") for seat in done["players"])
+    assert not done["live"] and playing["live"]
+    assert not playing["done"] and playing["match"] == stored.matches[(2, 0)]
+    assert all(seat["place"] is None for seat in playing["players"])
+    assert len(first["byes"]) == 1 and first["byes"][0]["kind"] == "full"
+    assert page["texts"]["replay"] == "▶️ Replay"
+
+
+async def test_a_member_of_the_group_sees_it_in_their_language(table_bot):
+    tid = await running_swiss(table_bot)
+    italian = replace(DAVE, language_code="it")
+    async with table_bot.client() as client:
+        answer = await client.get(f"/api/tournaments/{tid}", headers=header(italian))
+    assert answer.status_code == 200  # Dave is in the group, not in the tournament
+    page = answer.json()
+    assert page["texts"]["standings"] == "Classifica"
+    assert not any(row["me"] for row in page["standings"])
+
+
+async def test_a_stranger_is_refused_and_an_unknown_tournament_is_not_found(table_bot):
+    tid = await running_swiss(table_bot)
+    async with table_bot.client() as client:
+        stranger = await client.get(f"/api/tournaments/{tid}", headers=header(MALLORY))
+        unknown = await client.get(f"/api/tournaments/{tid + 99}", headers=header(ALICE))
+        unsigned = await client.get(f"/api/tournaments/{tid}")
+    assert stranger.status_code == 403 and stranger.json()["error"] == "not_your_tournament"
+    assert "group" in stranger.json()["message"]
+    assert unknown.status_code == 404 and unknown.json()["error"] == "no_tournament"
+    assert unsigned.status_code == 401
+
+
+async def test_the_tournament_message_links_its_page_through_the_private_chat(table_bot):
+    driver, api = table_bot.driver, table_bot.api
+    tid = await running_swiss(table_bot)
+    message = tournament_message(driver)
+    link = f"https://t.me/{api.username}?start=p{tid}"
+    assert link in message.html and "🏆 Tournament page" in message.text
+    await driver.send(DAVE, DAVE.id, "/start")
+    await driver.follow(DAVE, link)  # a member of the group
+    assert api.last(DAVE.id).buttons() == [
+        {"text": "🏆 Open the tournament", "web_app": {"url": f"{table_bot.url}/app/?t={tid}"}}
+    ]
+    await driver.send(MALLORY, MALLORY.id, "/start")
+    await driver.follow(MALLORY, link)
+    assert api.last(MALLORY.id).text == (
+        "This tournament is for its players and the members of its group."
+    )
+
+
+async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromium):
+    tid = await running_swiss(table_bot)
+    stored = await get_host(table_bot.driver.app).storage.tournament(tid)
+    url = f"{table_bot.url}/app/?t={tid}#tgWebAppData={quote(launch_data(ALICE))}"
+    page = await open_page(chromium, url)
+    await page.locator("table.standings").wait_for()
+    rows = await page.locator("table.standings tbody tr").all_inner_texts()
+    assert len(rows) == 3 and any("Alice" in row for row in rows)
+    assert await page.locator("h2", has_text="Standings").count() == 1
+    # the current round is open first; its table opens live, round 1's replays
+    live = page.locator(f'a.table-link[data-match="{stored.matches[(2, 0)]}"]')
+    assert await live.get_attribute("aria-label") == "🎲 Open the table: Table 1"
+    assert (await live.get_attribute("href")).startswith(f"?m={stored.matches[(2, 0)]}")
+    replay = page.locator(f'a.table-link[data-match="{stored.matches[(1, 0)]}"]')
+    assert (await replay.get_attribute("href")).startswith(f"?r={stored.matches[(1, 0)]}")
+    # no sideways scroll on a phone
+    assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    await live.click()
+    await page.wait_for_url(f"**/app/?m={stored.matches[(2, 0)]}*")
+    await page.locator(".seats").first.wait_for()  # the table drawn
+    assert page.errors == []
+
+
+async def test_with_the_main_app_the_link_opens_the_page_over_the_group(main_app_bot, chromium):
+    bot = main_app_bot
+    tid = await running_swiss(bot)
+    link = f"https://t.me/{bot.api.username}?startapp=t{tid}"
+    assert link in tournament_message(bot.driver).html
+    page = await open_page(chromium, bot.main_app_url(CAROL, f"t{tid}"))
+    await page.locator("table.standings").wait_for()
+    assert await page.locator("table.standings tbody tr").count() == 3
+    # a stranger who follows it is refused by the tournament's own route
+    stranger = await open_page(chromium, bot.main_app_url(MALLORY, f"t{tid}"))
+    status = stranger.locator("#status")
+    await status.filter(has_text="members of its group").wait_for()
+    assert await stranger.locator("table.standings").count() == 0
+    assert page.errors == [] and stranger.errors == []
+
+
+async def test_a_cancelled_tournament_keeps_its_page_and_its_tables_replay(table_bot):
+    tid = await running_swiss(table_bot)
+    host = get_host(table_bot.driver.app)
+    stopped = (await host.storage.tournament(tid)).matches[(2, 0)]
+    assert await host.tournaments.cancel(tid)
+    await host.tournaments.idle()
+    async with table_bot.client() as client:
+        page = (await client.get(f"/api/tournaments/{tid}", headers=header(ALICE))).json()
+        replay = await client.get(f"/api/replays/{stopped}", headers=header(ALICE))
+    assert page["status"] == "cancelled" and page["status_text"] == "Cancelled"
+    table = page["played"][1]["tables"][0]
+    assert table["match"] == stopped and not table["done"] and not table["live"]
+    assert replay.status_code == 200  # the page's link to it (?r=) opens
