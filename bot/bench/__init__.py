@@ -46,8 +46,8 @@ import tempfile
 import time
 import warnings
 from array import array
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -352,6 +352,28 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as workdir, database_for(args.database, workdir) as url:
         figures = asyncio.run(Bench(args, Path(workdir), url).run())
     print(json.dumps(figures))
+
+
+@asynccontextmanager
+async def bot_for_a_bench(database: Path, api: FakeTelegram) -> AsyncIterator[Driver]:
+    """The whole bot against ``api`` on a SQLite file, with no pace and no AI workers (a
+    bench counts every call and plays every move itself); its driver, until it stops."""
+    settings = Settings(
+        telegram_bot_token="123456:BENCH",
+        database_path=database,
+        rate_limit=False,
+        ai_workers=0,
+        _env_file=None,
+    )
+    app = build_application(settings, request=api)
+    await app.initialize()
+    await app.post_init(app)
+    try:
+        yield Driver(app, api)
+    finally:
+        await app.post_stop(app)
+        await app.shutdown()
+        await app.post_shutdown(app)
 
 
 @contextmanager

@@ -10,6 +10,12 @@ the memory their state takes (tracemalloc). Prints one JSON line: for each table
 first and the slowest round's pairing, wall clock and process CPU time, each the median of
 ``--runs`` runs (3), and the memory in KB.
 
+``--running``: instead, ``--tournaments`` Swiss tournaments (50) of ``--field`` people (64)
+at 2-player tables of 5211, each in a group of its own, all started through the whole bot
+and the fake Telegram (every player joins by the deep link), so that every first-round game
+runs; prints the bot process's resident memory (psutil) before the first tournament and
+with them all running, in one JSON line.
+
 ``--calls``: instead, a Swiss of ``--field`` people (64) at 2-player tables of 5211 runs
 through the whole bot and the fake Telegram (every player joins by the deep link, every
 game is played to its end by its players' first legal moves), and the calls made to the
@@ -98,7 +104,11 @@ def main() -> None:
     parser.add_argument("--field", type=int, default=64)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--calls", action="store_true", help="a round's calls to the group")
+    parser.add_argument("--running", action="store_true", help="memory with them all running")
     args = parser.parse_args()
+    if args.running:
+        print(json.dumps(asyncio.run(running_memory(args.tournaments, args.field))))
+        return
     if args.calls:
         print(json.dumps(asyncio.run(group_calls(args.field, args.rounds))))
         return
@@ -118,64 +128,51 @@ GROUP = -100_500
 
 async def group_calls(field: int, rounds: int) -> dict:
     """A Swiss of `field` people through the bot: the calls to the group, round by round."""
-    from bot.app import build_application  # the whole bot: only for --calls
-    from bot.settings import Settings
+    from bot.bench import bot_for_a_bench  # the whole bot: only for --calls
     from bot.table.host import get_host
-    from bot.testing.driver import Driver, FakeUser
+    from bot.testing.driver import FakeUser
     from bot.testing.fake_telegram import FakeTelegram
     from games import get_engine
 
     api = FakeTelegram()
+    # no pace: every call counted, none held back (the most a round costs)
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(
-            telegram_bot_token="123456:BENCH",
-            database_path=Path(folder) / "bench.sqlite3",
-            rate_limit=False,  # every call counted, none held back: the most a round costs
-            ai_workers=0,
-            _env_file=None,
-        )
-        app = build_application(settings, request=api)
-        await app.initialize()
-        await app.post_init(app)
-        driver = Driver(app, api)
-        host = get_host(app)
-        driver.group(GROUP, "Bench Night")
-        people = [FakeUser(1000 + n, f"Player {n}") for n in range(field)]
-        await driver.send(people[0], GROUP, "/tournament 5211")
-        tournament_id = await host.storage.active_tournament(GROUP)
-        for person in people:
-            await driver.send(person, person.id, f"/start t{tournament_id}")
-        for _ in range(6):  # the rounds asked for (3, 4, 5, 6, 7 or 2)
-            if f"Rounds: {rounds}" in driver.api.last(GROUP).text:
-                break
-            await driver.press_label(people[0], GROUP, "Rounds:")
-        before = len(api.calls)
-        await driver.press_label(people[0], GROUP, "▶️ Start")
-        per_round = []
-        engine = get_engine("5211")
-        for _ in range(rounds):
-            stored = await host.storage.tournament(tournament_id)
-            number = len(stored.state.rounds)
-            for (round_number, _index), match_id in sorted(stored.matches.items()):
-                if round_number != number:
-                    continue
-                while True:
-                    async with host.lock(match_id):
-                        match = await host.storage.load(match_id)
-                        if match.status != "playing":
-                            break
-                        seat = min(engine.to_act(match.state))
-                        action = engine.legal_actions(match.state, seat)[0]
-                        await host.play(match, match.seats[seat], action)
-                    await driver.settle()
-            calls = [(method, params) for method, params in api.calls[before:]]
+        async with bot_for_a_bench(Path(folder) / "bench.sqlite3", api) as driver:
+            host = get_host(driver.app)
+            driver.group(GROUP, "Bench Night")
+            people = [FakeUser(1000 + n, f"Player {n}") for n in range(field)]
+            await driver.send(people[0], GROUP, "/tournament 5211")
+            tournament_id = await host.storage.active_tournament(GROUP)
+            for person in people:
+                await driver.send(person, person.id, f"/start t{tournament_id}")
+            for _ in range(6):  # the rounds asked for (3, 4, 5, 6, 7 or 2)
+                if f"Rounds: {rounds}" in driver.api.last(GROUP).text:
+                    break
+                await driver.press_label(people[0], GROUP, "Rounds:")
             before = len(api.calls)
-            to_group = [m for m, p in calls if str(p.get("chat_id")) == str(GROUP)]
-            per_round.append(len(to_group))
-        finished = await host.storage.tournament(tournament_id)
-        await app.post_stop(app)
-        await app.shutdown()
-        await app.post_shutdown(app)
+            await driver.press_label(people[0], GROUP, "▶️ Start")
+            per_round = []
+            engine = get_engine("5211")
+            for _ in range(rounds):
+                stored = await host.storage.tournament(tournament_id)
+                number = len(stored.state.rounds)
+                for (round_number, _index), match_id in sorted(stored.matches.items()):
+                    if round_number != number:
+                        continue
+                    while True:
+                        async with host.lock(match_id):
+                            match = await host.storage.load(match_id)
+                            if match.status != "playing":
+                                break
+                            seat = min(engine.to_act(match.state))
+                            action = engine.legal_actions(match.state, seat)[0]
+                            await host.play(match, match.seats[seat], action)
+                        await driver.settle()
+                calls = [(method, params) for method, params in api.calls[before:]]
+                before = len(api.calls)
+                to_group = [m for m, p in calls if str(p.get("chat_id")) == str(GROUP)]
+                per_round.append(len(to_group))
+            finished = await host.storage.tournament(tournament_id)
     return {
         "field": field,
         "rounds_played": len(finished.state.rounds),
@@ -183,6 +180,53 @@ async def group_calls(field: int, rounds: int) -> dict:
         "group_calls_per_round": per_round,
         "tables_a_round": field // 2,
     }
+
+
+async def running_memory(tournaments: int, field: int) -> dict:
+    """``tournaments`` Swiss tournaments of ``field`` people started through the bot: the
+    process's memory before and with all their first-round games running."""
+    import psutil
+
+    from bot.bench import bot_for_a_bench  # the whole bot: only for --running
+    from bot.table.host import get_host
+    from bot.testing.driver import FakeUser
+    from bot.testing.fake_telegram import FakeTelegram
+
+    def rss_mb() -> float:
+        return psutil.Process().memory_info().rss / 2**20
+
+    api = FakeTelegram()  # it keeps the messages (their buttons are pressed): counted too
+    with tempfile.TemporaryDirectory() as folder:
+        async with bot_for_a_bench(Path(folder) / "bench.sqlite3", api) as driver:
+            host = get_host(driver.app)
+            before, cpu, wall = rss_mb(), time.process_time(), time.perf_counter()
+            running = 0
+            for number in range(tournaments):
+                group = GROUP - number
+                driver.group(group, f"Bench Night {number}")
+                people = [FakeUser(10**6 * (number + 1) + n, f"P{n}") for n in range(field)]
+                await driver.send(people[0], group, "/tournament 5211")
+                tournament_id = await host.storage.active_tournament(group)
+                for person in people:
+                    await driver.send(person, person.id, f"/start t{tournament_id}")
+                await driver.press_label(people[0], group, "▶️ Start")
+                stored = await host.storage.tournament(tournament_id)
+                for match_id in stored.matches.values():
+                    match = await host.storage.load(match_id)
+                    running += match is not None and match.status == "playing"
+            await driver.settle()
+            with_them = rss_mb()
+            figures = {
+                "tournaments": tournaments,
+                "field": field,
+                "games_running": running,
+                "rss_mb_before": round(before, 1),
+                "rss_mb_running": round(with_them, 1),
+                "kb_a_tournament": round(1024 * (with_them - before) / tournaments, 1),
+                "cpu_s": round(time.process_time() - cpu, 1),
+                "wall_s": round(time.perf_counter() - wall, 1),
+            }
+    return figures
 
 
 if __name__ == "__main__":

@@ -29,12 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.app import build_application
+from bot.bench import bot_for_a_bench
 from bot.presentation.i18n import LANGUAGES, translator
 from bot.presentation.tutorial import Lesson, taps, words
 from bot.presentation.ui import get_ui, playable_games
-from bot.settings import Settings
-from bot.testing.driver import Driver, FakeUser
+from bot.testing.driver import FakeUser
 from bot.testing.fake_telegram import FakeTelegram
 from games.tutorial import get_tutorial
 
@@ -48,19 +47,8 @@ async def walk(game: str, workdir: Path, run: int) -> dict[str, float]:
     """One newcomer through ``game``'s lesson, in English: its taps, the bot's time and the
     Telegram calls."""
     api = FakeTelegram()
-    settings = Settings(
-        telegram_bot_token=TOKEN,
-        database_path=workdir / f"{game}-{run}.sqlite3",
-        rate_limit=False,
-        ai_workers=0,
-        _env_file=None,
-    )
-    app = build_application(settings, request=api)
-    await app.initialize()
-    await app.post_init(app)
-    driver = Driver(app, api)
     t = translator("en")
-    try:
+    async with bot_for_a_bench(workdir / f"{game}-{run}.sqlite3", api) as driver:
         await driver.send(LEARNER, LEARNER.id, "/learn")
         before = sum(api.call_counts.values())
         presses = 0
@@ -79,10 +67,6 @@ async def walk(game: str, workdir: Path, run: int) -> dict[str, float]:
                 presses += 1
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         calls = sum(api.call_counts.values()) - before
-    finally:
-        await app.post_stop(app)
-        await app.shutdown()
-        await app.post_shutdown(app)
     return {"taps": presses, "wall": wall, "cpu": cpu, "calls": calls}
 
 
