@@ -128,11 +128,7 @@ def read_events(report: Path) -> dict[str, Any]:
 async def run(examples: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        bench_args = argparse.Namespace(
-            players=2, ai=0, ai_level="normal", ai_workers=0, seed=seed, rate=0, matches=0,
-            text_boards=False, games="azul",
-        )  # fmt: skip
-        bench = TableBench(bench_args, Path(folder), port)
+        bench = TableBench.of(Path(folder), port, seed=seed)
         await bench.start()
         try:
             finished = await bench.open_match("azul")

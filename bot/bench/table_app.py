@@ -143,6 +143,18 @@ class TableBench(Bench):
         self.port, self.url = port, f"http://127.0.0.1:{port}"
         super().__init__(args, workdir, None)
 
+    @classmethod
+    def of(
+        cls, workdir: Path, port: int, game: str = "azul", players: int = 2, seed: int = 1
+    ) -> TableBench:
+        """The bench's bot for matches of ``game`` among ``players`` people, no bots seated
+        (the bench's own options, as its command line would give them)."""
+        args = argparse.Namespace(
+            players=players, ai=0, ai_level="normal", ai_workers=0, seed=seed, rate=0,
+            matches=0, text_boards=False, games=game,
+        )  # fmt: skip
+        return cls(args, workdir, port)
+
     def build(self, rate_limit: bool):
         settings = Settings(
             telegram_bot_token=TOKEN,
@@ -241,11 +253,7 @@ FIRST_LOAD_BUDGET = 150 * 1024  # bytes: a phone's first open of the table, Tele
 async def first_load_only() -> dict:
     """The page's first load alone: the bot started, the page and its files read."""
     with tempfile.TemporaryDirectory() as folder:
-        bench_args = argparse.Namespace(
-            players=2, ai=0, ai_level="normal", ai_workers=0, seed=1, rate=0, matches=0,
-            text_boards=False, games="azul",
-        )  # fmt: skip
-        bench = TableBench(bench_args, Path(folder), free_port())
+        bench = TableBench.of(Path(folder), free_port())
         await bench.start()
         load_bytes, files = await first_load(bench.url)
         await bench.stop()
@@ -260,11 +268,8 @@ async def first_load_only() -> dict:
 async def run(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        bench_args = argparse.Namespace(
-            players=3 if args.game == "donkey" else 2, ai=0, ai_level="normal", ai_workers=0,
-            seed=1, rate=0, matches=0, text_boards=False, games=args.game,
-        )  # fmt: skip
-        bench = TableBench(bench_args, Path(folder), port)
+        players = 3 if args.game == "donkey" else 2
+        bench = TableBench.of(Path(folder), port, args.game, players)
         await bench.start()
         ids = [await bench.open_match(args.game) for _ in range(args.matches + 1)]
         host = get_host(bench.app)

@@ -132,11 +132,7 @@ async def tap_move(page, card_codes: list[int], action: tuple) -> None:
 
 async def one_run(browser, args: argparse.Namespace, workdir: Path) -> dict:
     port = free_port()
-    bench_args = argparse.Namespace(
-        players=3, ai=0, ai_level="normal", ai_workers=0, seed=1, rate=0, matches=0,
-        text_boards=False, games=args.game,
-    )  # fmt: skip
-    bench = TableBench(bench_args, workdir, port)
+    bench = TableBench.of(workdir, port, args.game, players=3)
     await bench.start()
     try:
         host = get_host(bench.app)

@@ -109,11 +109,7 @@ async def until_no_connections(web: server.BoundedHTTPServer, limit: float) -> f
 async def run(args: argparse.Namespace) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        bench_args = argparse.Namespace(
-            players=2, ai=0, ai_level="normal", ai_workers=0, seed=1, rate=0, matches=0,
-            text_boards=False, games="azul",
-        )  # fmt: skip
-        bench = TableBench(bench_args, Path(folder), port)
+        bench = TableBench.of(Path(folder), port)
         await bench.start()
         await bench.open_match("azul")
         web = bench.app.bot_data["web"].server
