@@ -41,6 +41,7 @@ import tornado.web
 from telegram import Bot, Update
 from telegram.ext import Updater
 
+from bot.web import contract
 from bot.web.door import Answer, DoorHandler, NotFound
 from bot.web.health import Health
 from bot.web.limits import LIVE_IN_ALL
@@ -123,12 +124,12 @@ class HealthHandler(DoorHandler):
             # still be answered 503, so this instance does not serve yet
             health = Health(False, "the webhook does not take updates (starting or stopping)")
         self.set_status(HTTPStatus.OK if health.serving else HTTPStatus.SERVICE_UNAVAILABLE)
-        self.finish({"serving": health.serving, "reason": health.reason})
+        self.send(contract.Health(serving=health.serving, reason=health.reason))
 
 
 class LiveHandler(DoorHandler):
     def get(self) -> None:
-        self.finish({"alive": True})
+        self.send(contract.Alive(alive=True))
 
 
 class WebhookHandler(DoorHandler):
