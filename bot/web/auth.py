@@ -96,6 +96,20 @@ def user_of(header: str | None, token: str, now: float) -> WebUser:
     return check_init_data(raw.strip(), token, now)
 
 
+def claimed_language(header: str | None) -> str | None:
+    """The language the launch data of a refused request names, unchecked: only to choose
+    the words of its refusal (nothing else is read from data that does not check)."""
+    raw = (header or "").partition(" ")[2].strip()
+    if not raw or len(raw) > MAX_INIT_DATA:
+        return None
+    try:
+        user = json.loads(dict(parse_qsl(raw)).get("user", "null"))
+    except (ValueError, RecursionError):
+        return None
+    language = user.get("language_code") if isinstance(user, dict) else None
+    return language if isinstance(language, str) and len(language) <= 35 else None
+
+
 def check_init_data(raw: str, token: str, now: float) -> WebUser:
     if len(raw) > MAX_INIT_DATA:
         raise Refused("initData too long")

@@ -2,7 +2,12 @@
 public view), asked of Telegram and then known for ``MEMBERSHIP_SECONDS``. In an inline
 message or a private chat nobody but its players may. When the bot hears that a member
 left or was removed, what it knew of them is forgotten at once (``forget``), so their next
-request asks Telegram again."""
+request asks Telegram again.
+
+Asking Telegram spends the asker's ``look_up`` budget and everyone's ``look_ups``
+(``bot.web.limits``), and the app's share of the bot's Telegram budget; when any is spent
+the answer is :class:`~bot.web.limits.Spent` ("try again in a minute"), never a guess —
+not a wrong yes, and not a no that would be remembered."""
 
 from __future__ import annotations
 
@@ -12,16 +17,22 @@ from collections.abc import Awaitable, Callable
 
 from bot.storage import Match
 from bot.table.place import place_of
+from bot.telegram_api.rate_limit import ShareSpent
+from bot.web.limits import Budgets, Spent
 
 MEMBERSHIP_SECONDS = 60  # a member's right to watch, asked of Telegram this seldom
 MEMBERSHIPS_KEPT = 10_000
 
 
 class Watchers:
-    def __init__(self, is_member: Callable[[int, int], Awaitable[bool]]) -> None:
+    def __init__(
+        self, is_member: Callable[[int, int], Awaitable[bool]], budgets: Budgets | None = None
+    ) -> None:
         self.is_member = is_member
+        self.budgets = budgets or Budgets()
         self._known: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self.clock: Callable[[], float] = time.monotonic
+        self.asked = 0  # questions put to Telegram, for the figures
 
     async def may_watch(self, match: Match, user_id: int) -> bool:
         if not place_of(match).watchable:
@@ -35,7 +46,13 @@ class Watchers:
         now = self.clock()
         if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
             return known[0]
-        member = await self.is_member(chat_id, user_id)
+        self.budgets.require("look_up", user_id)
+        await self.budgets.spend("look_ups")
+        try:
+            member = await self.is_member(chat_id, user_id)
+        except ShareSpent:
+            raise Spent("look_ups") from None
+        self.asked += 1
         self._known[key] = (member, now)
         self._known.move_to_end(key)
         while len(self._known) > MEMBERSHIPS_KEPT:

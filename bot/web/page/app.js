@@ -100,7 +100,9 @@ async function api(path, options = {}, tries = 3) {
   } catch (error) {
     body = {};
   }
-  if (response.status === 429 && tries > 1) {
+  // asked too fast: again in a moment; a budget spent for a minute is said instead
+  const retryAfter = Number(response.headers.get("Retry-After") || 0);
+  if (response.status === 429 && tries > 1 && retryAfter <= 1) {
     await pause(PACE_RETRY_MS);
     return api(path, options, tries - 1);
   }
