@@ -116,10 +116,11 @@ async def prepare_invitation(host: Host, user: User, game: str) -> tuple[str, fl
     id, valid until the returned time. The friend's tap on Join opens the table as any
     inline table's, with its creator's name and language as kept here. Raises
     :class:`telegram.error.TelegramError` when Telegram refuses."""
-    await remember_creator(host, user)
     t = await host.languages.user_t(user)
     result = invitation(host, t, user.id, html.escape(display_name(user)), game)
-    return await host.messenger.prepare_inline_message(user.id, result)
+    prepared = await host.messenger.prepare_inline_message(user.id, result)
+    await remember_creator(host, user)  # once Telegram has kept it: nothing for a refusal
+    return prepared
 
 
 async def inline_query(update: Update, context: BotContext) -> None:

@@ -64,6 +64,7 @@ from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
+from bot.table.place import place_of
 from bot.telegram_api.rate_limit import ShareSpent
 from bot.web import contract, lessons, openapi, practice, start_param, tables, tournament_page
 from bot.web.auth import Refused, WebUser, claimed_language, user_of
@@ -273,13 +274,30 @@ class ApiHandler(DoorHandler):
     async def viewable_match(self, match_id: str) -> Match:
         """A match the asker plays in, or may watch (a member of its group)."""
         match = await self.shown_match(match_id)
-        if match is None:
-            await self.unseen()
-        if match.seat_of(self.user.id) is None and not await self.app.live.watchers.may_watch(
-            match, self.user.id
-        ):
+        if match is not None and match.seat_of(self.user.id) is not None:
+            return match
+        group = match.chat_id if match is not None and place_of(match).watchable else None
+        if not await self.member_of(group) or match is None:
             await self.unseen()
         return match
+
+    async def member_of(self, group: int | None) -> bool:
+        """Whether the asker is a member of ``group`` (None: no group that lets anyone but
+        the players in). Known from the last minute, it costs nothing; else, whether Telegram
+        is asked or the answer is a refusal, the asker's and everyone's look-ups must not be
+        spent — the same check either way (:meth:`unseen`)."""
+        watchers = self.app.live.watchers
+        known = watchers.known(group, self.user.id) if group is not None else None
+        if known:
+            return True
+        try:
+            self.app.budgets.require("look_up", self.user.id)
+            self.app.budgets.require("look_ups")
+        except Spent as spent:
+            raise self.spent(spent) from None
+        if group is None or known is not None:
+            return False
+        return await watchers.ask(group, self.user.id)
 
     async def shown_match(self, match_id: str) -> Match | None:
         """The match, if the app shows it at all (a table of a game it draws)."""
@@ -291,13 +309,8 @@ class ApiHandler(DoorHandler):
     async def unseen(self, key: str = "no_table", message: str = "app.unseen_table") -> NoReturn:
         """A table, replay or tournament the asker may not see, or that is not there: the
         same answer either way (404, the same body), and the same cost — one of the asker's
-        look-ups, and none while everyone's are spent — so asking cannot tell them apart."""
-        budgets = self.app.budgets
-        try:
-            budgets.require("look_ups")
-            await budgets.spend("look_up", self.user.id)
-        except Spent as spent:
-            raise self.spent(spent) from None
+        look-ups, checked before (:meth:`member_of`) — so asking cannot tell them apart."""
+        await self.spend("look_up", self.user.id)
         raise Answer(HTTPStatus.NOT_FOUND, key, self.quick_t()(message))
 
 
@@ -329,6 +342,7 @@ class LaunchHandler(ApiHandler):
     async def get(self) -> None:
         match_id = start_param.decode(self.user.start_param)
         if match_id is None:
+            await self.member_of(None)  # the same checks as for a table not there
             await self.unseen()
         match = await self.viewable_match(str(match_id))
         self.send(contract.Launched(match=match.id))
@@ -371,11 +385,10 @@ class TournamentHandler(ApiHandler):
     async def get(self, tournament_id: str) -> None:
         stored = await self.app.host.storage.tournament(int(tournament_id))
         user_id = self.user.id
-        if stored is None or (
-            user_id not in tournament_page.entrants(stored)
-            and not await self.app.live.watchers.is_group_member(stored.chat_id, user_id)
-        ):
-            await self.unseen("no_tournament", "tournament.page.unseen")
+        if stored is None or user_id not in tournament_page.entrants(stored):
+            group = stored.chat_id if stored is not None else None
+            if not await self.member_of(group) or stored is None:
+                await self.unseen("no_tournament", "tournament.page.unseen")
         t = await self.reader()
         self.answer(contract.TournamentPage, tournament_page.payload(stored, t, user_id))
 

@@ -133,6 +133,38 @@ async def test_a_chunked_body_is_cut_at_the_limit(database):
             assert (await client.get("/livez")).status_code == 200
 
 
+async def test_content_length_with_transfer_encoding_is_a_400_and_the_connection_closed(database):
+    """RFC 9112 §6.3: a body framed two ways is the seed of request smuggling behind a
+    proxy. Refused 400 before any route (signed or not, any path), the connection closed, so
+    the bytes after the headers are never read as another request."""
+    async with running_table_bot(database) as bot:
+        smuggled = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n"
+        for path, auth in [
+            ("/api/tables/1/moves", header(ALICE)["Authorization"]),
+            ("/api/tables", ""),
+            ("/healthz", ""),
+            ("/123456", ""),  # the webhook's route
+            ("/nothing/here", ""),
+        ]:
+            request = (
+                (
+                    f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+                    f"Transfer-Encoding: chunked\r\nAuthorization: {auth}\r\n\r\n"
+                ).encode()
+                + b"0\r\n\r\n"
+                + smuggled
+            )
+            answer, closed = await exchange(bot.url, request, within=5)
+            assert status_of(answer) == 400, (path, answer[:200])
+            assert closed, path
+            head, body = answer.split(b"\r\n\r\n", 1)
+            assert json.loads(body) == {"error": "bad_framing", "message": ""}
+            assert all(name.encode() in head for name in HEADERS)
+            assert answer.count(b"HTTP/1.1 ") == 1  # the smuggled request was never answered
+        async with bot.client() as client:
+            assert (await client.get("/livez")).status_code == 200
+
+
 # -- slow and silent connections ---------------------------------------------------------
 async def test_silent_and_slow_connections_are_cut_and_live_streams_are_not(database, quick_door):
     async with running_table_bot(database) as bot:
