@@ -10,11 +10,16 @@ anything on it, on every route.
   1 MiB). A request that announces more is answered 413 before a byte of its body is read,
   and the connection is closed, so the rest of the body is never buffered; a chunked body is
   cut at the same limit as it arrives.
+- **A body framed two ways is refused.** ``Content-Length`` with ``Transfer-Encoding``
+  (RFC 9112 §6.3) is answered 400 before any route (:class:`BadFraming`, chosen by
+  ``bot.web.server``) and its connection closed.
 - **A refusal is one short line.** A request the door or a handler refuses (an unknown path,
   a malformed body, launch data that does not check) is answered with its 4xx status and a
   short JSON ``{"error", "message"}``, and logged once as a warning with no traceback — and
-  paced (:class:`RefusalLog`), so a flood of bad requests cannot fill the log. Only a real
-  fault of the bot is a 500 with a traceback (and an error report).
+  paced (:class:`RefusalLog`), so a flood of bad requests cannot fill the log; an address
+  whose failing sign-ins are past their budget is one line a minute (:class:`OverBudgetLog`).
+  A budget's refusal carries ``Retry-After``. Only a real fault of the bot is a 500 with a
+  traceback (and an error report).
 
 The server's own limits on time and connections are in ``bot.web.server``."""
 

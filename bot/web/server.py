@@ -22,6 +22,8 @@ slow: a request's headers must be in within ``HEADERS_SECONDS`` of the connectio
 (or of the previous answer, for a kept-alive one), its body within ``BODY_SECONDS``, and at
 most ``MAX_CONNECTIONS`` connections are open at once (a new one past that is closed at
 once). A live stream is not cut: its request is read, and its answer is meant to last.
+The client's address is the connection's, or with ``TRUST_PROXY`` the one a proxy names in
+``X-Forwarded-For`` (``trust_proxy``).
 """
 
 from __future__ import annotations

@@ -403,12 +403,13 @@ async function drawHome() {
       ),
     ),
   );
-  main.replaceChildren(
+  const shown = [
     h("h1", {}, texts.your_tables),
     running.length ? h("ul", { class: "tables" }, running) : h("p", {}, texts.no_tables),
     done.length ? h("h2", {}, texts.finished) : null,
     done.length ? h("ul", { class: "tables finished" }, done) : null,
-  );
+  ];
+  main.replaceChildren(...shown.filter(Boolean)); // (a null would be drawn as "null")
   main.append(...(await homeSections(pageTools())));
 }
 

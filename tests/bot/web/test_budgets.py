@@ -7,6 +7,8 @@ with the fake Telegram counting the calls."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.presentation.i18n import translator
@@ -18,7 +20,7 @@ from bot.web.practice import FRIEND_GAMES
 from tests.bot import play5211
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY
 from tests.bot.helpers import current_match
-from tests.bot.web.conftest import header, running_table_bot
+from tests.bot.web.conftest import header, launch_data, open_page, running_table_bot
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 BUDGETS = limits.BUDGETS
@@ -227,3 +229,40 @@ async def test_a_replay_one_may_not_see_answers_as_one_that_is_not_there(databas
             assert hidden.json()["message"] == translator("en")("app.unseen_table")
         shown = await client.get(f"/api/replays/{match.id}", headers=header(BOB))
     assert shown.status_code == 200
+
+
+# -- what the player reads ----------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "it"])
+async def test_the_page_says_each_refusal_in_the_players_language(database, chromium, lang):
+    """In a real browser: a fourth new invitation within the minute, and a group's table
+    opened by someone not in the group, are said in the player's words, and the page does
+    not hammer the server again for a budget spent for a minute."""
+    from tests.bot.web.test_lessons import SHARE_STUB
+
+    t = translator(lang)
+    player = FakeUser(ALICE.id, ALICE.first_name, lang)
+    async with running_table_bot(database) as bot:
+        await bot.driver.send(player, player.id, "/start")
+        match = await group_5211(bot)
+        page = await chromium.new_page(viewport={"width": 400, "height": 900})
+        await page.route("https://telegram.org/**", lambda route: route.abort())
+        await page.add_init_script(SHARE_STUB % json.dumps(launch_data(player)))
+        await page.goto(f"{bot.url}/app/")
+        await page.locator("[data-friend]").first.wait_for()
+        for game in FRIEND_GAMES:  # one more than the budget's burst
+            await page.locator(f"[data-friend='{game}']").click()
+            await page.wait_for_timeout(0)
+        await page.wait_for_function(
+            "(text) => document.querySelector('#status').textContent === text",
+            arg=t("app.invitations_spent"),
+        )
+        assert await page.evaluate("() => window.shared.length") == BUDGETS["invitation"].burst
+        assert "null" not in await page.inner_text("#table")  # the home, nothing finished
+        asked = bot.api.count("savePreparedInlineMessage")
+        bot.api.outsiders[GROUP].add(MALLORY.id)
+        stranger = FakeUser(MALLORY.id, MALLORY.first_name, lang)
+        other = await open_page(chromium, bot.page_url(stranger, match.id))
+        await other.locator("#status.problem").wait_for()
+        assert await other.inner_text("#status") == t("app.unseen_table")
+    assert asked == BUDGETS["invitation"].burst
+    assert len(FRIEND_GAMES) > BUDGETS["invitation"].burst
