@@ -78,14 +78,20 @@ class RefusalLog:
         self._written = 0
         self.left_out = 0
 
-    def refused(self, request: Any, status: int, why: str) -> None:
+    def may_write(self) -> bool:
+        """Whether one more line may be written this minute (else it is counted)."""
         now = self.clock()
         if now - self._window_start >= 60:
             self._window_start, self._written = now, 0
         if self._written >= self.per_minute:
             self.left_out += 1
-            return
+            return False
         self._written += 1
+        return True
+
+    def refused(self, request: Any, status: int, why: str) -> None:
+        if not self.may_write():
+            return
         more = f" ({self.left_out} more refused before, not logged)" if self.left_out else ""
         self.left_out = 0
         # the path as sent, cut short and with control characters shown escaped
@@ -110,10 +116,12 @@ class OverBudgetLog:
     per request — so a flood from one address is one line, and the others' lines still
     fit the refusals' log."""
 
-    def __init__(self, kept: int = 10_000) -> None:
+    def __init__(self, kept: int = 10_000, per_minute: int = REFUSALS_LOGGED_PER_MINUTE) -> None:
         self.kept = kept
         self.clock = time.monotonic
         self._addresses: OrderedDict[str, list[float]] = OrderedDict()  # [since, refused]
+        # many addresses at once (an attacker's range of them): at most ``per_minute`` lines
+        self.lines = RefusalLog(per_minute)
 
     def over(self, address: str) -> None:
         now = self.clock()
@@ -126,6 +134,9 @@ class OverBudgetLog:
         self._addresses.move_to_end(address)
         while len(self._addresses) > self.kept:
             self._addresses.popitem(last=False)
+        self.lines.clock = self.clock
+        if not self.lines.may_write():
+            return
         more = f" ({before} more refused in the minute before)" if before else ""
         log.warning(
             "launch data from %s failed past its budget: its failing requests are refused "

@@ -65,7 +65,7 @@ BUDGETS: dict[str, Budget] = {
     # asked again gets the one already prepared, while Telegram keeps it
     "invitation": Budget(burst=3, per_minute=3, per="user", refusal="app.invitations_spent"),
     # a new practice match against bots (its board and prompts: a private chat's calls)
-    "practice": Budget(burst=2, per_minute=2, per="user", refusal="app.practice_spent"),
+    "practice": Budget(burst=3, per_minute=3, per="user", refusal="app.practice_spent"),
     # whether someone is a member of a group (getChatMember), asked of Telegram when it is
     # not known from the last minute; asking about a table or tournament that is not there
     # is charged to the asker as if it were (so the answers cannot tell them apart)
