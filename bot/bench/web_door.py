@@ -51,9 +51,7 @@ from pathlib import Path
 import httpx
 import psutil
 
-from bot.app import build_application
 from bot.bench.table_app import TOKEN, TableBench, client_or_bench
-from bot.settings import Settings
 from bot.table.host import get_host
 from bot.telegram_api.callbacks import Callback, Kind
 from bot.testing.driver import FakeUser
@@ -224,18 +222,7 @@ ATTACKER_IDS = 7 * 10**9  # the attackers' user ids from here on
 class ServiceBench(TableBench):
     """The bench's bot with its rate limiter on, as in service (the app's share in it)."""
 
-    def build(self, rate_limit: bool):
-        settings = Settings(
-            telegram_bot_token=TOKEN,
-            database_path=self.workdir / "bench.sqlite3",
-            rate_limit=True,
-            default_turn_seconds=0,
-            ai_workers=0,
-            web_app_url=self.url,
-            health_port=self.port,
-            _env_file=None,
-        )
-        return build_application(settings, request=self.api)
+    rate_limited = True
 
 
 class Attacker:
