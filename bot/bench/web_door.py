@@ -217,6 +217,7 @@ async def run(args: argparse.Namespace) -> dict:
 
 # -- the Telegram calls signed users can cause -------------------------------------------
 ATTACKER_IDS = 7 * 10**9  # the attackers' user ids from here on
+PRACTICE_MOVES = 10  # moves an attacker plays in each practice match before /cancel
 
 
 class ServiceBench(TableBench):
@@ -262,9 +263,10 @@ class Attacker:
             await self.ask(http, "POST", "/api/lessons/azul")
 
     async def play(self, http: httpx.AsyncClient, match: int) -> None:
-        """A few moves of the practice match from the app, then /cancel in the chat (and
-        its confirmation), so that the next start may make a new one."""
-        for _ in range(3):
+        """Moves of the practice match from the app, as fast as answers come (each move
+        redraws its board in the private chat), then /cancel in the chat (and its
+        confirmation), so that the next start may make a new one."""
+        for _ in range(PRACTICE_MOVES):
             table = (await self.ask(http, "GET", f"/api/tables/{match}")).json()
             if not table.get("legal"):
                 break

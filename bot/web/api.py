@@ -521,12 +521,19 @@ class PracticeHandler(ApiHandler):
         asked = self.read(contract.PracticeRequest, "bad_practice")
         game, level = asked.game, asked.level
         t = await self.reader()  # the game and level are known ones: the contract says so
-        started = await practice.start(
-            self.app.host, self.user, t, game, level, lambda: self.spend("practice", self.user.id)
-        )
+        started = await practice.start(self.app.host, self.user, t, game, level, self.new_practice)
         if isinstance(started, str):
             raise Answer(HTTPStatus.CONFLICT, started, t(started))
         self.send(contract.Launched(match=started.id))
+
+    async def new_practice(self) -> None:
+        """A new match charged to the asker's budget and everyone's (both must have room)."""
+        try:
+            self.app.budgets.require("practices")
+        except Spent as spent:
+            raise self.spent(spent) from None
+        await self.spend("practice", self.user.id)
+        await self.spend("practices")
 
 
 class FriendHandler(ApiHandler):

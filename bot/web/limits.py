@@ -66,6 +66,9 @@ BUDGETS: dict[str, Budget] = {
     "invitation": Budget(burst=3, per_minute=3, per="user", refusal="app.invitations_spent"),
     # a new practice match against bots (its board and prompts: a private chat's calls)
     "practice": Budget(burst=3, per_minute=3, per="user", refusal="app.practice_spent"),
+    # ... and of everyone: each new match's board and prompt are a few calls to Telegram,
+    # so a crowd of accounts cannot start enough of them to crowd out the groups
+    "practices": Budget(burst=20, per_minute=60, per="everyone", refusal="app.busy"),
     # whether someone is a member of a group (getChatMember), asked of Telegram when it is
     # not known from the last minute; asking about a table or tournament that is not there
     # is charged to the asker as if it were (so the answers cannot tell them apart)

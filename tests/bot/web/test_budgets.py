@@ -149,6 +149,25 @@ async def test_practice_matches_started_and_stopped_in_a_loop_are_a_few_a_minute
     assert refused_as(answers[-1], "practice")
 
 
+async def test_a_crowd_starting_practice_matches_gets_at_most_everyones_budget(database):
+    """Many accounts, each within its own budget, still start no more matches than
+    everyone's budget holds: each match's board and prompt are calls to Telegram."""
+    everyone = BUDGETS["practices"]
+    crowd = [newcomer(n) for n in range(everyone.burst + 5)]
+    async with running_table_bot(database) as bot, bot.client() as client:
+        for user in crowd:
+            await bot.driver.send(user, user.id, "/start")
+        answers = [
+            await client.post(
+                "/api/practice", json={"game": "5211", "level": "easy"}, headers=header(user)
+            )
+            for user in crowd
+        ]
+        await bot.driver.settle()
+    assert [a.status_code for a in answers] == [200] * everyone.burst + [429] * 5
+    assert all(refused_as(a, "practices") for a in answers[everyone.burst :])
+
+
 # -- reading writes nothing ---------------------------------------------------------------
 async def test_thirty_new_signed_users_reading_write_no_users_rows(database):
     async with running_table_bot(database) as bot, bot.client() as client:
