@@ -401,13 +401,20 @@ class MoveHandler(ApiHandler):
         action, token = move.action, move.token
         host = self.app.host
         async with host.lock(int(match_id)):
-            match = await self.seated_match(match_id)
-            refused = flow.move_refusal(match, self.user.id, token, action)
-            if refused is not None:
-                t = await self.reader()
-                status = HTTPStatus.CONFLICT if refused == "play.stale" else HTTPStatus.FORBIDDEN
-                raise Answer(status, refused, t(refused))
-            await host.play(match, match.seat_of(self.user.id), tuple(action))
+            match = await self.shown_match(match_id)
+            seat = match.seat_of(self.user.id) if match is not None else None
+            if seat is not None:
+                refused = flow.move_refusal(match, self.user.id, token, action)
+                if refused is not None:
+                    t = await self.reader()
+                    conflict = refused == "play.stale"
+                    status = HTTPStatus.CONFLICT if conflict else HTTPStatus.FORBIDDEN
+                    raise Answer(status, refused, t(refused))
+                await host.play(match, seat, tuple(action))
+        if seat is None:  # refused as any table is, its look-up outside the match's lock
+            await self.seated_match(match_id)
+            t = await self.reader()  # seated only since: the move was for an older state
+            raise Answer(HTTPStatus.CONFLICT, "play.stale", t("play.stale"))
         self.send(contract.Moved(version=match.version))
 
 
