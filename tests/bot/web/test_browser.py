@@ -118,7 +118,7 @@ async def test_only_the_legal_choices_light_up(table_bot, chromium):
         ("missing", "Open this table from your chat with the bot."),
         ("forged", "initData's hash does not match"),
         ("expired", "initData is older than 24 hours"),
-        ("stranger", "This table is not yours: only its players can open it."),
+        ("stranger", "There is no such table, or it is not open to you"),
     ],
 )
 async def test_a_page_that_proves_nothing_shows_no_table(table_bot, chromium, how, says):
