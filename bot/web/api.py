@@ -52,14 +52,14 @@ from pydantic import BaseModel, ValidationError
 from telegram import User
 from telegram.error import TelegramError
 
-from bot.presentation.i18n import negotiate, translator
+from bot.presentation.i18n import Translator, negotiate, translator
 from bot.presentation.tutorial import Lesson
 from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
 from bot.web import contract, lessons, openapi, practice, start_param, tables, tournament_page
-from bot.web.auth import Refused, WebUser, user_of
+from bot.web.auth import Refused, WebUser, claimed_language, user_of
 from bot.web.door import Answer, DoorHandler
 from bot.web.limits import MAX_BODY_BYTES, Pace
 from bot.web.live import LiveTables
@@ -74,6 +74,10 @@ PAGE = Path(__file__).with_name("page")
 STATIC_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}"  # the page's files: plain names, no path
 HEARTBEAT_SECONDS = 20.0
 ENDED = ("finished", "cancelled")  # a replay is of a match that is over
+# a refusal's words: ``app.error.<key>`` in the asker's language, for the keys that carry no
+# message of their own; a sign-in refused says why (the page opened outside Telegram, launch
+# data more than a day old, anything else)
+SIGN_IN_WORDS = {"missing": "app.open_in_telegram", "expired": "app.error.expired"}
 # launch data that does not check, per client address: a burst, then a slow drip
 FAILED_SIGN_INS_BURST = 20
 FAILED_SIGN_INS_PER_SECOND = 1.0
@@ -162,10 +166,38 @@ class ApiHandler(DoorHandler):
     def initialize(self, app: TableApp) -> None:
         self.app = app
         self.user: WebUser | None = None
+        self.t: Translator | None = None  # the asker's language, once the storage said it
 
     def set_default_headers(self) -> None:
         super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
+
+    # -- a refusal in the asker's words -----------------------------------------------------
+    def words(self) -> Translator:
+        """The asker's language as far as it is known: the one the chat speaks to them (once
+        read), else their Telegram app's — from the launch data even when its signature
+        fails, else from the browser's Accept-Language (a page opened outside Telegram)."""
+        if self.t is not None:
+            return self.t
+        default = self.app.host.settings.default_language
+        if self.user is not None:
+            return translator(negotiate(self.user.language_code, default))
+        claimed = claimed_language(self.request.headers.get("Authorization"))
+        accepted = self.request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
+        return translator(negotiate(claimed or accepted.strip() or None, default))
+
+    def refuse(self, error: Answer) -> None:
+        if not error.message:  # a key alone would reach the player: its words instead
+            t = self.words()
+            key = f"app.error.{error.key}"
+            error.message = t(key) if t.has(key) else t("app.error.refused")
+        super().refuse(error)
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        if status_code == HTTPStatus.METHOD_NOT_ALLOWED:
+            self.set_header("Allow", ", ".join(self.allowed_methods()))
+        key = "server" if status_code >= 500 else HTTPStatus(status_code).phrase.lower()
+        self.refuse(Answer(HTTPStatus(status_code), key.replace(" ", "_")))
 
     async def prepare(self) -> None:
         await super().prepare()  # the body's size, at the headers
@@ -179,16 +211,18 @@ class ApiHandler(DoorHandler):
             )
         except Refused as refused:
             await self.app.failed_sign_ins.allow(address)
-            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", str(refused)) from None
+            log.info("launch data refused from %s: %s", address, refused)
+            words = self.words()
+            message = words(SIGN_IN_WORDS.get(refused.reason, "app.error.signed_out"))
+            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", message) from None
         if not await self.app.pace.allow(self.user.id):
             raise Answer(HTTPStatus.TOO_MANY_REQUESTS, "too_fast")
+        await self.reader()  # the asker's language, for the answer and for any refusal
 
     def _handle_request_exception(self, error: BaseException) -> None:
         if isinstance(error, StorageUnavailable):
             # in the asker's Telegram language: the database that keeps their choice is down
-            lang = self.user.language_code if self.user else None
-            t = translator(negotiate(lang, self.app.host.settings.default_language))
-            message = t("app.storage_down")
+            message = self.words()("app.storage_down")
             self.refuse(Answer(HTTPStatus.SERVICE_UNAVAILABLE, "storage_down", message))
             return
         super()._handle_request_exception(error)
@@ -205,12 +239,14 @@ class ApiHandler(DoorHandler):
         """Send ``payload`` as the contract's ``model`` says it is."""
         self.send(model.model_validate(payload))
 
-    async def reader(self):
-        """The asker's language, as the chat speaks to them."""
-        user = self.user
-        assert user is not None
-        telegram_user = User(user.id, user.first_name, False, language_code=user.language_code)
-        return await self.app.host.languages.user_t(telegram_user)
+    async def reader(self) -> Translator:
+        """The asker's language, as the chat speaks to them (read once a request)."""
+        if self.t is None:
+            user = self.user
+            assert user is not None
+            telegram_user = User(user.id, user.first_name, False, language_code=user.language_code)
+            self.t = await self.app.host.languages.user_t(telegram_user)
+        return self.t
 
     async def seated_match(self, match_id: str) -> Match:
         """A match the asker plays in."""
