@@ -84,6 +84,10 @@ HEARTBEAT_SECONDS = 20.0
 ENDED = ("finished", "cancelled")  # a replay is of a match that is over
 INVITATION_MARGIN_SECONDS = 600  # a prepared invitation is offered again until this near its end
 INVITATIONS_KEPT = 10_000
+# a refusal's words: ``app.error.<key>`` in the asker's language, for the keys that carry no
+# message of their own; a sign-in refused says why (the page opened outside Telegram, launch
+# data more than a day old, anything else)
+SIGN_IN_WORDS = {"missing": "app.open_in_telegram", "expired": "app.error.expired"}
 
 # an invitation to a game prepared for a user to send (savePreparedInlineMessage): its id
 # and when Telegram drops it (a Unix time); made by the chat side
@@ -179,10 +183,38 @@ class ApiHandler(DoorHandler):
     def initialize(self, app: TableApp) -> None:
         self.app = app
         self.user: WebUser | None = None
+        self.t: Translator | None = None  # the asker's language, once the storage said it
 
     def set_default_headers(self) -> None:
         super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
+
+    # -- a refusal in the asker's words -----------------------------------------------------
+    def words(self) -> Translator:
+        """The asker's language as far as it is known: the one the chat speaks to them (once
+        read), else their Telegram app's — from the launch data even when its signature
+        fails, else from the browser's Accept-Language (a page opened outside Telegram)."""
+        if self.t is not None:
+            return self.t
+        default = self.app.host.settings.default_language
+        if self.user is not None:
+            return translator(negotiate(self.user.language_code, default))
+        claimed = claimed_language(self.request.headers.get("Authorization"))
+        accepted = self.request.headers.get("Accept-Language", "").split(",")[0].split(";")[0]
+        return translator(negotiate(claimed or accepted.strip() or None, default))
+
+    def refuse(self, error: Answer) -> None:
+        if not error.message:  # a key alone would reach the player: its words instead
+            t = self.words()
+            key = f"app.error.{error.key}"
+            error.message = t(key) if t.has(key) else t("app.error.refused")
+        super().refuse(error)
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        if status_code == HTTPStatus.METHOD_NOT_ALLOWED:
+            self.set_header("Allow", ", ".join(self.allowed_methods()))
+        key = "server" if status_code >= 500 else HTTPStatus(status_code).phrase.lower()
+        self.refuse(Answer(HTTPStatus(status_code), key.replace(" ", "_")))
 
     async def prepare(self) -> None:
         await super().prepare()  # the body's size, at the headers
@@ -190,22 +222,25 @@ class ApiHandler(DoorHandler):
         try:  # always checked: one HMAC, cheaper than any refusal
             self.user = user_of(header, self.app.token, self.app.clock())
         except Refused as refused:
-            await self.failed_sign_in(header, str(refused))
+            await self.failed_sign_in(refused)
         await self.spend("request", self.user.id)
+        await self.reader()  # the asker's language, for the answer and for any refusal
 
-    async def failed_sign_in(self, header: str | None, why: str) -> NoReturn:
-        """Launch data that does not check: 401, and past its client address's budget 429
-        (this failing request only), said in the log once a minute per address."""
+    async def failed_sign_in(self, refused: Refused) -> NoReturn:
+        """Launch data that does not check: 401 saying why, and past its client address's
+        budget 429 (this failing request only), said in the log once a minute per address."""
         address = self.request.remote_ip
+        words = self.words()
         if await self.app.budgets.allow("failed_sign_in", address):
-            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", why)
+            log.info("launch data refused from %s: %s", address, refused)
+            message = words(SIGN_IN_WORDS.get(refused.reason, "app.error.signed_out"))
+            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", message)
         SIGN_INS_LOG.over(address)
         budget = self.app.budgets.table["failed_sign_in"]
-        lang = negotiate(claimed_language(header), self.app.default_language())
         raise Answer(
             HTTPStatus.TOO_MANY_REQUESTS,
             budget.error,
-            translator(lang)(budget.refusal),
+            words(budget.refusal),
             retry_after=budget.retry_after,
             logged=False,
         )
@@ -223,15 +258,9 @@ class ApiHandler(DoorHandler):
         return Answer(
             HTTPStatus.TOO_MANY_REQUESTS,
             budget.error,
-            self.quick_t()(budget.refusal),
+            self.words()(budget.refusal),
             retry_after=budget.retry_after,
         )
-
-    def quick_t(self) -> Translator:
-        """The asker's Telegram language, without asking the database (a refusal at the
-        door spends nothing)."""
-        lang = self.user.language_code if self.user else None
-        return translator(negotiate(lang, self.app.default_language()))
 
     def _handle_request_exception(self, error: BaseException) -> None:
         if isinstance(error, Spent):  # a budget spent deep down (a question to Telegram)
@@ -239,7 +268,7 @@ class ApiHandler(DoorHandler):
             return
         if isinstance(error, StorageUnavailable):
             # in the asker's Telegram language: the database that keeps their choice is down
-            message = self.quick_t()("app.storage_down")
+            message = self.words()("app.storage_down")
             self.refuse(Answer(HTTPStatus.SERVICE_UNAVAILABLE, "storage_down", message))
             return
         super()._handle_request_exception(error)
@@ -256,12 +285,14 @@ class ApiHandler(DoorHandler):
         """Send ``payload`` as the contract's ``model`` says it is."""
         self.send(model.model_validate(payload))
 
-    async def reader(self):
-        """The asker's language, as the chat speaks to them."""
-        user = self.user
-        assert user is not None
-        telegram_user = User(user.id, user.first_name, False, language_code=user.language_code)
-        return await self.app.host.languages.user_t(telegram_user)
+    async def reader(self) -> Translator:
+        """The asker's language, as the chat speaks to them (read once a request)."""
+        if self.t is None:
+            user = self.user
+            assert user is not None
+            telegram_user = User(user.id, user.first_name, False, language_code=user.language_code)
+            self.t = await self.app.host.languages.user_t(telegram_user)
+        return self.t
 
     async def seated_match(self, match_id: str) -> Match:
         """A match the asker plays in (one who only watches it is told it is not theirs)."""
@@ -311,7 +342,7 @@ class ApiHandler(DoorHandler):
         same answer either way (404, the same body), and the same cost — one of the asker's
         look-ups, checked before (:meth:`member_of`) — so asking cannot tell them apart."""
         await self.spend("look_up", self.user.id)
-        raise Answer(HTTPStatus.NOT_FOUND, key, self.quick_t()(message))
+        raise Answer(HTTPStatus.NOT_FOUND, key, self.words()(message))
 
 
 class TablesHandler(ApiHandler):

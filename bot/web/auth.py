@@ -34,7 +34,14 @@ Text = Annotated[str, StringConstraints(max_length=256)]
 
 
 class Refused(Exception):
-    """The request does not prove who sent it: missing, malformed, forged or too old."""
+    """The request does not prove who sent it: missing, malformed, forged or too old. The
+    ``reason`` says which for the person who sees it (``missing``: no launch data, the page
+    opened outside Telegram; ``expired``: more than a day old; ``bad``: anything else); the
+    message says it for the log."""
+
+    def __init__(self, message: str, reason: str = "bad") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class TelegramUser(BaseModel):
@@ -89,8 +96,10 @@ def signature(fields: dict[str, str], token: str) -> str:
 def user_of(header: str | None, token: str, now: float) -> WebUser:
     """The user an ``Authorization`` header's launch data names, once checked."""
     if not header:
-        raise Refused("no Authorization header")
+        raise Refused("no Authorization header", "missing")
     scheme, _, raw = header.partition(" ")
+    if scheme.lower() == SCHEME and not raw.strip():
+        raise Refused("no initData", "missing")
     if scheme.lower() != SCHEME or not raw:
         raise Refused(f"Authorization must be '{SCHEME} <initData>'")
     return check_init_data(raw.strip(), token, now)
@@ -104,7 +113,7 @@ def claimed_language(header: str | None) -> str | None:
         return None
     try:
         user = json.loads(dict(parse_qsl(raw)).get("user", "null"))
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError):  # not a query string, its user not JSON, too deep
         return None
     language = user.get("language_code") if isinstance(user, dict) else None
     return language if isinstance(language, str) and len(language) <= 35 else None
@@ -131,7 +140,7 @@ def check_init_data(raw: str, token: str, now: float) -> WebUser:
         raise Refused(f"initData's {where} is missing or malformed") from None
     auth_date = int(data.auth_date)
     if now - auth_date > MAX_AGE_SECONDS:
-        raise Refused("initData is older than 24 hours")
+        raise Refused("initData is older than 24 hours", "expired")
     if auth_date > now + CLOCK_LEEWAY_SECONDS:
         raise Refused("initData is dated in the future")
     return person

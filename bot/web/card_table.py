@@ -55,7 +55,7 @@ def _5211(t, view, seat, names, to_act, legal) -> dict[str, Any]:
     seats = []
     for number in range(n):
         points = t.plural("table.points", view["points"][number])
-        cards = t.plural("table.cards", view["hand_sizes"][number])
+        cards = t.plural("table.5211.cards", view["hand_sizes"][number])
         facts = [cards, points]
         if view["options"]["match_target"]:
             facts.append(t("table.match_total", total=view["match_points"][number]))
@@ -203,7 +203,10 @@ def _sultan(t, view, seat, names, to_act, legal) -> dict[str, Any]:
     seats = []
     for number in range(n):
         gems = view["gem_counts"][number]
-        facts = [t.plural("table.cards", view["hand_sizes"][number]), t.plural("table.gems", gems)]
+        facts = [
+            t.plural("table.sultan.cards", view["hand_sizes"][number]),
+            t.plural("table.sultan.gems", gems),
+        ]
         points = None
         if over:
             points = view["scores"][number]
@@ -322,7 +325,7 @@ def _donkey(t, view, seat, names, to_act, legal) -> dict[str, Any]:
     scored = view["hands_played"] > 0
     seats = []
     for number in range(n):
-        facts = [t.plural("table.cards", view["hand_sizes"][number])]
+        facts = [t.plural("table.donkey.cards", view["hand_sizes"][number])]
         if scored:
             facts.append(t.plural("table.penalty", view["totals"][number]))
         holder = view["donkey_holder"] == number and not over

@@ -74,5 +74,5 @@ def summary(t: Translator, match: Match, count: int) -> dict[str, Any]:
         "steps": count,
         "result": result(match, t, engine.view(match.state, None), names) if over else None,
         "looks": looks(match.game, t),
-        "texts": texts(t),
+        "texts": texts(t, match.game),
     }

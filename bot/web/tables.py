@@ -33,14 +33,22 @@ TAG = re.compile(r"<[^>]+>")
 # the page's own words, in the viewer's language ("app." keys of the bot's catalogue)
 PAGE_TEXTS = (
     "open_table", "your_turn", "your_tables", "no_tables", "open_in_telegram", "connecting",
-    "offline", "storage_down", "not_your_table", "no_table", "game_over", "centre", "factory",
-    "supply", "floor", "hand", "corners", "wild", "pass", "done", "take", "cancel", "pick_tiles",
-    "pick_line", "pick_column", "pick_space", "pick_payment", "pick_bonus", "pick_keep",
-    "waiting", "score", "play", "watching", "replay", "back", "forward", "start", "end",
-    "finished", "deal", "step",
+    "offline", "storage_down", "not_your_table", "no_table", "game_over", "centre", "pass",
+    "done", "take", "cancel", "waiting", "score", "play", "watching", "replay", "back",
+    "forward", "start", "end", "finished", "deal", "step",
 )  # fmt: skip
 # the drawn table's own words ("table.page." keys of the table domain)
-TABLE_TEXTS = ("continue", "back", "total", "hand", "table", "last")
+TABLE_TEXTS = ("continue", "total", "table", "last")
+# words that name a game's own pieces and places, each game's in its own words
+# ("app.<game>." and "table.<game>." keys): the glossary reads them as the game's
+GAME_TEXTS = {
+    "azul": ("factory", "floor", "pick_tiles", "pick_line", "pick_column"),
+    "summer_pavilion": (
+        "factory", "supply", "hand", "corners", "wild", "pick_tiles", "pick_space",
+        "pick_payment", "pick_bonus", "pick_keep",
+    ),
+}  # fmt: skip
+CARD_TEXTS = ("back", "hand")  # a card face down, the player's hand: "table.<game>." keys
 
 
 def plain_lines(text: str) -> list[str]:
@@ -58,15 +66,20 @@ def looks(game: str, t: Translator) -> list[dict[str, Any]]:
     return _looks(game, t.lang)
 
 
-def texts(t: Translator) -> dict[str, str]:
-    return _texts(t.lang)
+def texts(t: Translator, game: str | None = None) -> dict[str, str]:
+    """The page's words in ``t``'s language; with a ``game``, that game's own words too."""
+    return _texts(t.lang, game)
 
 
 @cache
-def _texts(lang: str) -> dict[str, str]:
+def _texts(lang: str, game: str | None) -> dict[str, str]:
     t = translator(lang)
     words = {key: t(f"app.{key}") for key in PAGE_TEXTS}
     words.update({f"table_{key}": t(f"table.page.{key}") for key in TABLE_TEXTS})
+    words["refused"] = t("app.error.refused")  # a refusal that came without its words
+    words.update({key: t(f"app.{game}.{key}") for key in GAME_TEXTS.get(game, ())})
+    if game in CARD_GAMES:
+        words.update({f"table_{key}": t(f"table.{game}.{key}") for key in CARD_TEXTS})
     return words
 
 
@@ -131,7 +144,7 @@ def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any
         "story": [line for line in plain_lines(story) if line],
         "result": result(match, t, public, names) if match.status == "finished" else None,
         "looks": looks(match.game, t),
-        "texts": texts(t),
+        "texts": texts(t, match.game),
         **public_lines(match.game, t, public, names),
         **drawn(match.game, t, view, number, names, to_act, bool(legal)),
     }

@@ -81,10 +81,16 @@ function applyTheme(params) {
 // -- talking to the server ----------------------------------------------------------------
 class Refusal extends Error {
   constructor(status, body) {
-    super(body.message || body.error || String(status));
+    super(refusalWords(body));
     this.status = status;
     this.key = body.error;
   }
+}
+
+// A refused request in the player's words: the server's message, in their language (the
+// server gives every refusal one); never a bare key, a status or English of the page's own.
+function refusalWords(body) {
+  return body.message || state.texts.refused || "⚠️";
 }
 
 const PACE_RETRY_MS = 600; // asked too fast (429): the same request again, a moment later
@@ -520,7 +526,8 @@ async function start() {
   const app = telegram();
   if (app) dress(app);
   if (!initData()) {
-    show("Open this table from your chat with the bot.", "problem");
+    // opened outside Telegram: the server says so, in the browser's language
+    await api("/api/tables").catch((error) => show(error.message, "problem"));
     firstDrawn();
     return;
   }

@@ -162,7 +162,7 @@ async def test_a_card_table_speaks_its_viewers_language(table_bot):
         russian = (await client.get(f"/api/tables/{match.id}", headers=header(IVAN))).json()
         italian = (await client.get(f"/api/tables/{match.id}", headers=header(GIULIA))).json()
     assert russian["centre"]["heading"].startswith("Раунд 1")
-    assert russian["texts"]["play"] == "Сыграть" and russian["now"].startswith("Выбери 2 карты")
+    assert russian["texts"]["play"] == "Сыграть" and russian["now"].startswith("Выбери 2 карточки")
     assert (
         italian["centre"]["heading"].startswith("Round 1") and italian["texts"]["play"] == "Gioca"
     )

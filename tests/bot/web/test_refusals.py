@@ -1,0 +1,126 @@
+"""Every refusal the table app's page can show is said in the asker's language: the one the
+chat speaks to them, else their Telegram app's — read from the launch data even when its
+signature fails, else the browser's — and never as a raw key or the server's English."""
+
+from __future__ import annotations
+
+import ast
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.presentation.i18n import LANGUAGES, translator
+from bot.table.host import get_host
+from bot.web import limits
+from tests.bot import play_azul
+from tests.bot.conftest import ALICE, BOB
+from tests.bot.helpers import current_match
+from tests.bot.web.conftest import header
+
+pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
+RU = translator("ru")
+ALICE_RU = replace(ALICE, language_code="ru")
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+WEB = Path(__file__).resolve().parents[3] / "bot" / "web"
+
+
+def russian(message: str) -> bool:
+    """Russian words, and no English left in (Telegram's name aside)."""
+    return bool(CYRILLIC.search(message)) and set(LATIN_WORD.findall(message)) <= {"Telegram"}
+
+
+async def test_expired_launch_data_in_russian_is_refused_in_russian(table_bot):
+    expired = header(ALICE_RU, auth_date=time.time() - 25 * 3600)
+    async with table_bot.client() as client:
+        answer = await client.get("/api/tables", headers=expired)
+    assert answer.status_code == 401
+    assert answer.json() == {"error": "signed_out", "message": RU("app.error.expired")}
+    assert russian(answer.json()["message"])
+
+
+async def test_forged_or_missing_launch_data_is_refused_in_the_language_it_claims(table_bot):
+    forged = header(ALICE_RU)
+    forged["Authorization"] = forged["Authorization"].replace("hash=", "hash=00")
+    async with table_bot.client() as client:
+        bad = await client.get("/api/tables", headers=forged)
+        missing = await client.get("/api/tables", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+        italian = await client.get(
+            "/api/tables", headers={"Authorization": "tma", "Accept-Language": "it"}
+        )
+    assert bad.json() == {"error": "signed_out", "message": RU("app.error.signed_out")}
+    assert missing.json() == {"error": "signed_out", "message": RU("app.open_in_telegram")}
+    assert italian.json()["message"] == translator("it")("app.open_in_telegram")
+
+
+async def test_every_refusal_without_words_of_its_own_is_said_in_the_stored_language(
+    table_bot,
+):
+    """Alice's Telegram is English, but she chose Russian in the chat: the refusals that
+    carry only a key (a replay's missing step, a lesson that is not there or is over, a
+    malformed move, a replay of a match still played) speak Russian."""
+    await play_azul.start_match(table_bot.driver, ALICE, [ALICE, BOB])
+    await table_bot.driver.settle()
+    await get_host(table_bot.driver.app).storage.set_user_lang(ALICE.id, ALICE.first_name, "ru")
+    match = await current_match(table_bot.driver)
+    said = header(ALICE)
+    async with table_bot.client() as client:
+        answers = {
+            "no_lesson": await client.get("/api/lessons/chess/0", headers=said),
+            "lesson_over": await client.post(
+                "/api/lessons/azul/99/moves", json={"action": [0]}, headers=said
+            ),
+            "bad_move": await client.post(
+                f"/api/tables/{match.id}/moves", content=b"{", headers=said
+            ),
+            # refused at its headers, before the launch data is checked: in the language
+            # that launch data claims
+            "too_large": await client.post(
+                f"/api/tables/{match.id}/moves",
+                content=b"x" * (limits.MAX_BODY_BYTES + 1),
+                headers=header(ALICE_RU),
+            ),
+            "still_playing": await client.get(f"/api/replays/{match.id}/5", headers=said),
+        }
+    for key, answer in answers.items():
+        body = answer.json()
+        assert answer.status_code >= 400, (key, body)
+        assert body["message"] and russian(body["message"]), (key, body)
+        assert body["error"] not in body["message"]
+
+
+def refusal_keys() -> set[str]:
+    """Every key the table app's code refuses with (``Answer(status, "key", ...)``)."""
+    keys = set()
+    for path in WEB.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "Answer"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
+                keys.add(node.args[1].value)
+    return keys
+
+
+SERVER_ONLY = {"not_an_update", "forbidden", "not_serving"}  # the webhook's: Telegram reads them
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_key_has_words_in_every_language(backend, lang):
+    """A refusal either brings its message (a key of the catalogue, given where it is
+    raised) or has ``app.error.<key>``: no key reaches the page bare."""
+    t = translator(lang)
+    keys = refusal_keys()
+    assert {"too_fast", "no_step", "no_lesson", "lesson_over", "too_many_connections"} <= keys
+    for key in keys - SERVER_ONLY:
+        with_words = t.has(f"app.error.{key}")
+        given = key in {"signed_out", "storage_down", "no_table", "not_your_table",
+                        "still_playing", "no_tournament", "not_your_tournament",
+                        "no_invitations", "telegram"}  # fmt: skip
+        assert with_words or given, f"{lang}: {key} has no words"
+    assert t.has("app.error.refused") and t.has("app.error.server")
