@@ -59,6 +59,7 @@ from bot.telegram_api.messenger import Messenger
 from bot.telegram_api.rate_limit import TelegramLimits
 from bot.web.api import TableApp
 from bot.web.health import HealthCheck
+from bot.web.limits import Budgets
 from bot.web.live import LiveTables
 from bot.web.server import Webhook, WebhookUpdater, WebServer
 from bot.web.watchers import Watchers
@@ -122,7 +123,9 @@ def build_application(
         if settings.webhook_url:
             webhook = Webhook(settings.webhook_path(), settings.webhook_secret_token())
         routes = table_app_routes(settings, host) if settings.web_app_url else []
-        web = WebServer(HealthCheck(host.storage), port, webhook, routes)
+        web = WebServer(
+            HealthCheck(host.storage), port, webhook, routes, trust_proxy=settings.trust_proxy
+        )
         application.bot_data[WEB_KEY] = web
         if webhook is not None:  # updates come through it: run_webhook's updater uses it
             application.updater = WebhookUpdater(application.bot, application.update_queue, web)
@@ -133,7 +136,8 @@ def build_application(
 def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
     """The table app: its open tables are told of every change and leave their players'
     chat prompts alone; its page and API go on the bot's web server."""
-    watchers = Watchers(host.messenger.is_member)
+    budgets = Budgets()  # one table of what the app's users may spend (bot.web.limits)
+    watchers = Watchers(host.messenger.is_member_for_app, budgets)
     live = LiveTables(
         settings.web_app_url,
         host.publisher.redraw_prompt,
@@ -142,7 +146,8 @@ def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
     )
     host.publisher.watch_tables(live)
     invite = partial(inline.prepare_invitation, host)  # the home's "Play with a friend"
-    return TableApp(host, settings.telegram_bot_token.get_secret_value(), live, invite).routes()
+    token = settings.telegram_bot_token.get_secret_value()
+    return TableApp(host, token, live, invite, budgets).routes()
 
 
 def build_host(settings: Settings, application: Application) -> Host:

@@ -70,6 +70,13 @@ class Settings(BaseSettings):
         "is reached (on a PaaS, the app's own URL); unset, no app. http:// only on "
         "127.0.0.1 or localhost, for local testing.",
     )
+    trust_proxy: bool = Field(
+        False,
+        description="The bot's port is reached only through a proxy (a PaaS router, a "
+        "reverse proxy on the same machine) that sets X-Forwarded-For: the client address "
+        "is read from it. false: the address is the connection's (a port open to anyone, "
+        "where the header could be made up).",
+    )
     web_app_main: bool = Field(
         False,
         description="The table app is the bot's Main Mini App (set in BotFather): the group "

@@ -10,8 +10,8 @@ is given names those matches as the valid values of ``{match}`` (any other is tr
 invalid one), and every request is signed as a player of the running Azul match (a member
 of every group, as the fake Telegram answers: the other two are watched). The live stream, which
 stays open by design, is left out (its refusals are tested in ``tests/bot/web``). The
-paces per user and per address are off: the fuzzer asks faster than any person, and its
-requests must reach the handlers (the paces are tested on their own).
+budgets (``bot.web.limits``) are open: the fuzzer asks faster than any person, and its
+requests must reach the handlers (the budgets are tested on their own).
 
 ``--examples`` is schemathesis's ``--max-examples`` (per operation and phase); the default
 run of the test suite uses a small number, ``--examples 1000`` is the soak."""
@@ -50,11 +50,11 @@ def open_paces() -> None:
     """No pace: every request the fuzzer makes reaches its handler (for this process: the
     tests undo it with their own fixture)."""
 
-    async def allow(self, key) -> bool:
-        return True
+    async def spend(self, action, key=None) -> None:
+        return None
 
-    limits.Pace.allow = allow  # type: ignore[method-assign]
-    limits.Pace.has_capacity = lambda self, key: True  # type: ignore[method-assign]
+    limits.Budgets.spend = spend  # type: ignore[method-assign]
+    limits.Budgets.has = lambda self, action, key=None: True  # type: ignore[method-assign]
 
 
 def with_known_matches(document: dict, ids: list[int]) -> dict:

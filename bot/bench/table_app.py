@@ -137,7 +137,11 @@ async def client(plan: dict) -> None:
 
 # -- the bot ----------------------------------------------------------------------------------
 class TableBench(Bench):
-    """The bench's bot, with the table app on ``url`` (a free port of localhost)."""
+    """The bench's bot, with the table app on ``url`` (a free port of localhost);
+    ``rate_limited``: its calls to Telegram paced as in service (the benches of the app's own
+    figures count them unpaced)."""
+
+    rate_limited = False
 
     def __init__(self, args: argparse.Namespace, workdir: Path, port: int) -> None:
         self.port, self.url = port, f"http://127.0.0.1:{port}"
@@ -159,7 +163,7 @@ class TableBench(Bench):
         settings = Settings(
             telegram_bot_token=TOKEN,
             database_path=self.workdir / "bench.sqlite3",
-            rate_limit=False,
+            rate_limit=self.rate_limited,
             default_turn_seconds=0,
             ai_workers=0,
             web_app_url=self.url,

@@ -15,14 +15,31 @@ of localhost) is attacked by a client in a process of its own, so that the memor
   them, and how long until the last was cut (``cut_within_s``);
 * each figure the median of ``--runs`` runs, with the bot's CPU time
   (``time.process_time``) and the wall time of the whole attack beside it.
+
+``--telegram``: instead, the Telegram calls that signed users can make the bot send through
+the table app (``telegram_calls``). The bot runs as in service (its rate limiter on, the
+app's share in it), with ``--groups`` groups each playing a match; for each of
+``--attackers`` (1 and 100 by default), that many signed users — each has started the bot,
+none is in those groups — attack every route of the app at once for ``--seconds`` (60): "Play
+with a friend" for each game in turn, a practice match started (then stopped with /cancel in
+the chat, so the next may start) and its moves, each group's table, replay and launch link
+(the membership look-ups), tournaments that are not there, their tables, the home and a
+lesson. The attack is cut at its end; then the calls it left queued in the limiter are let
+out. The figure is the most calls the fake Telegram received in any 60 s (counted every half
+second), and all of them by method, beside the attempts and their answers; the run whose
+minute is the median of ``--runs`` is shown. The attackers are in the bot's own process: the
+CPU time is theirs and the bot's together.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import gc
+import itertools
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -31,11 +48,17 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
 import psutil
 
-from bot.bench.table_app import TableBench, client_or_bench
+from bot.bench.table_app import TOKEN, TableBench, client_or_bench
+from bot.table.host import get_host
+from bot.telegram_api.callbacks import Callback, Kind
+from bot.testing.driver import FakeUser
 from bot.testing.fake_server import free_port
 from bot.web import server
+from bot.web.auth import signed_init_data
+from bot.web.practice import FRIEND_GAMES
 
 MIB = 2**20
 
@@ -192,6 +215,175 @@ async def run(args: argparse.Namespace) -> dict:
     }
 
 
+# -- the Telegram calls signed users can cause -------------------------------------------
+ATTACKER_IDS = 7 * 10**9  # the attackers' user ids from here on
+PRACTICE_MOVES = 10  # moves an attacker plays in each practice match before /cancel
+
+
+class ServiceBench(TableBench):
+    """The bench's bot with its rate limiter on, as in service (the app's share in it)."""
+
+    rate_limited = True
+
+
+class Attacker:
+    """One signed user attacking every route of the app in turn, as fast as answers come."""
+
+    def __init__(self, bench: ServiceBench, number: int, matches: list[int]) -> None:
+        self.bench, self.matches = bench, matches
+        self.user = FakeUser(ATTACKER_IDS + number, f"A{number}")
+        self.games = itertools.cycle(FRIEND_GAMES)
+        self.probe = itertools.count(10**9 + number * 10**6)  # tournaments that are not there
+        self.answers: collections.Counter[str] = collections.Counter()
+
+    def headers(self) -> dict[str, str]:
+        user = self.user.as_dict()
+        return {"Authorization": "tma " + signed_init_data(TOKEN, user, int(time.time()))}
+
+    async def ask(self, http: httpx.AsyncClient, method: str, path: str, body=None):
+        answer = await http.request(method, path, json=body, headers=self.headers())
+        self.answers[f"{answer.status_code} {answer.json().get('error', '')}".strip()] += 1
+        return answer
+
+    async def attack(self, http: httpx.AsyncClient, until: float) -> None:
+        while time.monotonic() < until:
+            await self.ask(http, "POST", "/api/friend", {"game": next(self.games)})
+            started = await self.ask(
+                http, "POST", "/api/practice", {"game": "azul", "level": "easy"}
+            )
+            if started.status_code == 200:
+                await self.play(http, started.json()["match"])
+            for match in self.matches:
+                await self.ask(http, "GET", f"/api/tables/{match}")
+                await self.ask(http, "GET", f"/api/replays/{match}")
+            await self.ask(http, "GET", f"/api/tournaments/{next(self.probe)}")
+            await self.ask(http, "GET", "/api/tables")
+            await self.ask(http, "GET", "/api/launch")
+            await self.ask(http, "GET", "/api/lessons")
+            await self.ask(http, "POST", "/api/lessons/azul")
+
+    async def play(self, http: httpx.AsyncClient, match: int) -> None:
+        """Moves of the practice match from the app, as fast as answers come (each move
+        redraws its board in the private chat), then /cancel in the chat (and its
+        confirmation), so that the next start may make a new one."""
+        for _ in range(PRACTICE_MOVES):
+            table = (await self.ask(http, "GET", f"/api/tables/{match}")).json()
+            if not table.get("legal"):
+                break
+            body = {"action": table["legal"][0], "token": table["token"]}
+            await self.ask(http, "POST", f"/api/tables/{match}/moves", body)
+        driver = self.bench.driver
+        await self.bench.feed(driver.message_update(self.user, self.user.id, "/cancel"))
+        host = get_host(self.bench.app)
+        stop = await host.storage.load(match)
+        if stop is not None and stop.status == "playing":
+            confirm = Callback(Kind.ABORT, match).encode()
+            await self.bench.feed(driver.press_update(self.user, self.user.id, 1, confirm))
+
+
+async def quiet(bench: ServiceBench, settle: float = 2.0, limit: float = 120.0) -> None:
+    """Until the fake Telegram has heard nothing for ``settle`` seconds (the groups' boards
+    drawn, paced by the limiter), at most ``limit``."""
+    began = time.monotonic()
+    last = sum(bench.api.call_counts.values())
+    calm_since = time.monotonic()
+    while time.monotonic() - began < limit:
+        await asyncio.sleep(0.25)
+        now = sum(bench.api.call_counts.values())
+        if now != last:
+            last, calm_since = now, time.monotonic()
+        elif time.monotonic() - calm_since >= settle:
+            return
+
+
+async def telegram_attack(args: argparse.Namespace, attackers: int) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        bench = ServiceBench.of(Path(folder), port)
+        await bench.start()
+        matches = [await bench.open_match("azul") for _ in range(args.groups)]
+        host = get_host(bench.app)
+        crowd = [Attacker(bench, n, matches) for n in range(attackers)]
+        for attacker in crowd:  # each has started the bot; none is in the groups
+            bench.api.started.add(attacker.user.id)
+            await bench.feed(bench.driver.message_update(attacker.user, attacker.user.id, "/start"))
+            for match in matches:
+                group = (await host.storage.load(match)).chat_id
+                bench.api.outsiders[group].add(attacker.user.id)
+        await quiet(bench)
+        bench.api.reset_counts()
+        cpu, wall = time.process_time(), time.perf_counter()
+        until = time.monotonic() + args.seconds
+        limits = httpx.Limits(max_connections=attackers + 10)
+        totals: list[tuple[float, int]] = []  # (when, calls so far), every half second
+
+        async def count() -> None:
+            while True:
+                totals.append((time.monotonic(), sum(bench.api.call_counts.values())))
+                await asyncio.sleep(0.5)
+
+        counting = asyncio.create_task(count())
+        async with httpx.AsyncClient(base_url=bench.url, timeout=60, limits=limits) as http:
+            attacks = [asyncio.create_task(a.attack(http, until)) for a in crowd]
+            await asyncio.wait(attacks, timeout=args.seconds)
+            for attack in attacks:  # the attack ends at its minute, whatever is in flight
+                attack.cancel()
+            await asyncio.gather(*attacks, return_exceptions=True)
+        attack_wall = time.perf_counter() - wall
+        await quiet(bench)  # the calls the attack left queued in the limiter, sent
+        counting.cancel()
+        calls = dict(bench.api.call_counts)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        await bench.stop()
+    totals.append((time.monotonic(), sum(calls.values())))
+    peak = most_in_a_minute(totals)
+    answers: collections.Counter[str] = collections.Counter()
+    for attacker in crowd:
+        answers.update(attacker.answers)
+    total = sum(calls.values())
+    return {
+        "telegram_calls": total,  # in the attack, and the calls it left queued after it
+        "most_in_a_minute": peak,
+        "by_method": dict(sorted(calls.items(), key=lambda item: -item[1])),
+        "requests": sum(answers.values()),
+        "answers": dict(answers.most_common()),
+        "attack_s": round(attack_wall, 2),
+        "cpu_s": round(cpu, 2),
+        "wall_s": round(wall, 2),
+    }
+
+
+def most_in_a_minute(totals: list[tuple[float, int]]) -> int:
+    """The most calls within any 60 s of a count taken now and then ((when, calls so far))."""
+    return max(
+        max(calls for then, calls in totals if then <= when + 60) - before
+        for when, before in totals
+    )
+
+
+async def telegram_figures(args: argparse.Namespace) -> dict:
+    figures = []
+    for attackers in args.attackers:
+        runs = [await telegram_attack(args, attackers) for _ in range(args.runs)]
+        middle = sorted(runs, key=lambda run: run["most_in_a_minute"])[len(runs) // 2]
+        figures.append(
+            {
+                "attackers": attackers,
+                "runs_most_in_a_minute": [run["most_in_a_minute"] for run in runs],
+                **middle,
+                "cpu_s": round(statistics.median(run["cpu_s"] for run in runs), 2),
+                "wall_s": round(statistics.median(run["wall_s"] for run in runs), 2),
+            }
+        )
+    return {
+        "telegram_calls": figures,
+        "seconds": args.seconds,
+        "groups": args.groups,
+        "runs": args.runs,
+        "load_average": os.getloadavg(),
+    }
+
+
 def medians(runs: list[dict]) -> dict:
     return {key: round(statistics.median(run[key] for run in runs), 2) for key in runs[0]}
 
@@ -203,8 +395,18 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--silent", type=int, default=2000, help="connections that send nothing")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--telegram", action="store_true", help="the Telegram calls signed users can cause"
+    )
+    parser.add_argument("--attackers", type=int, nargs="+", default=[1, 100])
+    parser.add_argument("--seconds", type=float, default=60.0, help="each attack's length")
+    parser.add_argument("--groups", type=int, default=10, help="groups playing a match")
     parser.add_argument("--client", help=argparse.SUPPRESS)
-    client_or_bench(parser.parse_args(argv), client, run)
+    args = parser.parse_args(argv)
+    if args.telegram:
+        print(json.dumps(asyncio.run(telegram_figures(args))))
+        return
+    client_or_bench(args, client, run)
 
 
 if __name__ == "__main__":

@@ -93,34 +93,11 @@ def invitation(
     )
 
 
-async def prepare_invitation(host: Host, user: User, game: str) -> str:
-    """The table app's "Play with a friend": the invitation kept by Telegram for ``user``
-    to send (``savePreparedInlineMessage``); the app then opens Telegram's chat picker
-    (``shareMessage``) with the returned id. The friend's tap on Join opens the table as
-    any inline table's. Raises :class:`telegram.error.TelegramError` when Telegram refuses."""
-    await host.storage.remember_user(user.id, display_name(user), telegram_lang=user.language_code)
-    t = await host.languages.user_t(user)
-    result = invitation(host, t, user.id, html.escape(display_name(user)), game)
-    prepared = await host.bot.save_prepared_inline_message(
-        user_id=user.id,
-        result=result,
-        allow_user_chats=True,
-        allow_group_chats=True,
-        allow_bot_chats=False,
-        allow_channel_chats=False,
-    )
-    return prepared.id
-
-
-async def inline_query(update: Update, context: BotContext) -> None:
-    """``@bot [words]`` in any chat: the games whose name matches the words, each with its
-    summary and player count; choosing one sends the table's invitation to that chat."""
-    host = context.host
-    query = update.inline_query
-    user = query.from_user
+async def remember_creator(host: Host, user: User):
+    """An invitation's creator, kept: a table's first press may come from someone else, who
+    sees its creator's name and language (written only when they change: a query comes with
+    every letter typed). Their record, as now kept."""
     record = await host.storage.user(user.id)
-    # a table's first press may come from someone else: its creator's name and language are
-    # kept (written only when they change: a query comes with every letter typed)
     if record is None or (record.name, record.telegram_lang) != (
         display_name(user),
         user.language_code,
@@ -129,6 +106,30 @@ async def inline_query(update: Update, context: BotContext) -> None:
             user.id, display_name(user), telegram_lang=user.language_code
         )
         record = await host.storage.user(user.id)
+    return record
+
+
+async def prepare_invitation(host: Host, user: User, game: str) -> tuple[str, float]:
+    """The table app's "Play with a friend": the invitation kept by Telegram for ``user``
+    to send (``savePreparedInlineMessage``, within the app's share of the bot's Telegram
+    budget); the app then opens Telegram's chat picker (``shareMessage``) with the returned
+    id, valid until the returned time. The friend's tap on Join opens the table as any
+    inline table's, with its creator's name and language as kept here. Raises
+    :class:`telegram.error.TelegramError` when Telegram refuses."""
+    t = await host.languages.user_t(user)
+    result = invitation(host, t, user.id, html.escape(display_name(user)), game)
+    prepared = await host.messenger.prepare_inline_message(user.id, result)
+    await remember_creator(host, user)  # once Telegram has kept it: nothing for a refusal
+    return prepared
+
+
+async def inline_query(update: Update, context: BotContext) -> None:
+    """``@bot [words]`` in any chat: the games whose name matches the words, each with its
+    summary and player count; choosing one sends the table's invitation to that chat."""
+    host = context.host
+    query = update.inline_query
+    user = query.from_user
+    record = await remember_creator(host, user)
     t = await host.languages.user_t(user)
     wanted = query.query.strip().casefold()
     creator = html.escape(display_name(user))

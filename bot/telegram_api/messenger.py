@@ -37,6 +37,8 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from bot.telegram_api.rate_limit import APP_CALL
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -195,13 +197,38 @@ class Messenger:
             return False
         return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
-    async def is_member(self, chat_id: int, user_id: int) -> bool:
-        """Whether the user is in the group now; a check that fails answers no."""
+    async def is_member(self, chat_id: int, user_id: int, for_app: bool = False) -> bool:
+        """Whether the user is in the group now; a check that fails answers no. ``for_app``:
+        asked for the table app, within its share of the budget (past it,
+        :class:`~bot.telegram_api.rate_limit.ShareSpent` is raised: neither yes nor no)."""
         try:
-            member = await self.bot.get_chat_member(chat_id, user_id)
+            member = await self.bot.get_chat_member(chat_id, user_id, **self._share(for_app))
         except TelegramError:
             return False
         return member.status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+    async def is_member_for_app(self, chat_id: int, user_id: int) -> bool:
+        return await self.is_member(chat_id, user_id, for_app=True)
+
+    async def prepare_inline_message(self, user_id: int, result: Any) -> tuple[str, float]:
+        """A message kept by Telegram for ``user_id`` to send from the table app
+        (``savePreparedInlineMessage``), within the app's share of the budget: its id and
+        when it expires (a Unix time)."""
+        prepared = await self.bot.save_prepared_inline_message(
+            user_id=user_id,
+            result=result,
+            allow_user_chats=True,
+            allow_group_chats=True,
+            allow_bot_chats=False,
+            allow_channel_chats=False,
+            **self._share(True),
+        )
+        return prepared.id, prepared.expiration_date.timestamp()
+
+    def _share(self, for_app: bool) -> dict[str, Any]:
+        if for_app and getattr(self.bot, "rate_limiter", None) is not None:
+            return {"rate_limit_args": APP_CALL}
+        return {}
 
     async def _call(self, chat_id: int, make_call: Callable[[], Awaitable[T]]) -> T:
         for attempt in range(1, MAX_ATTEMPTS + 1):

@@ -26,6 +26,16 @@ While a group waits here the publisher's requests for it coalesce: the next call
 latest state. Reads (``getChatMember``...) are not messages and are not held back, so a
 press that needs an admin check is still answered at once. Answers to presses carry no
 chat and are never held back either.
+
+**The table app's share.** A call the table app makes on a user's request (whether they
+are a member of a group; "Play with a friend"'s ``savePreparedInlineMessage``) is marked
+``rate_limit_args=APP_CALL``. Those calls have a share of the overall budget they may
+never exceed (``app_share``, a tenth: 3 calls a second, a burst of 3, at the free 30), and
+they never wait for it: past the share the call is refused at once (:class:`ShareSpent`),
+and the app answers "try again in a minute". Within the share they still queue behind every
+call of the games (the overall pacing releases the games' calls first), so a flood of the
+app's requests never delays a group's move. The share is a property of this one limiter,
+so it holds wherever its budget is kept.
 """
 
 from __future__ import annotations
@@ -46,6 +56,16 @@ READS = frozenset(
     {"getChat", "getChatMember", "getChatAdministrators", "getChatMemberCount", "getMe"}
 )
 MAX_IDLE_GROUPS = 1000  # idle groups' bookkeeping is dropped beyond this many
+APP_CALL = "app"  # rate_limit_args of a call the table app makes on a user's request
+APP_SHARE = 0.1  # of the overall budget: the most the app's calls may ever take
+
+
+class ShareSpent(Exception):
+    """A call of the table app past its share of the budget: refused, not sent."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"the app's share of Telegram's budget is spent ({retry_after:.1f} s)")
+        self.retry_after = retry_after
 
 
 class Pacing:
@@ -55,7 +75,8 @@ class Pacing:
     beyond ``burst``). A call within the budget goes at once, without an await; the calls
     that wait are released by one timer. (aiolimiter's ``AsyncLimiter``, used before, kept a
     heap entry, callbacks and a rescheduled timer for every waiting call: a fifth of the
-    drawing's CPU under load.)"""
+    drawing's CPU under load.) A ``later`` call waits until no other call waits: the
+    games' calls go before the app's."""
 
     def __init__(self, per_second: float, burst: int) -> None:
         self.per_second = per_second
@@ -63,20 +84,37 @@ class Pacing:
         self._budget = float(burst)  # calls that may go now
         self._counted = 0.0  # when the budget was last brought up to date (loop time)
         self._waiting: deque[asyncio.Future[None]] = deque()
+        self._waiting_later: deque[asyncio.Future[None]] = deque()
         self._timer: asyncio.TimerHandle | None = None
 
-    async def wait(self) -> None:
+    async def wait(self, later: bool = False) -> None:
         loop = asyncio.get_running_loop()
-        if not self._waiting:
+        if not self._waiting and not (later and self._waiting_later):
             self._count(loop.time())
             if self._budget >= 1:
                 self._budget -= 1
                 return
         waiting = loop.create_future()
-        self._waiting.append(waiting)
+        (self._waiting_later if later else self._waiting).append(waiting)
         if self._timer is None:
             self._release_later(loop)
         await waiting
+
+    def take_now(self) -> bool:
+        """One call of the budget if it may go at once (nothing waits); else False, and
+        nothing is taken."""
+        if self._waiting or self._waiting_later:
+            return False
+        self._count(asyncio.get_running_loop().time())
+        if self._budget < 1:
+            return False
+        self._budget -= 1
+        return True
+
+    def seconds_to_next(self) -> float:
+        """How long until one more call may go."""
+        self._count(asyncio.get_running_loop().time())
+        return max(0.0, (1 - self._budget) / self.per_second)
 
     def _count(self, now: float) -> None:
         self._budget = min(self.burst, self._budget + (now - self._counted) * self.per_second)
@@ -90,12 +128,13 @@ class Pacing:
         loop = asyncio.get_running_loop()
         self._timer = None
         self._count(loop.time())
-        while self._waiting and self._budget >= 1:
-            waiting = self._waiting.popleft()
-            if not waiting.done():  # else its caller was cancelled
-                self._budget -= 1
-                waiting.set_result(None)
-        if self._waiting:
+        for queue in (self._waiting, self._waiting_later):
+            while queue and self._budget >= 1:
+                waiting = queue.popleft()
+                if not waiting.done():  # else its caller was cancelled
+                    self._budget -= 1
+                    waiting.set_result(None)
+        if self._waiting or self._waiting_later:
             self._release_later(loop)
 
 
@@ -107,9 +146,10 @@ class _Group:
     sent: deque[float] = field(default_factory=deque)  # when its recent calls left
 
 
-class TelegramLimits(BaseRateLimiter[int]):
+class TelegramLimits(BaseRateLimiter[int | str]):
     """``window`` is Telegram's minute; tests shrink it (and ``margin``) to see many minutes
-    of play in a few seconds."""
+    of play in a few seconds. ``app_share``: the part of ``overall_per_second`` the table
+    app's calls may take (``APP_CALL``)."""
 
     def __init__(
         self,
@@ -118,6 +158,7 @@ class TelegramLimits(BaseRateLimiter[int]):
         group_calls: int = GROUP_CALLS,
         burst: int = GROUP_BURST,
         overall_per_second: float = OVERALL_PER_SECOND,
+        app_share: float = APP_SHARE,
     ) -> None:
         self.group_calls = group_calls
         self.burst = burst
@@ -126,6 +167,8 @@ class TelegramLimits(BaseRateLimiter[int]):
         self.refill = window / (group_calls - burst)
         self.min_gap = window / 60
         self.overall = Pacing(overall_per_second, burst=max(1, int(overall_per_second)))
+        app_pace = overall_per_second * app_share
+        self.app = Pacing(app_pace, burst=max(1, int(app_pace)))
         self._groups: dict[int | str, _Group] = {}
 
     async def initialize(self) -> None:
@@ -141,8 +184,13 @@ class TelegramLimits(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: int | str | None,
     ) -> Any:
+        if rate_limit_args == APP_CALL:  # within the app's share, after the games' calls
+            if not self.app.take_now():
+                raise ShareSpent(self.app.seconds_to_next())
+            await self.overall.wait(later=True)
+            return await callback(*args, **kwargs)
         chat_id = data.get("chat_id")
         if chat_id is None:  # an inline message's edit: the chat it is in (``Messenger``)
             chat_id = rate_limit_args

@@ -29,11 +29,16 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
 Every request stands behind the door (``bot.web.door``): the security headers, a body
 refused at its headers when it is over its route's limit, refusals in one line. Every API
 request carries ``Authorization: tma <initData>``, checked each time (``bot.web.auth``);
-the user comes from it alone. Limits (``bot.web.limits``): a small body, a pace per user, a
-pace per client address for requests whose launch data does not check (they are refused
-before their signature is even worked out), a number of live connections. Requests and
-answers go through the contract's models (``bot.web.contract``). A database that does not
-answer is said in one line (503), as a chat press would be.
+the user comes from it alone. Limits (``bot.web.limits``): a small body, a number of live
+connections, and a budget per action that spends — requests per user; launch data that does
+not check, per client address (only those failing requests are refused past it: a valid
+signature from the same address is always checked, one HMAC, and served on its user's own
+pace); new invitations and practice matches per user; questions to Telegram per user and
+for everyone. A budget's refusal is a 429 with ``Retry-After`` and a message in the asker's
+language. A table, replay or tournament the asker may not see is answered exactly as one
+that does not exist (404, the same body). Requests and answers go through the contract's
+models (``bot.web.contract``). A database that does not answer is said in one line (503),
+as a chat press would be.
 """
 
 from __future__ import annotations
@@ -41,10 +46,11 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 import tornado.iostream
 import tornado.web
@@ -58,10 +64,12 @@ from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
 from bot.table.host import Host
+from bot.table.place import place_of
+from bot.telegram_api.rate_limit import ShareSpent
 from bot.web import contract, lessons, openapi, practice, start_param, tables, tournament_page
 from bot.web.auth import Refused, WebUser, claimed_language, user_of
-from bot.web.door import Answer, DoorHandler
-from bot.web.limits import MAX_BODY_BYTES, Pace
+from bot.web.door import SIGN_INS_LOG, Answer, DoorHandler
+from bot.web.limits import MAX_BODY_BYTES, Budgets, Spent
 from bot.web.live import LiveTables
 from bot.web.replays import Replays
 from bot.web.replays import summary as replay_summary
@@ -74,18 +82,17 @@ PAGE = Path(__file__).with_name("page")
 STATIC_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}"  # the page's files: plain names, no path
 HEARTBEAT_SECONDS = 20.0
 ENDED = ("finished", "cancelled")  # a replay is of a match that is over
+INVITATION_MARGIN_SECONDS = 600  # a prepared invitation is offered again until this near its end
+INVITATIONS_KEPT = 10_000
 # a refusal's words: ``app.error.<key>`` in the asker's language, for the keys that carry no
 # message of their own; a sign-in refused says why (the page opened outside Telegram, launch
 # data more than a day old, anything else)
 SIGN_IN_WORDS = {"missing": "app.open_in_telegram", "expired": "app.error.expired"}
-# launch data that does not check, per client address: a burst, then a slow drip
-FAILED_SIGN_INS_BURST = 20
-FAILED_SIGN_INS_PER_SECOND = 1.0
 
-
-# an invitation to a game prepared for a user to send (savePreparedInlineMessage): its id;
-# made by the chat side (``bot.handlers.inline.prepare_invitation``), which the app connects
-Invite = Callable[[User, str], Awaitable[str]]
+# an invitation to a game prepared for a user to send (savePreparedInlineMessage): its id
+# and when Telegram drops it (a Unix time); made by the chat side
+# (``bot.handlers.inline.prepare_invitation``), which the app connects
+Invite = Callable[[User, str], Awaitable[tuple[str, float]]]
 
 
 class TableApp:
@@ -94,16 +101,26 @@ class TableApp:
     the paces."""
 
     def __init__(
-        self, host: Host, token: str, live: LiveTables, invite: Invite | None = None
+        self,
+        host: Host,
+        token: str,
+        live: LiveTables,
+        invite: Invite | None = None,
+        budgets: Budgets | None = None,
     ) -> None:
         self.host = host
         self.invite = invite  # "Play with a friend": a prepared invitation's id
         self.token = token
         self.live = live
-        self.pace = Pace()
-        self.failed_sign_ins = Pace(FAILED_SIGN_INS_PER_SECOND, FAILED_SIGN_INS_BURST)
+        # what the app's users may spend: the same table as the watchers' look-ups (app.py)
+        self.budgets = budgets or Budgets()
+        # the invitations prepared, per user, game and their words: offered again while valid
+        self.invitations: OrderedDict[tuple, tuple[str, float]] = OrderedDict()
         self.replays = Replays()
         self.clock: Callable[[], float] = time.time
+
+    def default_language(self) -> str:
+        return self.host.settings.default_language
 
     def routes(self) -> list[tuple]:
         args = {"app": self}
@@ -201,25 +218,54 @@ class ApiHandler(DoorHandler):
 
     async def prepare(self) -> None:
         await super().prepare()  # the body's size, at the headers
-        address = self.request.remote_ip
-        if not self.app.failed_sign_ins.has_capacity(address):
-            # this address's launch data has failed too often: not even checked
-            raise Answer(HTTPStatus.TOO_MANY_REQUESTS, "too_fast")
-        try:
-            self.user = user_of(
-                self.request.headers.get("Authorization"), self.app.token, self.app.clock()
-            )
+        header = self.request.headers.get("Authorization")
+        try:  # always checked: one HMAC, cheaper than any refusal
+            self.user = user_of(header, self.app.token, self.app.clock())
         except Refused as refused:
-            await self.app.failed_sign_ins.allow(address)
-            log.info("launch data refused from %s: %s", address, refused)
-            words = self.words()
-            message = words(SIGN_IN_WORDS.get(refused.reason, "app.error.signed_out"))
-            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", message) from None
-        if not await self.app.pace.allow(self.user.id):
-            raise Answer(HTTPStatus.TOO_MANY_REQUESTS, "too_fast")
+            await self.failed_sign_in(refused)
+        await self.spend("request", self.user.id)
         await self.reader()  # the asker's language, for the answer and for any refusal
 
+    async def failed_sign_in(self, refused: Refused) -> NoReturn:
+        """Launch data that does not check: 401 saying why, and past its client address's
+        budget 429 (this failing request only), said in the log once a minute per address."""
+        address = self.request.remote_ip
+        words = self.words()
+        if await self.app.budgets.allow("failed_sign_in", address):
+            log.info("launch data refused from %s: %s", address, refused)
+            message = words(SIGN_IN_WORDS.get(refused.reason, "app.error.signed_out"))
+            raise Answer(HTTPStatus.UNAUTHORIZED, "signed_out", message)
+        SIGN_INS_LOG.over(address)
+        budget = self.app.budgets.table["failed_sign_in"]
+        raise Answer(
+            HTTPStatus.TOO_MANY_REQUESTS,
+            budget.error,
+            words(budget.refusal),
+            retry_after=budget.retry_after,
+            logged=False,
+        )
+
+    async def spend(self, action: str, key=None) -> None:
+        """Charge ``action`` to ``key``'s budget (the asker's, where it is theirs); past it,
+        a 429 in the asker's words."""
+        try:
+            await self.app.budgets.spend(action, key)
+        except Spent as spent:
+            raise self.spent(spent) from None
+
+    def spent(self, spent: Spent) -> Answer:
+        budget = spent.budget
+        return Answer(
+            HTTPStatus.TOO_MANY_REQUESTS,
+            budget.error,
+            self.words()(budget.refusal),
+            retry_after=budget.retry_after,
+        )
+
     def _handle_request_exception(self, error: BaseException) -> None:
+        if isinstance(error, Spent):  # a budget spent deep down (a question to Telegram)
+            self.refuse(self.spent(error))
+            return
         if isinstance(error, StorageUnavailable):
             # in the asker's Telegram language: the database that keeps their choice is down
             message = self.words()("app.storage_down")
@@ -249,30 +295,54 @@ class ApiHandler(DoorHandler):
         return self.t
 
     async def seated_match(self, match_id: str) -> Match:
-        """A match the asker plays in."""
-        match = await self.known_match(match_id)
+        """A match the asker plays in (one who only watches it is told it is not theirs)."""
+        match = await self.viewable_match(match_id)
         if match.seat_of(self.user.id) is None:
-            await self.refuse_stranger()
+            message = (await self.reader())("app.not_your_table")
+            raise Answer(HTTPStatus.FORBIDDEN, "not_your_table", message)
         return match
 
     async def viewable_match(self, match_id: str) -> Match:
         """A match the asker plays in, or may watch (a member of its group)."""
-        match = await self.known_match(match_id)
-        if match.seat_of(self.user.id) is None and not await self.app.live.watchers.may_watch(
-            match, self.user.id
-        ):
-            await self.refuse_stranger()
+        match = await self.shown_match(match_id)
+        if match is not None and match.seat_of(self.user.id) is not None:
+            return match
+        group = match.chat_id if match is not None and place_of(match).watchable else None
+        if not await self.member_of(group) or match is None:
+            await self.unseen()
         return match
 
-    async def known_match(self, match_id: str) -> Match:
+    async def member_of(self, group: int | None) -> bool:
+        """Whether the asker is a member of ``group`` (None: no group that lets anyone but
+        the players in). Known from the last minute, it costs nothing; else, whether Telegram
+        is asked or the answer is a refusal, the asker's and everyone's look-ups must not be
+        spent — the same check either way (:meth:`unseen`)."""
+        watchers = self.app.live.watchers
+        known = watchers.known(group, self.user.id) if group is not None else None
+        if known:
+            return True
+        try:
+            self.app.budgets.require("look_up", self.user.id)
+            self.app.budgets.require("look_ups")
+        except Spent as spent:
+            raise self.spent(spent) from None
+        if group is None or known is not None:
+            return False
+        return await watchers.ask(group, self.user.id)
+
+    async def shown_match(self, match_id: str) -> Match | None:
+        """The match, if the app shows it at all (a table of a game it draws)."""
         match = await self.app.host.storage.load(int(match_id))
         if match is None or match.state is None or match.game not in tables.TABLE_GAMES:
-            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+            return None
         return match
 
-    async def refuse_stranger(self) -> None:
-        message = (await self.reader())("app.not_your_table")
-        raise Answer(HTTPStatus.FORBIDDEN, "not_your_table", message)
+    async def unseen(self, key: str = "no_table", message: str = "app.unseen_table") -> NoReturn:
+        """A table, replay or tournament the asker may not see, or that is not there: the
+        same answer either way (404, the same body), and the same cost — one of the asker's
+        look-ups, checked before (:meth:`member_of`) — so asking cannot tell them apart."""
+        await self.spend("look_up", self.user.id)
+        raise Answer(HTTPStatus.NOT_FOUND, key, self.words()(message))
 
 
 class TablesHandler(ApiHandler):
@@ -303,7 +373,8 @@ class LaunchHandler(ApiHandler):
     async def get(self) -> None:
         match_id = start_param.decode(self.user.start_param)
         if match_id is None:
-            raise Answer(HTTPStatus.NOT_FOUND, "no_table", (await self.reader())("app.no_table"))
+            await self.member_of(None)  # the same checks as for a table not there
+            await self.unseen()
         match = await self.viewable_match(str(match_id))
         self.send(contract.Launched(match=match.id))
 
@@ -343,17 +414,13 @@ class TournamentHandler(ApiHandler):
     """A tournament's page: its entrants', and its group members' (as its tables are)."""
 
     async def get(self, tournament_id: str) -> None:
-        t = await self.reader()
         stored = await self.app.host.storage.tournament(int(tournament_id))
-        if stored is None:
-            raise Answer(HTTPStatus.NOT_FOUND, "no_tournament", t("tournament.page.none"))
         user_id = self.user.id
-        if user_id not in tournament_page.entrants(
-            stored
-        ) and not await self.app.live.watchers.is_group_member(stored.chat_id, user_id):
-            raise Answer(
-                HTTPStatus.FORBIDDEN, "not_your_tournament", t("tournament.page.not_yours")
-            )
+        if stored is None or user_id not in tournament_page.entrants(stored):
+            group = stored.chat_id if stored is not None else None
+            if not await self.member_of(group) or stored is None:
+                await self.unseen("no_tournament", "tournament.page.unseen")
+        t = await self.reader()
         self.answer(contract.TournamentPage, tournament_page.payload(stored, t, user_id))
 
 
@@ -365,13 +432,20 @@ class MoveHandler(ApiHandler):
         action, token = move.action, move.token
         host = self.app.host
         async with host.lock(int(match_id)):
-            match = await self.seated_match(match_id)
-            refused = flow.move_refusal(match, self.user.id, token, action)
-            if refused is not None:
-                t = await self.reader()
-                status = HTTPStatus.CONFLICT if refused == "play.stale" else HTTPStatus.FORBIDDEN
-                raise Answer(status, refused, t(refused))
-            await host.play(match, match.seat_of(self.user.id), tuple(action))
+            match = await self.shown_match(match_id)
+            seat = match.seat_of(self.user.id) if match is not None else None
+            if seat is not None:
+                refused = flow.move_refusal(match, self.user.id, token, action)
+                if refused is not None:
+                    t = await self.reader()
+                    conflict = refused == "play.stale"
+                    status = HTTPStatus.CONFLICT if conflict else HTTPStatus.FORBIDDEN
+                    raise Answer(status, refused, t(refused))
+                await host.play(match, seat, tuple(action))
+        if seat is None:  # refused as any table is, its look-up outside the match's lock
+            await self.seated_match(match_id)
+            t = await self.reader()  # seated only since: the move was for an older state
+            raise Answer(HTTPStatus.CONFLICT, "play.stale", t("play.stale"))
         self.send(contract.Moved(version=match.version))
 
 
@@ -485,10 +559,19 @@ class PracticeHandler(ApiHandler):
         asked = self.read(contract.PracticeRequest, "bad_practice")
         game, level = asked.game, asked.level
         t = await self.reader()  # the game and level are known ones: the contract says so
-        started = await practice.start(self.app.host, self.user, t, game, level)
+        started = await practice.start(self.app.host, self.user, t, game, level, self.new_practice)
         if isinstance(started, str):
             raise Answer(HTTPStatus.CONFLICT, started, t(started))
         self.send(contract.Launched(match=started.id))
+
+    async def new_practice(self) -> None:
+        """A new match charged to the asker's budget and everyone's (both must have room)."""
+        try:
+            self.app.budgets.require("practices")
+        except Spent as spent:
+            raise self.spent(spent) from None
+        await self.spend("practice", self.user.id)
+        await self.spend("practices")
 
 
 class FriendHandler(ApiHandler):
@@ -504,10 +587,23 @@ class FriendHandler(ApiHandler):
         if self.app.invite is None:
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "no_invitations", t("home.friend_failed"))
         user = self.user
+        kept = (user.id, game, t.lang, user.first_name)  # the same invitation, the same words
+        prepared = self.app.invitations.get(kept)
+        if prepared is not None and prepared[1] - self.app.clock() > INVITATION_MARGIN_SECONDS:
+            self.send(contract.Prepared(prepared=prepared[0]))  # no call to Telegram
+            return
+        await self.spend("invitation", user.id)
         asker = User(user.id, user.first_name, False, language_code=user.language_code)
         try:
             prepared = await self.app.invite(asker, game)
+        except ShareSpent:
+            raise self.spent(Spent("look_ups")) from None  # the app's share: everyone's
         except TelegramError as error:
             log.info("no prepared invitation for %s: %s", user.id, error)
             raise Answer(HTTPStatus.BAD_GATEWAY, "telegram", t("home.friend_failed")) from None
-        self.send(contract.Prepared(prepared=prepared))
+        invitations = self.app.invitations
+        invitations[kept] = prepared
+        invitations.move_to_end(kept)
+        while len(invitations) > INVITATIONS_KEPT:
+            invitations.popitem(last=False)
+        self.send(contract.Prepared(prepared=prepared[0]))

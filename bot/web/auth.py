@@ -105,6 +105,20 @@ def user_of(header: str | None, token: str, now: float) -> WebUser:
     return check_init_data(raw.strip(), token, now)
 
 
+def claimed_language(header: str | None) -> str | None:
+    """The language the launch data of a refused request names, unchecked: only to choose
+    the words of its refusal (nothing else is read from data that does not check)."""
+    raw = (header or "").partition(" ")[2].strip()
+    if not raw or len(raw) > MAX_INIT_DATA:
+        return None
+    try:
+        user = json.loads(dict(parse_qsl(raw)).get("user", "null"))
+    except (ValueError, RecursionError):  # not a query string, its user not JSON, too deep
+        return None
+    language = user.get("language_code") if isinstance(user, dict) else None
+    return language if isinstance(language, str) and len(language) <= 35 else None
+
+
 def check_init_data(raw: str, token: str, now: float) -> WebUser:
     if len(raw) > MAX_INIT_DATA:
         raise Refused("initData too long")
@@ -130,20 +144,6 @@ def check_init_data(raw: str, token: str, now: float) -> WebUser:
     if auth_date > now + CLOCK_LEEWAY_SECONDS:
         raise Refused("initData is dated in the future")
     return person
-
-
-def claimed_language(header: str | None) -> str | None:
-    """The ``language_code`` the launch data's user claims, read without checking the
-    signature: only to say a refusal in the asker's language, never to trust anything."""
-    _, _, raw = (header or "").partition(" ")
-    if not raw or len(raw) > MAX_INIT_DATA:
-        return None
-    try:
-        user = json.loads(dict(parse_qsl(raw.strip())).get("user", "null"))
-    except ValueError:  # not a query string, or its user not JSON
-        return None
-    code = user.get("language_code") if isinstance(user, dict) else None
-    return code[:35] if isinstance(code, str) else None
 
 
 def signed_init_data(token: str, user: dict, auth_date: int, **extra: str) -> str:

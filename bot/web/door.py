@@ -10,11 +10,16 @@ anything on it, on every route.
   1 MiB). A request that announces more is answered 413 before a byte of its body is read,
   and the connection is closed, so the rest of the body is never buffered; a chunked body is
   cut at the same limit as it arrives.
+- **A body framed two ways is refused.** ``Content-Length`` with ``Transfer-Encoding``
+  (RFC 9112 §6.3) is answered 400 before any route (:class:`BadFraming`, chosen by
+  ``bot.web.server``) and its connection closed.
 - **A refusal is one short line.** A request the door or a handler refuses (an unknown path,
   a malformed body, launch data that does not check) is answered with its 4xx status and a
   short JSON ``{"error", "message"}``, and logged once as a warning with no traceback — and
-  paced (:class:`RefusalLog`), so a flood of bad requests cannot fill the log. Only a real
-  fault of the bot is a 500 with a traceback (and an error report).
+  paced (:class:`RefusalLog`), so a flood of bad requests cannot fill the log; an address
+  whose failing sign-ins are past their budget is one line a minute (:class:`OverBudgetLog`).
+  A budget's refusal carries ``Retry-After``. Only a real fault of the bot is a 500 with a
+  traceback (and an error report).
 
 The server's own limits on time and connections are in ``bot.web.server``."""
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from http import HTTPStatus
 from typing import Any
 
@@ -44,11 +50,21 @@ REFUSALS_LOGGED_PER_MINUTE = 20  # past this, refusals are counted and said in o
 
 class Answer(Exception):
     """A request answered with an error: its status, a key the page knows, and a message
-    for people (in the asker's language where the handler knows it)."""
+    for people (in the asker's language where the handler knows it); ``retry_after``: the
+    seconds a budget's refusal asks the client to wait (``Retry-After``); ``logged``: False
+    for a refusal its own log line tells of (:data:`SIGN_INS_LOG`)."""
 
-    def __init__(self, status: HTTPStatus, key: str, message: str = "") -> None:
+    def __init__(
+        self,
+        status: HTTPStatus,
+        key: str,
+        message: str = "",
+        retry_after: int | None = None,
+        logged: bool = True,
+    ) -> None:
         super().__init__(key)
         self.status, self.key, self.message = status, key, message
+        self.retry_after, self.logged = retry_after, logged
 
 
 class RefusalLog:
@@ -62,14 +78,20 @@ class RefusalLog:
         self._written = 0
         self.left_out = 0
 
-    def refused(self, request: Any, status: int, why: str) -> None:
+    def may_write(self) -> bool:
+        """Whether one more line may be written this minute (else it is counted)."""
         now = self.clock()
         if now - self._window_start >= 60:
             self._window_start, self._written = now, 0
         if self._written >= self.per_minute:
             self.left_out += 1
-            return
+            return False
         self._written += 1
+        return True
+
+    def refused(self, request: Any, status: int, why: str) -> None:
+        if not self.may_write():
+            return
         more = f" ({self.left_out} more refused before, not logged)" if self.left_out else ""
         self.left_out = 0
         # the path as sent, cut short and with control characters shown escaped
@@ -86,6 +108,45 @@ class RefusalLog:
 
 
 REFUSALS = RefusalLog()
+
+
+class OverBudgetLog:
+    """Failing sign-ins of a client address past its budget: one warning line a minute per
+    address (how many of its failing requests were refused in the minute before), not one
+    per request — so a flood from one address is one line, and the others' lines still
+    fit the refusals' log."""
+
+    def __init__(self, kept: int = 10_000, per_minute: int = REFUSALS_LOGGED_PER_MINUTE) -> None:
+        self.kept = kept
+        self.clock = time.monotonic
+        self._addresses: OrderedDict[str, list[float]] = OrderedDict()  # [since, refused]
+        # many addresses at once (an attacker's range of them): at most ``per_minute`` lines
+        self.lines = RefusalLog(per_minute)
+
+    def over(self, address: str) -> None:
+        now = self.clock()
+        seen = self._addresses.get(address)
+        if seen is not None and now - seen[0] < 60:
+            seen[1] += 1
+            return
+        before = int(seen[1]) if seen is not None else 0
+        self._addresses[address] = [now, 0]
+        self._addresses.move_to_end(address)
+        while len(self._addresses) > self.kept:
+            self._addresses.popitem(last=False)
+        self.lines.clock = self.clock
+        if not self.lines.may_write():
+            return
+        more = f" ({before} more refused in the minute before)" if before else ""
+        log.warning(
+            "launch data from %s failed past its budget: its failing requests are refused "
+            "429 for a while (valid ones are still served)%s",
+            address,
+            more,
+        )
+
+
+SIGN_INS_LOG = OverBudgetLog()
 
 
 @tornado.web.stream_request_body
@@ -132,7 +193,8 @@ class DoorHandler(tornado.web.RequestHandler):
         super()._handle_request_exception(error)
 
     def refuse(self, error: Answer) -> None:
-        REFUSALS.refused(self.request, error.status, error.key)
+        if error.logged:
+            REFUSALS.refused(self.request, error.status, error.key)
         if self._finished:
             return
         if self._headers_written:  # a live stream already under way: it just ends
@@ -142,9 +204,11 @@ class DoorHandler(tornado.web.RequestHandler):
         self.set_status(error.status)
         if error.status == HTTPStatus.METHOD_NOT_ALLOWED:
             self.set_header("Allow", ", ".join(self.allowed_methods()))
-        if error.status == HTTPStatus.REQUEST_ENTITY_TOO_LARGE:
+        if error.status == HTTPStatus.REQUEST_ENTITY_TOO_LARGE or error.key == "bad_framing":
             # the body is not read: the connection cannot carry another request
             self.set_header("Connection", "close")
+        if error.retry_after is not None:
+            self.set_header("Retry-After", str(error.retry_after))
         self.finish({"error": error.key, "message": error.message})
 
     def log_exception(self, typ, value, tb) -> None:  # type: ignore[override]
@@ -175,3 +239,11 @@ class NotFound(DoorHandler):
 
     def prepare(self) -> None:  # type: ignore[override]
         raise tornado.web.HTTPError(HTTPStatus.NOT_FOUND, reason="Not Found")
+
+
+class BadFraming(DoorHandler):
+    """A request whose body is framed two ways (``Content-Length`` and
+    ``Transfer-Encoding``): 400, and its connection closed (``bot.web.server``)."""
+
+    def prepare(self) -> None:  # type: ignore[override]
+        raise Answer(HTTPStatus.BAD_REQUEST, "bad_framing")

@@ -50,7 +50,9 @@ REFUSALS = {  # what any signed-in request may be answered besides its own succe
     "400": "The request is malformed.",
     "401": "No launch data, or launch data that does not check (forged, expired, malformed).",
     "413": "The body is over the route's limit (refused at the headers).",
-    "429": "Too many requests from this user, or too many failed sign-ins from this address.",
+    "429": "A budget is spent (bot.web.limits: this user's requests, failed sign-ins from "
+    "this address, their invitations, practice matches or look-ups, or everyone's questions "
+    "to Telegram): Retry-After says when to try again, the message says why.",
     "503": "The database does not answer.",
 }
 
@@ -86,8 +88,11 @@ def _signed(summary: str, ok: dict, *, params=(), extra=None, **more) -> dict:
 
 
 def paths() -> dict[str, Any]:
-    not_found = {"404": "No table of a game the app draws has this number."}
-    stranger = {"403": "The asker neither plays this match nor may watch it."}
+    # a table the asker may not see is answered as one that is not there: the same 404
+    not_found = {
+        "404": "No table of a game the app draws has this number that the asker plays or may "
+        "watch (either way the same answer)."
+    }
     return {
         "/api/tables": {
             "get": _signed(
@@ -100,7 +105,7 @@ def paths() -> dict[str, Any]:
                 "The match a `startapp` link from the group opened: the signed launch data's "
                 "`start_param`, for a player of it or a member of its group.",
                 _json(contract.Launched, "The match to open."),
-                extra={"404": "The link names no table.", **stranger},
+                extra={"404": "The link names no table the asker plays or may watch."},
             )
         },
         "/api/tables/{match}": {
@@ -108,7 +113,7 @@ def paths() -> dict[str, Any]:
                 "One table as the asker sees it: their seat's view, or a member's public view.",
                 _json(contract.Table, "The table."),
                 params=[MATCH],
-                extra=not_found | stranger,
+                extra=not_found,
             )
         },
         "/api/tables/{match}/moves": {
@@ -119,7 +124,7 @@ def paths() -> dict[str, Any]:
                 extra=not_found
                 | {
                     "400": REFUSALS["400"] + " Not a move's shape.",
-                    "403": "Not the asker's table, or not their turn, or not a legal move.",
+                    "403": "Not the asker's turn, or not a legal move.",
                     "409": "The move answers an older decision (stale): nothing changed.",
                 },
                 requestBody=_body(contract.MoveRequest),
@@ -134,7 +139,6 @@ def paths() -> dict[str, Any]:
                 },
                 params=[MATCH],
                 extra=not_found
-                | stranger
                 | {"503": "Too many live connections, or the database does not answer."},
             )
         },
@@ -143,7 +147,7 @@ def paths() -> dict[str, Any]:
                 "A finished match to replay: its players and result.",
                 _json(contract.ReplaySummary, "The replay's summary."),
                 params=[MATCH],
-                extra=not_found | stranger | {"409": "The match is still being played."},
+                extra=not_found | {"409": "The match is still being played."},
             )
         },
         "/api/replays/{match}/{step}": {
@@ -151,8 +155,7 @@ def paths() -> dict[str, Any]:
                 "One step of a finished match's replay, as everyone saw it.",
                 _json(contract.ReplayStep, "The step."),
                 params=[MATCH, STEP],
-                extra={"404": "No such match or step."}
-                | stranger
+                extra={"404": "No such match the asker may see, or no such step."}
                 | {"409": "The match is still being played."},
             )
         },
@@ -163,8 +166,8 @@ def paths() -> dict[str, Any]:
                 _json(contract.TournamentPage, "The tournament."),
                 params=[TOURNAMENT],
                 extra={
-                    "404": "No tournament has this number.",
-                    "403": "The asker is neither in the tournament nor a member of its group.",
+                    "404": "No tournament has this number that the asker is in or whose group "
+                    "they are a member of (either way the same answer).",
                 },
             )
         },

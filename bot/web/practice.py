@@ -6,6 +6,7 @@ open (the user pressed Start once): the board and the prompts go there."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.presentation.i18n import Translator
@@ -41,15 +42,28 @@ def texts(t: Translator) -> dict[str, str]:
     }
 
 
-async def start(host: Host, user: WebUser, t: Translator, game: str, level: str) -> Match | str:
+async def start(
+    host: Host,
+    user: WebUser,
+    t: Translator,
+    game: str,
+    level: str,
+    spend: Callable[[], Awaitable[None]],
+) -> Match | str:
     """The started match, or why not (a message key): the bot is draining, or the private
-    chat already has a match (its table is named then: that match is returned)."""
+    chat already has a match (its table is named then: that match is returned). ``spend``
+    charges a new match to the asker's budget (it raises past it): the running match named
+    again costs nothing."""
     if host.draining.on:
         return "drain.paused"
     storage = host.storage
     record = await storage.user(user.id)
     if record is None or not record.can_message:  # its board and prompts need the chat
         return "home.practice_needs_chat"
+    running = await running_match(storage, user.id)
+    if running is not None:
+        return running
+    await spend()
     if await storage.chat_lang(user.id) is None:
         await storage.set_chat_lang(user.id, t.lang)
     engine = get_engine(game)
@@ -62,10 +76,8 @@ async def start(host: Host, user: WebUser, t: Translator, game: str, level: str)
         t("practice.title"),
         host.settings.default_turn_seconds,
     )
-    if match is None:
-        running = await storage.active_match_id(user.id, 0)
-        found = await storage.load(running) if running is not None else None
-        return found if found is not None and found.status == "playing" else "lobby.already_running"
+    if match is None:  # a lobby opened in the chat a moment earlier
+        return await running_match(storage, user.id) or "lobby.already_running"
     async with host.lock(match.id):
         match.seats.append(Seat(seat=0, user_id=user.id, name=user.first_name or "—"))
         while len(match.seats) < max(2, engine.min_players):
@@ -75,3 +87,13 @@ async def start(host: Host, user: WebUser, t: Translator, game: str, level: str)
         await host.timers.settle(match)
     host.publisher.request(match)  # the board and the prompt in the private chat
     return match
+
+
+async def running_match(storage, user_id: int) -> Match | str | None:
+    """The match in the asker's private chat: a running one (its table opens), or the
+    message key for a lobby there; None where the chat has none."""
+    running = await storage.active_match_id(user_id, 0)
+    if running is None:
+        return None
+    found = await storage.load(running)
+    return found if found is not None and found.status == "playing" else "lobby.already_running"

@@ -22,6 +22,8 @@ slow: a request's headers must be in within ``HEADERS_SECONDS`` of the connectio
 (or of the previous answer, for a kept-alive one), its body within ``BODY_SECONDS``, and at
 most ``MAX_CONNECTIONS`` connections are open at once (a new one past that is closed at
 once). A live stream is not cut: its request is read, and its answer is meant to last.
+The client's address is the connection's, or with ``TRUST_PROXY`` the one a proxy names in
+``X-Forwarded-For`` (``trust_proxy``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from telegram import Bot, Update
 from telegram.ext import Updater
 
 from bot.web import contract
-from bot.web.door import Answer, DoorHandler, NotFound
+from bot.web.door import Answer, BadFraming, DoorHandler, NotFound
 from bot.web.health import Health
 from bot.web.limits import LIVE_IN_ALL
 
@@ -163,6 +165,19 @@ class WebhookHandler(DoorHandler):
         self.finish()
 
 
+class DoorApplication(tornado.web.Application):
+    """Tornado's application, with one check before any route: a request that gives both a
+    ``Content-Length`` and a ``Transfer-Encoding`` frames its body two ways (RFC 9112
+    §6.3: the seed of request smuggling behind a proxy), so it is answered 400 by
+    :class:`~bot.web.door.BadFraming` and its connection closed, whatever its path."""
+
+    def find_handler(self, request, **kwargs: Any):  # type: ignore[override]
+        headers = request.headers
+        if "Content-Length" in headers and "Transfer-Encoding" in headers:
+            return self.get_handler_delegate(request, BadFraming)
+        return super().find_handler(request, **kwargs)
+
+
 class WebServer:
     def __init__(
         self,
@@ -170,11 +185,15 @@ class WebServer:
         port: int,
         webhook: Webhook | None = None,
         routes: list[tuple] = (),
+        trust_proxy: bool = False,
     ) -> None:
-        """``routes``: more of them on the same port (the table app's, ``bot.web.api``)."""
+        """``routes``: more of them on the same port (the table app's, ``bot.web.api``);
+        ``trust_proxy``: the client's address is the one a proxy names in
+        ``X-Forwarded-For`` / ``X-Real-Ip`` (TRUST_PROXY), else the connection's."""
         self.port = port
         self.webhook = webhook or Webhook()
-        self.app = tornado.web.Application(
+        self.trust_proxy = trust_proxy
+        self.app = DoorApplication(
             [
                 (r"/healthz", HealthHandler, {"check": check, "webhook": self.webhook}),
                 (r"/livez", LiveHandler),
@@ -189,7 +208,7 @@ class WebServer:
     def start(self, address: str = "0.0.0.0") -> None:
         server = BoundedHTTPServer(
             self.app,
-            xheaders=True,
+            xheaders=self.trust_proxy,
             max_body_size=MAX_UPDATE_BYTES,  # each route lowers it (bot.web.door)
             max_buffer_size=MAX_UPDATE_BYTES + MAX_HEADER_BYTES,
             max_header_size=MAX_HEADER_BYTES,

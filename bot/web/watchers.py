@@ -2,7 +2,13 @@
 public view), asked of Telegram and then known for ``MEMBERSHIP_SECONDS``. In an inline
 message or a private chat nobody but its players may. When the bot hears that a member
 left or was removed, what it knew of them is forgotten at once (``forget``), so their next
-request asks Telegram again."""
+request asks Telegram again.
+
+Asking Telegram spends everyone's ``look_ups`` budget (``bot.web.limits``) and the app's
+share of the bot's Telegram budget; when either is spent the answer is
+:class:`~bot.web.limits.Spent` ("try again in a minute"), never a guess — not a wrong yes,
+and not a no that would be remembered. Who may ask, and what a refusal costs the asker, is
+the API's (``bot.web.api``)."""
 
 from __future__ import annotations
 
@@ -10,33 +16,42 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from bot.storage import Match
-from bot.table.place import place_of
+from bot.telegram_api.rate_limit import ShareSpent
+from bot.web.limits import Budgets, Spent
 
 MEMBERSHIP_SECONDS = 60  # a member's right to watch, asked of Telegram this seldom
 MEMBERSHIPS_KEPT = 10_000
 
 
 class Watchers:
-    def __init__(self, is_member: Callable[[int, int], Awaitable[bool]]) -> None:
+    def __init__(
+        self, is_member: Callable[[int, int], Awaitable[bool]], budgets: Budgets | None = None
+    ) -> None:
         self.is_member = is_member
+        self.budgets = budgets or Budgets()
         self._known: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self.clock: Callable[[], float] = time.monotonic
+        self.asked = 0  # questions put to Telegram, for the figures
 
-    async def may_watch(self, match: Match, user_id: int) -> bool:
-        if not place_of(match).watchable:
-            return False
-        return await self.is_group_member(match.chat_id, user_id)
-
-    async def is_group_member(self, chat_id: int, user_id: int) -> bool:
-        """Whether the user is a member of the group (a tournament's page is its members')."""
-        key = (chat_id, user_id)
-        known = self._known.get(key)
-        now = self.clock()
-        if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
+    def known(self, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user is a member of the group, as Telegram said within the last
+        ``MEMBERSHIP_SECONDS``; None where that is not known."""
+        known = self._known.get((chat_id, user_id))
+        if known is not None and self.clock() - known[1] < MEMBERSHIP_SECONDS:
             return known[0]
-        member = await self.is_member(chat_id, user_id)
-        self._known[key] = (member, now)
+        return None
+
+    async def ask(self, chat_id: int, user_id: int) -> bool:
+        """Ask Telegram whether the user is a member of the group now, charged to everyone's
+        ``look_ups`` (the caller checks the budgets first: ``bot.web.api``)."""
+        await self.budgets.spend("look_ups")
+        try:
+            member = await self.is_member(chat_id, user_id)
+        except ShareSpent:
+            raise Spent("look_ups") from None
+        self.asked += 1
+        key = (chat_id, user_id)
+        self._known[key] = (member, self.clock())
         self._known.move_to_end(key)
         while len(self._known) > MEMBERSHIPS_KEPT:
             self._known.popitem(last=False)

@@ -106,7 +106,9 @@ async function api(path, options = {}, tries = 3) {
   } catch (error) {
     body = {};
   }
-  if (response.status === 429 && tries > 1) {
+  // asked too fast: again in a moment; a budget spent for a minute is said instead
+  const retryAfter = Number(response.headers.get("Retry-After") || 0);
+  if (response.status === 429 && tries > 1 && retryAfter <= 1) {
     await pause(PACE_RETRY_MS);
     return api(path, options, tries - 1);
   }
@@ -407,12 +409,13 @@ async function drawHome() {
       ),
     ),
   );
-  main.replaceChildren(
+  const shown = [
     h("h1", {}, texts.your_tables),
     running.length ? h("ul", { class: "tables" }, running) : h("p", {}, texts.no_tables),
     done.length ? h("h2", {}, texts.finished) : null,
     done.length ? h("ul", { class: "tables finished" }, done) : null,
-  );
+  ];
+  main.replaceChildren(...shown.filter(Boolean)); // (a null would be drawn as "null")
   main.append(...(await homeSections(pageTools())));
 }
 

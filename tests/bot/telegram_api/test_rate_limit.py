@@ -16,7 +16,7 @@ from bot.presentation.ui import get_ui
 from bot.table.host import get_host
 from bot.table.publishing.messages import names_of
 from bot.telegram_api.callbacks import Callback
-from bot.telegram_api.rate_limit import Pacing, TelegramLimits
+from bot.telegram_api.rate_limit import APP_CALL, Pacing, ShareSpent, TelegramLimits
 from bot.testing.fake_telegram import plain
 from games import get_engine
 from games.core import encode_action
@@ -181,3 +181,61 @@ async def test_overall_pacing_sends_no_more_than_the_burst_after_the_loop_stalle
     after = sent[30:]
     assert len(after) == 90
     assert sum(1 for when in after if when - after[0] < 0.01) <= 30 + 3  # a burst at most
+
+
+# -- the table app's share ---------------------------------------------------------------
+async def test_the_apps_calls_never_exceed_their_share_and_past_it_are_refused_at_once():
+    """A tenth of the budget (here 300 a second, so 30, a burst of 30): within it the calls
+    go; past it each is refused without waiting, and nothing is sent for it."""
+    limits = TelegramLimits(overall_per_second=300)
+    assert (limits.app.per_second, limits.app.burst) == (30, 30)
+    assert TelegramLimits().app.per_second == 3  # the bot's own: 3 of its 30 a second
+    loop = asyncio.get_running_loop()
+    sent: list[float] = []
+
+    async def call() -> None:
+        sent.append(loop.time())
+
+    async def app_call() -> bool:
+        try:
+            await limits.process_request(call, (), {}, "savePreparedInlineMessage", {}, APP_CALL)
+        except ShareSpent as spent:
+            assert 0 < spent.retry_after <= 1 / 30 + 0.01
+            return False
+        return True
+
+    began = loop.time()
+    first = await asyncio.gather(*(app_call() for _ in range(100)))
+    assert first.count(True) == 30 and len(sent) == 30  # the burst; the other 70 refused
+    assert loop.time() - began < 0.05  # and none of them waited
+    await asyncio.sleep(0.1)  # the share refills: 3 more calls' worth
+    again = [await app_call() for _ in range(10)]
+    assert 2 <= again.count(True) <= 4
+
+
+async def test_the_games_calls_go_before_the_apps_calls_waiting_with_them():
+    """With the overall budget spent, a group's calls that come after the app's calls still
+    leave before them."""
+    limits = TelegramLimits(overall_per_second=300)
+    limits.overall = Pacing(300, burst=1)
+    order: list[str] = []
+
+    async def call(name: str) -> None:
+        order.append(name)
+
+    await limits.process_request(call, ("first",), {}, "sendMessage", {"chat_id": 5}, None)
+    app = [
+        asyncio.create_task(
+            limits.process_request(call, (f"app{n}",), {}, "getChatMember", {}, APP_CALL)
+        )
+        for n in range(3)
+    ]
+    await asyncio.sleep(0)  # the app's calls wait for the overall budget
+    games = [
+        asyncio.create_task(
+            limits.process_request(call, (f"game{n}",), {}, "sendMessage", {"chat_id": 9 + n}, None)
+        )
+        for n in range(3)
+    ]
+    await asyncio.gather(*app, *games)
+    assert order == ["first", "game0", "game1", "game2", "app0", "app1", "app2"]

@@ -100,14 +100,14 @@ async def table_bot(database: Database) -> AsyncIterator[TableBot]:
 
 @pytest.fixture
 def unpaced(monkeypatch) -> None:
-    """No pace per user: for tests that ask faster than any finger, where the pace is not
+    """No budget spent: for tests that ask faster than any finger, where the budgets are not
     what they measure."""
 
-    async def allow(self, key) -> bool:
-        return True
+    async def spend(self, action, key=None) -> None:
+        return None
 
-    monkeypatch.setattr(limits.Pace, "allow", allow)
-    monkeypatch.setattr(limits.Pace, "has_capacity", lambda self, key: True)
+    monkeypatch.setattr(limits.Budgets, "spend", spend)
+    monkeypatch.setattr(limits.Budgets, "has", lambda self, action, key=None: True)
 
 
 @pytest.fixture

@@ -121,7 +121,7 @@ async def test_only_the_legal_choices_light_up(table_bot, chromium):
         ("expired", "This table was opened more than a day ago."),
         # Telegram in Russian: the refusal is Russian, whatever the signature says
         ("expired in Russian", "Этот стол открыт больше суток назад."),
-        ("stranger", "This table is not yours: only its players can open it."),
+        ("stranger", "There is no such table, or it is not open to you"),
     ],
 )
 async def test_a_page_that_proves_nothing_shows_no_table(table_bot, chromium, how, says):

@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import time
+from dataclasses import replace
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -20,6 +21,7 @@ from bot.presentation.i18n import translator
 from bot.testing.fake_server import free_port
 from bot.web import door, server
 from bot.web.auth import signature
+from bot.web.limits import BUDGETS
 from tests.bot import play5211
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP
 from tests.bot.helpers import current_match
@@ -79,6 +81,15 @@ def refusal_log(monkeypatch) -> door.RefusalLog:
     return fresh
 
 
+@pytest.fixture
+def sign_ins_log(monkeypatch) -> door.OverBudgetLog:
+    from bot.web import api
+
+    fresh = door.OverBudgetLog()
+    monkeypatch.setattr(api, "SIGN_INS_LOG", fresh)
+    return fresh
+
+
 async def running_5211(bot):
     await play5211.start_game(bot.driver, GROUP, ALICE, [ALICE, BOB])
     await bot.driver.settle()
@@ -122,6 +133,38 @@ async def test_a_chunked_body_is_cut_at_the_limit(database):
         answer, closed = await exchange(bot.url, request, within=5)
         assert closed and status_of(answer) == 400  # the connection's own refusal
         async with bot.client() as client:  # and the bot serves on
+            assert (await client.get("/livez")).status_code == 200
+
+
+async def test_content_length_with_transfer_encoding_is_a_400_and_the_connection_closed(database):
+    """RFC 9112 §6.3: a body framed two ways is the seed of request smuggling behind a
+    proxy. Refused 400 before any route (signed or not, any path), the connection closed, so
+    the bytes after the headers are never read as another request."""
+    async with running_table_bot(database) as bot:
+        smuggled = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n\r\n"
+        for path, auth in [
+            ("/api/tables/1/moves", header(ALICE)["Authorization"]),
+            ("/api/tables", ""),
+            ("/healthz", ""),
+            ("/123456", ""),  # the webhook's route
+            ("/nothing/here", ""),
+        ]:
+            request = (
+                (
+                    f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+                    f"Transfer-Encoding: chunked\r\nAuthorization: {auth}\r\n\r\n"
+                ).encode()
+                + b"0\r\n\r\n"
+                + smuggled
+            )
+            answer, closed = await exchange(bot.url, request, within=5)
+            assert status_of(answer) == 400, (path, answer[:200])
+            assert closed, path
+            head, body = answer.split(b"\r\n\r\n", 1)
+            assert json.loads(body) == {"error": "bad_framing", "message": ""}
+            assert all(name.encode() in head for name in HEADERS)
+            assert answer.count(b"HTTP/1.1 ") == 1  # the smuggled request was never answered
+        async with bot.client() as client:
             assert (await client.get("/livez")).status_code == 200
 
 
@@ -266,28 +309,103 @@ async def test_a_real_fault_of_the_bot_is_still_a_500_and_reported(
     assert [e["exception"]["values"][-1]["type"] for e in reports.events()] == ["RuntimeError"]
 
 
-# -- pace and log flood -------------------------------------------------------------------
-async def test_failed_sign_ins_are_paced_per_address_and_their_log_too(
-    database, caplog, refusal_log
-):
-    from bot.web import api
+# -- failed sign-ins: only the failing requests are slowed, never a valid user ----------
+FORGED = {"Authorization": "tma auth_date=1&user=%7B%22language_code%22%3A%22ru%22%7D&hash=00"}
+FAILING = BUDGETS["failed_sign_in"]
 
+
+def over_budget_lines(caplog) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if "failed past its budget" in r.getMessage()]
+
+
+@pytest.fixture
+def a_still_minute(monkeypatch) -> None:
+    """The failed sign-ins' budget does not refill while the test runs (30 a minute is one
+    every 2 s: a slow machine would see one more)."""
+    monkeypatch.setitem(BUDGETS, "failed_sign_in", replace(FAILING, per_minute=1e-6))
+
+
+@pytest.mark.usefixtures("a_still_minute")
+async def test_thirty_forged_sign_ins_then_a_valid_user_from_that_address_is_served(
+    database, caplog, refusal_log, sign_ins_log
+):
+    """The issue's first test: one phone behind a carrier's NAT sends bad launch data, and
+    the next person behind the same address signs in as always."""
     caplog.set_level(logging.INFO)
-    bad = {"Authorization": "tma auth_date=1&user=%7B%7D&hash=00"}
     async with running_table_bot(database) as bot, bot.client() as client:
-        codes = [
-            (await client.get("/api/tables", headers=bad)).status_code
-            for _ in range(api.FAILED_SIGN_INS_BURST + 30)
-        ]
-        signed_from_there = await client.get("/api/tables", headers=header(ALICE))
-        elsewhere = await client.get("/api/tables", headers={**bad, "X-Real-Ip": "10.9.8.7"})
-    assert codes[: api.FAILED_SIGN_INS_BURST] == [401] * api.FAILED_SIGN_INS_BURST
-    assert codes.count(429) >= 25  # past the burst: refused before any signature is checked
-    assert signed_from_there.status_code == 429
-    assert elsewhere.status_code == 401  # another client address has its own pace
+        forged = [await client.get("/api/tables", headers=FORGED) for _ in range(30)]
+        valid = await client.get("/api/tables", headers=header(ALICE))
+        forged_after = await client.get("/api/tables", headers=FORGED)
+        valid_again = await client.get("/api/tables", headers=header(BOB))
+    codes = [answer.status_code for answer in forged]
+    assert codes[: FAILING.burst] == [401] * FAILING.burst
+    assert codes[FAILING.burst :] == [429] * (30 - FAILING.burst)  # the failing ones slowed
+    assert valid.status_code == 200 and valid_again.status_code == 200
+    assert forged_after.status_code == 429
+    refused = forged[-1]
+    # in the language the refused data names (it is not trusted for anything else)
+    assert refused.json() == {
+        "error": "sign_ins_failing",
+        "message": translator("ru")("app.sign_ins_failing"),
+    }
+    assert int(refused.headers["Retry-After"]) == BUDGETS["failed_sign_in"].retry_after
+    # logged: each 401 as a refusal (paced), the address over its budget once a minute
+    assert len(over_budget_lines(caplog)) == 1
+    assert "127.0.0.1" in over_budget_lines(caplog)[0].getMessage()
     refusals = [r for r in caplog.records if r.name == "bot.web.refused"]
-    assert len(refusals) == door.REFUSALS_LOGGED_PER_MINUTE
-    assert refusal_log.left_out > 0
+    assert len(refusals) == door.REFUSALS_LOGGED_PER_MINUTE + 1  # 20 refusals, 1 budget line
+    assert refusal_log.left_out == FAILING.burst - door.REFUSALS_LOGGED_PER_MINUTE
+
+
+# -- TRUST_PROXY: whether X-Forwarded-For names the client ------------------------------
+async def forged_from_many_addresses(bot) -> list[int]:
+    """Bad launch data from one socket, each request claiming another address."""
+    async with bot.client() as client:
+        return [
+            (
+                await client.get(
+                    "/api/tables", headers={**FORGED, "X-Forwarded-For": f"203.0.113.{n}"}
+                )
+            ).status_code
+            for n in range(FAILING.burst + 10)
+        ]
+
+
+@pytest.mark.usefixtures("a_still_minute")
+async def test_without_trust_proxy_a_spoofed_forwarded_for_changes_nothing(
+    database, caplog, sign_ins_log
+):
+    """TRUST_PROXY=false (the default, a port open to anyone): the address is the
+    connection's, so a made-up header neither escapes the budget nor blames anyone else."""
+    caplog.set_level(logging.INFO)
+    async with running_table_bot(database) as bot:
+        codes = await forged_from_many_addresses(bot)
+    assert codes.count(429) == 10  # one budget: the real address's
+    assert "from 127.0.0.1" in over_budget_lines(caplog)[0].getMessage()
+    assert not any("203.0.113." in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.usefixtures("a_still_minute")
+async def test_with_trust_proxy_the_forwarded_address_is_the_clients(
+    database, caplog, sign_ins_log
+):
+    """TRUST_PROXY=true (behind a PaaS router, which sets X-Forwarded-For): each client the
+    proxy names has its own budget."""
+    caplog.set_level(logging.INFO)
+    async with running_table_bot(database, trust_proxy=True) as bot:
+        codes = await forged_from_many_addresses(bot)
+        async with bot.client() as client:
+            one_address = [
+                (
+                    await client.get(
+                        "/api/tables", headers={**FORGED, "X-Forwarded-For": "198.51.100.7"}
+                    )
+                ).status_code
+                for _ in range(FAILING.burst + 1)
+            ]
+    assert codes == [401] * len(codes)  # every address within its own budget
+    assert one_address[-1] == 429
+    assert "from 198.51.100.7" in over_budget_lines(caplog)[0].getMessage()
 
 
 # -- the same headers on every answer -----------------------------------------------------
@@ -353,7 +471,7 @@ async def test_a_member_who_leaves_the_group_loses_the_table_at_once(database, h
             rest = [line async for line in lines]  # the stream ends: no waiting for a cache
         assert not any(line.startswith("data:") for line in rest)
         again = await client.get(path, headers=header(CAROL))
-        assert again.status_code == 403 and again.json()["error"] == "not_your_table"
+        assert again.status_code == 404 and again.json()["error"] == "no_table"
         # a player who leaves keeps their seat's table: the match plays on
         await bot.driver.feed(how(bot, BOB))
         assert (await client.get(path, headers=header(BOB))).status_code == 200

@@ -63,8 +63,8 @@ async def test_the_group_board_links_the_main_app_and_it_opens_the_right_table(m
         unsigned = await client.get("/api/launch", headers={"Authorization": f"tma {forged}"})
     assert answers["Alice"].json() == {"match": match.id}  # a player
     assert answers["Carol"].json() == {"match": match.id}  # a member of the group
-    assert answers["Mallory"].status_code == 403  # not in the group
-    assert answers["Mallory"].json()["error"] == "not_your_table"
+    assert answers["Mallory"].status_code == 404  # not in the group: as if not there
+    assert answers["Mallory"].json()["error"] == "no_table"
     assert [missing.status_code, other.status_code, gone.status_code] == [404, 404, 404]
     assert unsigned.status_code == 401  # the parameter is signed with the rest
 
@@ -92,7 +92,7 @@ async def test_a_player_lands_at_their_seat_and_a_member_watches(main_app_bot, c
     assert await watcher.locator(".hand-fan").count() == 0
     assert "Watching" in await watcher.inner_text("main")
     await stranger.locator("#status.problem").wait_for()
-    assert "not yours" in await stranger.inner_text("#status")
+    assert "not open to you" in await stranger.inner_text("#status")
     assert await stranger.locator(".seat").count() == 0
     for page in (player, watcher, stranger):
         assert page.errors == []

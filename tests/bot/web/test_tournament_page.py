@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
+from bot.presentation.i18n import translator
 from bot.table.host import get_host
 from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY
 from tests.bot.play5211 import choose, has_choice
@@ -81,15 +82,25 @@ async def test_a_member_of_the_group_sees_it_in_their_language(table_bot):
     assert not any(row["me"] for row in page["standings"])
 
 
-async def test_a_stranger_is_refused_and_an_unknown_tournament_is_not_found(table_bot):
+async def test_a_stranger_and_an_unknown_tournament_get_the_same_answer(table_bot):
+    """A stranger cannot tell a tournament that exists from one that does not: the same
+    status, body and headers (but the date), so its ids cannot be enumerated."""
     tid = await running_swiss(table_bot)
     async with table_bot.client() as client:
         stranger = await client.get(f"/api/tournaments/{tid}", headers=header(MALLORY))
-        unknown = await client.get(f"/api/tournaments/{tid + 99}", headers=header(ALICE))
+        unknown = await client.get(f"/api/tournaments/{tid + 99}", headers=header(MALLORY))
         unsigned = await client.get(f"/api/tournaments/{tid}")
-    assert stranger.status_code == 403 and stranger.json()["error"] == "not_your_tournament"
-    assert "group" in stranger.json()["message"]
-    assert unknown.status_code == 404 and unknown.json()["error"] == "no_tournament"
+    assert stranger.status_code == unknown.status_code == 404
+    assert stranger.content == unknown.content
+    assert stranger.json() == {
+        "error": "no_tournament",
+        "message": translator("en")("tournament.page.unseen"),
+    }
+
+    def headers(answer) -> dict:
+        return {name: value for name, value in answer.headers.items() if name != "date"}
+
+    assert headers(stranger) == headers(unknown)
     assert unsigned.status_code == 401
 
 
