@@ -27,8 +27,10 @@ the chat, so the next may start) and its moves, each group's table, replay and l
 lesson. The attack is cut at its end; then the calls it left queued in the limiter are let
 out. The figure is the most calls the fake Telegram received in any 60 s (counted every half
 second), and all of them by method, beside the attempts and their answers; the run whose
-minute is the median of ``--runs`` is shown. The attackers are in the bot's own process: the
-CPU time is theirs and the bot's together.
+minute is the median of ``--runs`` is shown. Through the attack the groups go on playing: a
+move every ``--group-every`` seconds (3), each group in turn, and ``group_move_s`` says how
+long each waited for its first call to its group (the median and the slowest). The
+attackers are in the bot's own process: the CPU time is theirs and the bot's together.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from bot.testing.fake_server import free_port
 from bot.web import server
 from bot.web.auth import signed_init_data
 from bot.web.practice import FRIEND_GAMES
+from games import get_engine
 
 MIB = 2**20
 
@@ -281,6 +284,40 @@ class Attacker:
             await self.bench.feed(driver.press_update(self.user, self.user.id, 1, confirm))
 
 
+async def group_moves(bench: ServiceBench, matches: list[int], until: float, every: float):
+    """A move in a group every ``every`` seconds until ``until``, each group in turn; for each,
+    how long after the press its group heard its first call (its board, or the move's
+    news)."""
+    storage = get_host(bench.app).storage
+    delays: list[float | None] = []  # None: never heard
+    for match_id in itertools.cycle(matches):
+        if time.monotonic() >= until:
+            return delays
+        match = await storage.load(match_id)
+        if match is not None and match.status == "playing":
+            users = {seat.seat: FakeUser(seat.user_id, seat.name) for seat in match.seats}
+            seat = sorted(get_engine(match.game).to_act(match.state))[0]
+            pressed = time.monotonic()
+            await bench.press_move(match, users, seat)
+            heard = await first_call_to(bench, match.chat_id, pressed)
+            delays.append(None if heard is None else heard - pressed)
+        await asyncio.sleep(every)
+    return delays
+
+
+async def first_call_to(
+    bench: ServiceBench, chat_id: int, since: float, limit: float = 90.0
+) -> float | None:
+    """When ``chat_id`` first heard a call after ``since`` (``time.monotonic``); None if
+    not within ``limit`` seconds."""
+    while time.monotonic() - since < limit:
+        heard = bench.api.last_group_call(chat_id)
+        if heard is not None and heard >= since:
+            return heard
+        await asyncio.sleep(0.02)
+    return None
+
+
 async def quiet(bench: ServiceBench, settle: float = 2.0, limit: float = 120.0) -> None:
     """Until the fake Telegram has heard nothing for ``settle`` seconds (the groups' boards
     drawn, paced by the limiter), at most ``limit``."""
@@ -325,7 +362,9 @@ async def telegram_attack(args: argparse.Namespace, attackers: int) -> dict:
         counting = asyncio.create_task(count())
         async with httpx.AsyncClient(base_url=bench.url, timeout=60, limits=limits) as http:
             attacks = [asyncio.create_task(a.attack(http, until)) for a in crowd]
+            playing = asyncio.create_task(group_moves(bench, matches, until, args.group_every))
             await asyncio.wait(attacks, timeout=args.seconds)
+            delays = await playing
             for attack in attacks:  # the attack ends at its minute, whatever is in flight
                 attack.cancel()
             await asyncio.gather(*attacks, return_exceptions=True)
@@ -337,6 +376,7 @@ async def telegram_attack(args: argparse.Namespace, attackers: int) -> dict:
         await bench.stop()
     totals.append((time.monotonic(), sum(calls.values())))
     peak = most_in_a_minute(totals)
+    heard = [delay for delay in delays if delay is not None]
     answers: collections.Counter[str] = collections.Counter()
     for attacker in crowd:
         answers.update(attacker.answers)
@@ -345,6 +385,12 @@ async def telegram_attack(args: argparse.Namespace, attackers: int) -> dict:
         "telegram_calls": total,  # in the attack, and the calls it left queued after it
         "most_in_a_minute": peak,
         "by_method": dict(sorted(calls.items(), key=lambda item: -item[1])),
+        "group_moves": len(delays),
+        "group_moves_unheard": delays.count(None),
+        "group_move_s": {
+            "median": round(statistics.median(heard), 3) if heard else None,
+            "slowest": round(max(heard), 3) if heard else None,
+        },
         "requests": sum(answers.values()),
         "answers": dict(answers.most_common()),
         "attack_s": round(attack_wall, 2),
@@ -401,6 +447,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--attackers", type=int, nargs="+", default=[1, 100])
     parser.add_argument("--seconds", type=float, default=60.0, help="each attack's length")
     parser.add_argument("--groups", type=int, default=10, help="groups playing a match")
+    parser.add_argument(
+        "--group-every", type=float, default=3.0, help="seconds between the groups' moves"
+    )
     parser.add_argument("--client", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.telegram:

@@ -36,6 +36,12 @@ and the app answers "try again in a minute". Within the share they still queue b
 call of the games (the overall pacing releases the games' calls first), so a flood of the
 app's requests never delays a group's move. The share is a property of this one limiter,
 so it holds wherever its budget is kept.
+
+**Groups first.** When the overall budget is spent, the calls waiting for it leave in three
+lanes, each first come first served: the groups' calls (and reads, and calls to no chat)
+first, then the calls to private chats (a practice match's board, a player's hand), then the
+app's. So a crowd playing practice matches as fast as they can — a hundred users take the
+whole budget — slows their own boards, never a group's move.
 """
 
 from __future__ import annotations
@@ -68,34 +74,36 @@ class ShareSpent(Exception):
         self.retry_after = retry_after
 
 
+GROUPS, PRIVATE, APP = 0, 1, 2  # the lanes of the overall budget, first to last
+
+
 class Pacing:
     """At most ``burst`` calls at once and ``per_second`` a second on average: in any span
-    of ``s`` seconds at most ``burst + s * per_second`` calls go, first come first served,
-    also after the event loop stalled (the budget is counted in real time and never grows
-    beyond ``burst``). A call within the budget goes at once, without an await; the calls
-    that wait are released by one timer. (aiolimiter's ``AsyncLimiter``, used before, kept a
-    heap entry, callbacks and a rescheduled timer for every waiting call: a fifth of the
-    drawing's CPU under load.) A ``later`` call waits until no other call waits: the
-    games' calls go before the app's."""
+    of ``s`` seconds at most ``burst + s * per_second`` calls go, also after the event loop
+    stalled (the budget is counted in real time and never grows beyond ``burst``). A call
+    within the budget goes at once, without an await; the calls that wait are released by
+    one timer. (aiolimiter's ``AsyncLimiter``, used before, kept a heap entry, callbacks and
+    a rescheduled timer for every waiting call: a fifth of the drawing's CPU under load.)
+    The calls that wait do so in ``lanes``: a call leaves only when no call waits in an
+    earlier lane, and within a lane first come first served."""
 
-    def __init__(self, per_second: float, burst: int) -> None:
+    def __init__(self, per_second: float, burst: int, lanes: int = 3) -> None:
         self.per_second = per_second
         self.burst = burst
         self._budget = float(burst)  # calls that may go now
         self._counted = 0.0  # when the budget was last brought up to date (loop time)
-        self._waiting: deque[asyncio.Future[None]] = deque()
-        self._waiting_later: deque[asyncio.Future[None]] = deque()
+        self._lanes: tuple[deque[asyncio.Future[None]], ...] = tuple(deque() for _ in range(lanes))
         self._timer: asyncio.TimerHandle | None = None
 
-    async def wait(self, later: bool = False) -> None:
+    async def wait(self, lane: int = GROUPS) -> None:
         loop = asyncio.get_running_loop()
-        if not self._waiting and not (later and self._waiting_later):
+        if not any(self._lanes[: lane + 1]):  # nothing waits before it
             self._count(loop.time())
             if self._budget >= 1:
                 self._budget -= 1
                 return
         waiting = loop.create_future()
-        (self._waiting_later if later else self._waiting).append(waiting)
+        self._lanes[lane].append(waiting)
         if self._timer is None:
             self._release_later(loop)
         await waiting
@@ -103,7 +111,7 @@ class Pacing:
     def take_now(self) -> bool:
         """One call of the budget if it may go at once (nothing waits); else False, and
         nothing is taken."""
-        if self._waiting or self._waiting_later:
+        if any(self._lanes):
             return False
         self._count(asyncio.get_running_loop().time())
         if self._budget < 1:
@@ -128,13 +136,13 @@ class Pacing:
         loop = asyncio.get_running_loop()
         self._timer = None
         self._count(loop.time())
-        for queue in (self._waiting, self._waiting_later):
+        for queue in self._lanes:
             while queue and self._budget >= 1:
                 waiting = queue.popleft()
                 if not waiting.done():  # else its caller was cancelled
                     self._budget -= 1
                     waiting.set_result(None)
-        if self._waiting or self._waiting_later:
+        if any(self._lanes):
             self._release_later(loop)
 
 
@@ -189,7 +197,7 @@ class TelegramLimits(BaseRateLimiter[int | str]):
         if rate_limit_args == APP_CALL:  # within the app's share, after the games' calls
             if not self.app.take_now():
                 raise ShareSpent(self.app.seconds_to_next())
-            await self.overall.wait(later=True)
+            await self.overall.wait(APP)
             return await callback(*args, **kwargs)
         chat_id = data.get("chat_id")
         if chat_id is None:  # an inline message's edit: the chat it is in (``Messenger``)
@@ -197,8 +205,11 @@ class TelegramLimits(BaseRateLimiter[int | str]):
         if chat_id is None:  # answers to presses, getMe...: no chat, no limit
             return await callback(*args, **kwargs)
         group = _group_id(chat_id)
-        if group is None or endpoint in READS:
-            await self.overall.wait()
+        if endpoint in READS:
+            await self.overall.wait(GROUPS)
+            return await callback(*args, **kwargs)
+        if group is None:  # a private chat: after the groups' calls
+            await self.overall.wait(PRIVATE)
             return await callback(*args, **kwargs)
         state = self._group(group)
         async with state.lock:

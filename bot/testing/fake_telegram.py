@@ -719,6 +719,12 @@ class FakeTelegram(BaseRequest):
                 if now - calls[-1] >= PEAK_WINDOW:
                     del self._recent[group]
 
+    def last_group_call(self, chat_id: int) -> float | None:
+        """Not recording: when the group last heard a call (``time.monotonic``), if in the
+        last minute."""
+        recent = self._recent.get(chat_id)
+        return recent[-1] if recent else None
+
     def peak_group_calls_per_minute(self, window: float = 60.0) -> int:
         """The most calls any one group received within any ``window`` seconds (Telegram's
         minute), reads such as ``getChatMember`` aside: they send nothing to the group.

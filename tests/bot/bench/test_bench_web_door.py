@@ -16,10 +16,12 @@ def test_the_most_in_a_minute_of_a_count_taken_now_and_then():
 
 
 async def test_one_attacker_through_every_route_stays_within_the_budgets():
-    args = argparse.Namespace(seconds=3.0, groups=2)
+    args = argparse.Namespace(seconds=3.0, groups=2, group_every=1.0)
     figure = await telegram_attack(args, attackers=1)
     calls = figure["by_method"]
     assert figure["requests"] > 20 and figure["most_in_a_minute"] == figure["telegram_calls"]
     assert calls.get("savePreparedInlineMessage", 0) <= BUDGETS["invitation"].burst + 1
     assert 1 <= calls.get("getChatMember", 0) <= BUDGETS["look_up"].burst + 1
     assert {"200", "404 no_table", "429 too_fast"} <= set(figure["answers"])
+    # the groups played on through it, and each move was heard in its group
+    assert figure["group_moves"] >= 1 and figure["group_moves_unheard"] == 0

@@ -239,3 +239,29 @@ async def test_the_games_calls_go_before_the_apps_calls_waiting_with_them():
     ]
     await asyncio.gather(*app, *games)
     assert order == ["first", "game0", "game1", "game2", "app0", "app1", "app2"]
+
+
+async def test_a_groups_calls_go_before_the_private_chats_calls_waiting_with_them():
+    """A crowd playing practice matches spends the overall budget in private chats: a
+    group's move that comes after their calls still leaves first, and the private chats'
+    calls then leave in the order they came, before the app's."""
+    limits = TelegramLimits(overall_per_second=300)
+    limits.overall = Pacing(300, burst=1)
+    order: list[str] = []
+
+    async def call(name: str) -> None:
+        order.append(name)
+
+    def request(name: str, chat_id: int | None, marked: str | None = None) -> asyncio.Task:
+        data = {} if chat_id is None else {"chat_id": chat_id}
+        return asyncio.create_task(
+            limits.process_request(call, (name,), {}, "sendPhoto", data, marked)
+        )
+
+    await limits.process_request(call, ("first",), {}, "sendMessage", {"chat_id": 5}, None)
+    crowd = [request(f"practice{n}", 1000 + n) for n in range(3)]
+    app = [request("app", None, APP_CALL)]
+    await asyncio.sleep(0)  # the crowd's and the app's calls wait for the overall budget
+    group = [request("group", GROUP)]
+    await asyncio.gather(*crowd, *app, *group)
+    assert order == ["first", "group", "practice0", "practice1", "practice2", "app"]
