@@ -101,7 +101,28 @@ def holds_marker(state: AzulState, move: Action) -> bool:
     return state["turn"] == LEARNER and state["first_player"] == LEARNER
 
 
+def fills_from_factory(state: AzulState, move: Action) -> bool:
+    return from_factory_with_rest(state, move) and fills_line(state, move)
+
+
+def room_from_factory(state: AzulState, move: Action) -> bool:
+    return from_factory(state, move) and leaves_room(state, move)
+
+
+def marker_off_floor(state: AzulState, move: Action) -> bool:
+    return takes_marker(state, move) and stays_off_floor(state, move)
+
+
+def any_move(state: AzulState, move: Action) -> bool:
+    """Every legal move: the learner chooses alone."""
+    return True
+
+
 PREDICATES = {
+    "fills_from_factory": fills_from_factory,
+    "room_from_factory": room_from_factory,
+    "marker_off_floor": marker_off_floor,
+    "any_move": any_move,
     "from_factory_with_rest": from_factory_with_rest,
     "from_factory": from_factory,
     "fills_line": fills_line,
@@ -169,17 +190,36 @@ TUTORIAL = Tutorial(
             (0, 1, 1),
             (Claim("from_factory_with_rest"), Claim("fills_line")),
             ((1, (1, 0, 1)),),
+            goal="fills_from_factory",
         ),
-        Step("line", (2, 4, 2), (Claim("from_factory"), Claim("leaves_room")), ((1, (3, 1, 0)),)),
+        Step(
+            "line",
+            (2, 4, 2),
+            (Claim("from_factory"), Claim("leaves_room")),
+            ((1, (3, 1, 0)),),
+            goal="room_from_factory",
+        ),
         Step(
             "centre",
             (5, 0, 3),
             (Claim("takes_marker"), Claim("stays_off_floor")),
             ((1, (5, 4, 2)),),
+            goal="marker_off_floor",
         ),
-        Step("one_colour", (4, 0, 3), (Claim("joins_own_colour"),), ((1, (5, 3, 3)),)),
-        Step("floor", (5, 2, 0), (Claim("spills"),), ((1, (5, 1, 4)),)),
-        Step("wall", (0, 0, 1), (Claim("new_round_with_wall"), Claim("holds_marker"))),
+        Step(
+            "one_colour",
+            (4, 0, 3),
+            (Claim("joins_own_colour"),),
+            ((1, (5, 3, 3)),),
+            goal="joins_own_colour",
+        ),
+        Step("floor", (5, 2, 0), (Claim("spills"),), ((1, (5, 1, 4)),), goal="spills"),
+        Step(
+            "wall",
+            (0, 0, 1),
+            (Claim("new_round_with_wall"), Claim("holds_marker")),
+            goal="any_move",
+        ),
     ),
     predicates=PREDICATES,
     why=why,

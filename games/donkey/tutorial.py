@@ -77,7 +77,12 @@ def in_donkey_round(state: DonkeyState, move: Action) -> bool:
     return isinstance(as_action(move), Card) and is_donkey_round(state["plays"])
 
 
+def joker_lead(state: DonkeyState, move: Action) -> bool:
+    return leads_after_win(state, move) and uses_joker(state, move)
+
+
 PREDICATES = {
+    "joker_lead": joker_lead,
     "leads_set": leads_set,
     "beats": beats,
     "may_pass": may_pass,
@@ -131,6 +136,7 @@ TUTORIAL = Tutorial(
                 (2, (1, 12, 2, 0)),
                 (2, (1, 11, 2, 0)),
             ),
+            goal="leads_set",
         ),
         Step(
             "pass",
@@ -140,8 +146,9 @@ TUTORIAL = Tutorial(
                 (1, (0,)),
                 (2, (1, 5, 2, 0)),
             ),
+            goal="may_pass",
         ),
-        Step("follow", (1, 8, 2, 0), (Claim("beats"),), ((1, (0,)),)),
+        Step("follow", (1, 8, 2, 0), (Claim("beats"),), ((1, (0,)),), goal="beats"),
         Step(
             "joker",
             (1, 10, 4, 2),
@@ -153,6 +160,7 @@ TUTORIAL = Tutorial(
                 (1, (0,)),
                 (2, (0,)),
             ),
+            goal="joker_lead",
         ),
         Step("donkey", (2,), (Claim("leads_donkey"),), ((1, (3, 2)), (2, (3, 2)))),
     ),

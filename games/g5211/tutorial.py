@@ -63,7 +63,12 @@ def rooster(state: State5211, move: Action) -> bool:
     return any(is_rooster(card) for card in move)
 
 
+def leading_within_limit(state: State5211, move: Action) -> bool:
+    return leading_colour(state, move) and within_limit(state, move)
+
+
 PREDICATES = {
+    "leading_within_limit": leading_within_limit,
     "pair_of_one_colour": pair_of_one_colour,
     "leading_colour": leading_colour,
     "within_limit": within_limit,
@@ -98,7 +103,13 @@ TUTORIAL = Tutorial(
     players=2,
     seed=3,
     steps=(
-        Step("pick_two", (19, 20), (Claim("pair_of_one_colour"),), ((1, (12, 24)),)),
+        Step(
+            "pick_two",
+            (19, 20),
+            (Claim("pair_of_one_colour"),),
+            ((1, (12, 24)),),
+            goal="pair_of_one_colour",
+        ),
         Step(
             "one",
             (19,),
@@ -107,6 +118,7 @@ TUTORIAL = Tutorial(
                 Claim("within_limit"),
             ),
             ((1, (25,)),),
+            goal="leading_within_limit",
         ),
         Step(
             "last",
@@ -116,6 +128,7 @@ TUTORIAL = Tutorial(
                 Claim("within_limit"),
             ),
             ((1, (22,)),),
+            goal="leading_within_limit",
         ),
         Step(
             "scored",
@@ -125,6 +138,7 @@ TUTORIAL = Tutorial(
                 Claim("pair_of_one_colour"),
             ),
             (),
+            goal="pair_of_one_colour",
         ),
     ),
     predicates=PREDICATES,

@@ -83,7 +83,17 @@ def on_cheapest(state: SultanState, move: Action) -> bool:
     )
 
 
+def low_on_cheapest(state: SultanState, move: Action) -> bool:
+    return second_cushion(state, move) and on_cheapest(state, move) and lowest_card(state, move)
+
+
+def low_on_second(state: SultanState, move: Action) -> bool:
+    return second_cushion(state, move) and lowest_card(state, move)
+
+
 PREDICATES = {
+    "low_on_cheapest": low_on_cheapest,
+    "low_on_second": low_on_second,
     "returns_cheapest": returns_cheapest,
     "first_bid": first_bid,
     "second_cushion": second_cushion,
@@ -130,8 +140,8 @@ TUTORIAL = Tutorial(
     players=2,
     seed=0,
     steps=(
-        Step("return", (0, 0), (Claim("returns_cheapest"),), ()),
-        Step("bid", (1, 2, 12), (Claim("first_bid"),), ((1, (1, 2, 11)),)),
+        Step("return", (0, 0), (Claim("returns_cheapest"),), (), goal="returns_cheapest"),
+        Step("bid", (1, 2, 12), (Claim("first_bid"),), ((1, (1, 2, 11)),), goal="first_bid"),
         Step(
             "second",
             (1, 0, 2),
@@ -145,6 +155,7 @@ TUTORIAL = Tutorial(
                 (1, (0, 0)),
                 (1, (1, 2, 9)),
             ),
+            goal="low_on_cheapest",
         ),
         Step(
             "reveal",
@@ -155,6 +166,7 @@ TUTORIAL = Tutorial(
                 Claim("won_gems"),
             ),
             ((1, (1, 1, 1)),),
+            goal="highest_on_best",
         ),
         Step(
             "last",
@@ -164,6 +176,7 @@ TUTORIAL = Tutorial(
                 Claim("lowest_card"),
             ),
             (),
+            goal="low_on_second",
         ),
     ),
     predicates=PREDICATES,
