@@ -111,7 +111,8 @@ def caption(t: Translator, lesson: Lesson) -> str:
     step = lesson.tutorial.steps[lesson.index]
     text = t(f"tutorial.{lesson.game}.{step.key}")
     if len(lesson.tutorial.accepted(lesson.index, lesson.path)) == 1:
-        text += "\n" + t("tutorial.only_move", move=move_name(t, lesson))
+        named = move_name(t, lesson).rstrip(".")  # the sentence ends it
+        text += "\n" + t("tutorial.only_move", move=named)
     return text
 
 

@@ -9,8 +9,12 @@ opponent's moves are the normal AI's, written down.
 from __future__ import annotations
 
 from games.azul.engine import (
+    COLOUR_BONUS,
+    COLUMN_BONUS,
     FLOOR_LINE,
+    FLOOR_PENALTIES,
     NUM_COLOURS,
+    ROW_BONUS,
     SIZE,
     AzulState,
     Draft,
@@ -113,6 +117,15 @@ def marker_off_floor(state: AzulState, move: Action) -> bool:
     return takes_marker(state, move) and stays_off_floor(state, move)
 
 
+def floor_costs(state: AzulState, move: Action, *penalties: int) -> bool:
+    """The floor's spaces cost ``penalties``, left to right (the caption names them)."""
+    return tuple(penalties) == FLOOR_PENALTIES
+
+
+def end_bonuses(state: AzulState, move: Action, row: int, column: int, colour: int) -> bool:
+    return (row, column, colour) == (ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS)
+
+
 def any_move(state: AzulState, move: Action) -> bool:
     """Every legal move: the learner chooses alone."""
     return True
@@ -123,6 +136,8 @@ PREDICATES = {
     "room_from_factory": room_from_factory,
     "marker_off_floor": marker_off_floor,
     "any_move": any_move,
+    "floor_costs": floor_costs,
+    "end_bonuses": end_bonuses,
     "from_factory_with_rest": from_factory_with_rest,
     "from_factory": from_factory,
     "fills_line": fills_line,
@@ -180,6 +195,23 @@ RULES = (
     "other_take",
 )
 
+SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/azul.md
+    "take": "Round: 1. factory offer",
+    "pattern_lines": "Round: 1. factory offer",
+    "lines_wait": "Round: 2. wall tiling",
+    "centre": "Round: 1. factory offer",
+    "marker": "Round: 1. factory offer",
+    "one_colour": "Round: 1. factory offer",
+    "floor": "Round: 2. wall tiling",
+    "wall_scoring": "Round: 2. wall tiling",
+    "clamp": "Round: 2. wall tiling",
+    "wall_row_colour": "Round: 1. factory offer",
+    "marker_starts": "Round: 2. wall tiling",
+    "game_end": "End",
+    "end_bonuses": "End",
+    "winner": "End",
+}
+
 TUTORIAL = Tutorial(
     game="azul",
     players=2,
@@ -191,6 +223,7 @@ TUTORIAL = Tutorial(
             (Claim("from_factory_with_rest"), Claim("fills_line")),
             ((1, (1, 0, 1)),),
             goal="fills_from_factory",
+            teaches=("take", "pattern_lines"),
         ),
         Step(
             "line",
@@ -198,6 +231,7 @@ TUTORIAL = Tutorial(
             (Claim("from_factory"), Claim("leaves_room")),
             ((1, (3, 1, 0)),),
             goal="room_from_factory",
+            teaches=("lines_wait",),
         ),
         Step(
             "centre",
@@ -205,6 +239,7 @@ TUTORIAL = Tutorial(
             (Claim("takes_marker"), Claim("stays_off_floor")),
             ((1, (5, 4, 2)),),
             goal="marker_off_floor",
+            teaches=("centre", "marker"),
         ),
         Step(
             "one_colour",
@@ -212,16 +247,33 @@ TUTORIAL = Tutorial(
             (Claim("joins_own_colour"),),
             ((1, (5, 3, 3)),),
             goal="joins_own_colour",
+            teaches=("one_colour",),
         ),
-        Step("floor", (5, 2, 0), (Claim("spills"),), ((1, (5, 1, 4)),), goal="spills"),
+        Step(
+            "floor",
+            (5, 2, 0),
+            (Claim("spills"), Claim("floor_costs", FLOOR_PENALTIES)),
+            ((1, (5, 1, 4)),),
+            goal="spills",
+            teaches=("floor",),
+        ),
         Step(
             "wall",
             (0, 0, 1),
             (Claim("new_round_with_wall"), Claim("holds_marker")),
             goal="any_move",
+            teaches=("wall_scoring", "clamp", "wall_row_colour", "marker_starts"),
+        ),
+        Step(
+            "end",
+            (3, 1, 0),
+            (Claim("end_bonuses", (2, 7, 10)),),
+            goal="any_move",
+            teaches=("game_end", "end_bonuses", "winner"),
         ),
     ),
     predicates=PREDICATES,
     why=why,
     rules=RULES,
+    syllabus=SYLLABUS,
 )

@@ -12,6 +12,10 @@ from games.core import Action
 from games.donkey.engine import (
     DONKEY,
     JOKER,
+    JOKER_IN_DONKEY_ROUND,
+    JOKERS_ALONE_VALUE,
+    PENALTY_DONKEY,
+    PENALTY_JOKER,
     SLOTS,
     Card,
     DonkeyState,
@@ -77,11 +81,42 @@ def in_donkey_round(state: DonkeyState, move: Action) -> bool:
     return isinstance(as_action(move), Card) and is_donkey_round(state["plays"])
 
 
+def last_equal_takes(state: DonkeyState, move: Action) -> bool:
+    """The last donkey round was taken by the last of two or more equal highest cards."""
+    log = state["log"]
+    won = [i for i, e in enumerate(log) if e["type"] == "round_won" and e["donkey"]]
+    if not won:
+        return False
+    end = won[-1]
+    start = max(i for i in range(end) if log[i]["type"] == "donkey_led")
+    cards = [e for e in log[start:end] if e["type"] == "donkey_card"]
+    top = max(card["worth"] for card in cards)
+    highest = [card["seat"] for card in cards if card["worth"] == top]
+    return len(highest) >= 2 and highest[-1] == log[end]["seat"]
+
+
+def joker_values(state: DonkeyState, move: Action, alone: int, in_donkey_round: int) -> bool:
+    return (alone, in_donkey_round) == (JOKERS_ALONE_VALUE, JOKER_IN_DONKEY_ROUND)
+
+
+def penalties(state: DonkeyState, move: Action, joker: int, donkey: int) -> bool:
+    """Cards left in hand cost their number, a joker ``joker``, the donkey ``donkey``."""
+    return (joker, donkey) == (PENALTY_JOKER, PENALTY_DONKEY)
+
+
+def any_move(state: DonkeyState, move: Action) -> bool:
+    return True
+
+
 def joker_lead(state: DonkeyState, move: Action) -> bool:
     return leads_after_win(state, move) and uses_joker(state, move)
 
 
 PREDICATES = {
+    "last_equal_takes": last_equal_takes,
+    "joker_values": joker_values,
+    "penalties": penalties,
+    "any_move": any_move,
     "joker_lead": joker_lead,
     "leads_set": leads_set,
     "beats": beats,
@@ -103,6 +138,8 @@ def why(state: DonkeyState, taught: Action, pressed: Action) -> Why:
         return Why("donkey_later")
     if isinstance(move, Card):
         return Why("highest_takes")
+    if isinstance(lesson, LeadDonkey):
+        return Why("lead_donkey")
     best = best_play(state["plays"])
     if best is not None and not is_donkey_round(state["plays"]):
         count = state["plays"][0][3]
@@ -119,8 +156,23 @@ def why(state: DonkeyState, taught: Action, pressed: Action) -> Why:
     return Why("low_first")
 
 
-RULES = ("not_now", "no_pass", "play_now", "donkey_later", "highest_takes", "same_count",
-         "higher", "keep_cards", "save_jokers", "more_cards", "low_first")  # fmt: skip
+RULES = ("lead_donkey", "not_now", "no_pass", "play_now", "donkey_later", "highest_takes",
+         "same_count", "higher", "keep_cards", "save_jokers", "more_cards", "low_first")  # fmt: skip
+
+SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/donkey.md
+    "goal": "End of a hand and scoring",
+    "lead": "A normal round",
+    "pass": "A normal round",
+    "follow": "A normal round",
+    "winner_leads": "A normal round",
+    "joker": "A normal round",
+    "donkey_round": "The donkey round",
+    "no_pass_donkey": "The donkey round",
+    "last_equal": "The donkey round",
+    "joker_donkey": "The donkey round",
+    "hand_end": "End of a hand and scoring",
+    "loser": "End of a hand and scoring",
+}
 
 TUTORIAL = Tutorial(
     game="donkey",
@@ -137,6 +189,7 @@ TUTORIAL = Tutorial(
                 (2, (1, 11, 2, 0)),
             ),
             goal="leads_set",
+            teaches=("goal", "lead"),
         ),
         Step(
             "pass",
@@ -147,8 +200,16 @@ TUTORIAL = Tutorial(
                 (2, (1, 5, 2, 0)),
             ),
             goal="may_pass",
+            teaches=("pass",),
         ),
-        Step("follow", (1, 8, 2, 0), (Claim("beats"),), ((1, (0,)),), goal="beats"),
+        Step(
+            "follow",
+            (1, 8, 2, 0),
+            (Claim("beats"),),
+            ((1, (0,)),),
+            goal="beats",
+            teaches=("follow", "winner_leads"),
+        ),
         Step(
             "joker",
             (1, 10, 4, 2),
@@ -161,10 +222,32 @@ TUTORIAL = Tutorial(
                 (2, (0,)),
             ),
             goal="joker_lead",
+            teaches=("joker",),
         ),
-        Step("donkey", (2,), (Claim("leads_donkey"),), ((1, (3, 2)), (2, (3, 2)))),
+        Step(
+            "donkey",
+            (2,),
+            (Claim("leads_donkey"),),
+            ((1, (3, 2)), (2, (3, 2))),
+            teaches=("donkey_round",),
+        ),
+        Step(
+            "equal",
+            (0,),
+            (Claim("last_equal_takes"), Claim("joker_values", (14, 1))),
+            goal="any_move",
+            teaches=("no_pass_donkey", "last_equal", "joker_donkey"),
+        ),
+        Step(
+            "end",
+            (0,),
+            (Claim("penalties", (14, 20)),),
+            goal="any_move",
+            teaches=("hand_end", "loser"),
+        ),
     ),
     predicates=PREDICATES,
     why=why,
     rules=RULES,
+    syllabus=SYLLABUS,
 )

@@ -152,6 +152,8 @@ SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/summer
     "placement_scoring": "Phase 2: placing tiles",
     "pass": "Phase 2: placing tiles",
     "corners": "Phase 2: placing tiles",
+    "end_scoring": "End (after round 6)",
+    "winner": "End (after round 6)",
 }
 
 TUTORIAL = Tutorial(
@@ -202,7 +204,14 @@ TUTORIAL = Tutorial(
         Step("cover", (1, 2, 1, 2, 0), (Claim("any_place"),), ((1, (1, 5, 2, 3, 1)),)),
         Step("cover", (1, 4, 1, 4, 0), (Claim("any_place"),), ((1, (1, 4, 1, 4, 0)),)),
         Step("pass", (2,), (Claim("passes_with_tiles"),), (), teaches=("pass",)),
-        Step("keep", (4, 2), (Claim("keeps"),), (), goal="keeps_or_done", teaches=("corners",)),
+        Step(
+            "keep",
+            (4, 2),
+            (Claim("keeps"),),
+            (),
+            goal="keeps_or_done",
+            teaches=("corners", "end_scoring", "winner"),
+        ),
     ),
     predicates=PREDICATES,
     why=why,
