@@ -157,7 +157,8 @@ def why(state: DonkeyState, taught: Action, pressed: Action) -> Why:
 
 
 RULES = ("lead_donkey", "not_now", "no_pass", "play_now", "donkey_later", "highest_takes",
-         "same_count", "higher", "keep_cards", "save_jokers", "more_cards", "low_first")  # fmt: skip
+         "same_count", "higher", "keep_cards", "save_jokers", "more_cards",
+         "low_first")  # fmt: skip
 
 SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/donkey.md
     "goal": "End of a hand and scoring",
