@@ -286,6 +286,14 @@ def untaught(tutorial: Tutorial) -> list[str]:
     return sorted(set(tutorial.syllabus) ^ taught)
 
 
+def followed(tutorial: Tutorial, path: Sequence[Action]) -> Path:
+    """``path`` taken on to the lesson's end by the model moves (what 💡 shows)."""
+    moves = tuple(tuple(move) for move in path)
+    for index in range(len(moves), len(tutorial)):
+        moves = (*moves, tutorial.model(index, moves))
+    return moves
+
+
 def random_path(tutorial: Tutorial, rng: Any) -> Path:
     """A learner who makes a random accepted move at every step (``rng``: a
     ``random.Random``), as far as the lesson goes."""

@@ -232,16 +232,18 @@ def final_table(t: Translator, lesson: Lesson, learner: str = "") -> str:
     return "\n\n".join(part for part in (news(t, lesson, who), table) if part.strip())
 
 
-def taps(t: Translator, lesson: Lesson, most: int = 6) -> list[tuple[str, str]]:
-    """The presses that make the taught move on the step's buttons, as a newcomer who
-    follows the hint would make them: selection steps (``("d", step)``), then the move
-    (``("a", encoded)``) unless the last selection made it."""
+def taps(
+    t: Translator, lesson: Lesson, most: int = 6, move: Action | None = None
+) -> list[tuple[str, str]]:
+    """The presses that make the model move (or ``move``) on the step's buttons, as a
+    newcomer who follows the hint would make them: selection steps (``("d", step)``), then
+    the move (``("a", encoded)``) unless the last selection made it."""
     engine, ui = get_engine(lesson.game), get_ui(lesson.game)
     state = lesson.state
     view = engine.view(state, LEARNER)
     legal = engine.legal_actions(state, LEARNER)
     who = names(t, lesson.tutorial.players)
-    taught = lesson.taught
+    taught = lesson.taught if move is None else tuple(move)
     frontier: list[tuple[Any, list[tuple[str, str]]]] = [(lesson.draft, [])]
     seen = set()
     while frontier:

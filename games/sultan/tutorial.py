@@ -168,6 +168,7 @@ SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/sultan
     "hand_lasts": "Two players",
     "unbid": "Structure (3–5 players)",
     "bonus": "Two players",
+    "game_end": "Two players",
     "winner": "Scoring",
 }
 
@@ -245,7 +246,7 @@ TUTORIAL = Tutorial(
             (Claim("two_player_bonus", (4, 2, 5, 5, 6, 10, 7, 20)),),
             (),
             goal="any_move",
-            teaches=("bonus", "winner"),
+            teaches=("bonus", "game_end", "winner"),
         ),
     ),
     predicates=PREDICATES,

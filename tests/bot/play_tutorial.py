@@ -40,3 +40,12 @@ async def play_step(driver: Driver, api: FakeTelegram, user: FakeUser, lesson: L
     for verb, argument in taps(t, lesson):
         answer = await press_data(driver, api, user, f"-{verb}{argument}")
     assert answer == t("tutorial.right")
+
+
+async def play_move(driver: Driver, api: FakeTelegram, user: FakeUser, lesson: Lesson, move) -> str:
+    """Make ``move`` (any accepted one) with the step's buttons; the last press's answer."""
+    t = translator(negotiate(user.language_code))
+    answer = ""
+    for verb, argument in taps(t, lesson, move=move):
+        answer = await press_data(driver, api, user, f"-{verb}{argument}")
+    return answer
