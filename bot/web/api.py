@@ -526,6 +526,12 @@ class LessonRoute(ApiHandler):
         assert self.user is not None
         await self.app.host.storage.save_lesson(self.user.id, lesson.game, lesson.path)
 
+    @property
+    def learner(self) -> str:
+        """The asker's first name: the tables' sentences name the learner as a match would."""
+        assert self.user is not None
+        return self.user.first_name
+
     async def lesson(self, game: str, step: str) -> Lesson:
         """Step ``step`` of the asker's lesson: where they are, or a step before (to look
         back); a step not reached yet is 409."""
@@ -541,7 +547,7 @@ class LessonHandler(LessonRoute):
 
     async def get(self, game: str, step: str) -> None:
         lesson = await self.lesson(game, step)
-        table = lessons.table(await self.reader(), lesson, self.app.clock())
+        table = lessons.table(await self.reader(), lesson, self.app.clock(), self.learner)
         self.answer(contract.LessonTable, table)
 
 
@@ -561,7 +567,7 @@ class LessonStartHandler(LessonRoute):
             path = path[: begin.step]
         lesson = Lesson(game, tuple(tuple(move) for move in path))
         await self.keep(lesson)
-        table = lessons.table(await self.reader(), lesson, self.app.clock())
+        table = lessons.table(await self.reader(), lesson, self.app.clock(), self.learner)
         self.answer(contract.LessonTable, table)
 
 
@@ -578,7 +584,8 @@ class LessonMoveHandler(LessonRoute):
             raise Answer(HTTPStatus.CONFLICT, "lesson_over")
         if lesson.index != len(await self.place(game)):
             raise Answer(HTTPStatus.CONFLICT, "lesson_step")
-        answer = lessons.answer(await self.reader(), lesson, tuple(move.action), self.app.clock())
+        t, now = await self.reader(), self.app.clock()
+        answer = lessons.answer(t, lesson, tuple(move.action), now, self.learner)
         if answer["right"]:
             await self.keep(lesson.then(tuple(move.action)))
         self.answer(contract.LessonAnswer, answer)

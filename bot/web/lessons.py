@@ -34,12 +34,12 @@ def menu(t: Translator, reached: dict[str, int]) -> list[dict[str, Any]]:
     return lines
 
 
-def as_match(t: Translator, lesson: Lesson) -> Match:
+def as_match(t: Translator, lesson: Lesson, learner: str = "") -> Match:
     """The step's table as a match that is never stored: the learner and the bots seated,
     the script's state at the step."""
     tutorial = lesson.tutorial
     names = words.names(t, tutorial.players)
-    seats = [Seat(0, LEARNER_ID, names[0])]
+    seats = [Seat(0, LEARNER_ID, learner or t("tutorial.you"))]
     seats += [Seat(seat, -seat, names[seat], ai="normal") for seat in range(1, len(names))]
     return Match(
         id=0,
@@ -56,12 +56,12 @@ def as_match(t: Translator, lesson: Lesson) -> Match:
     )
 
 
-def table(t: Translator, lesson: Lesson, now: float) -> dict[str, Any]:
+def table(t: Translator, lesson: Lesson, now: float, learner: str = "") -> dict[str, Any]:
     """One step (or the end) of a lesson, drawn as a match, with the lesson's words."""
     tutorial = lesson.tutorial
     index = lesson.index
-    drawn = tables.table(as_match(t, lesson), LEARNER_ID, t, now)
-    news = words.news(t, lesson, words.names(t, tutorial.players))
+    drawn = tables.table(as_match(t, lesson, learner), LEARNER_ID, t, now)
+    news = words.news(t, lesson, words.names(t, tutorial.players, learner))
     if lesson.over:
         drawn["legal"] = []  # the lesson is over: its last table, to look at
     drawn["lesson"] = {
@@ -87,11 +87,13 @@ def texts(t: Translator) -> dict[str, str]:
     return {key: t(f"tutorial.{key}") for key in LESSON_TEXTS}
 
 
-def answer(t: Translator, lesson: Lesson, action: tuple[int, ...], now: float) -> dict[str, Any]:
+def answer(
+    t: Translator, lesson: Lesson, action: tuple[int, ...], now: float, learner: str = ""
+) -> dict[str, Any]:
     """A move at a step: the next step (with what the move did) if it reaches the step's
     goal, else why not (and nothing is played)."""
     if lesson.accepts(action):
         following = lesson.then(action)
-        return {"right": True, "table": table(t, following, now)}
+        return {"right": True, "table": table(t, following, now, learner)}
     why = words.why_text(t, lesson.game, lesson.why(action))
     return {"right": False, "why": tables.plain_lines(t("tutorial.wrong", detail=why))[0]}
