@@ -307,9 +307,13 @@ def status(t: Translator, counts: dict[str, dict[int, int]]) -> str:
 
 
 def words(t: Translator, game: str) -> int:
-    """The tutorial's own words in ``t``'s language: its captions and what was learned."""
+    """The tutorial's own words in ``t``'s language, on the script's path: its captions,
+    what the moves made happen (a round's scoring…) and what was learned."""
     tutorial = get_tutorial(game)
-    texts = [caption(t, Lesson.at(game, index)) for index in range(len(tutorial))]
+    who = names(t, tutorial.players)
+    steps = [Lesson.at(game, index) for index in range(len(tutorial) + 1)]
+    texts = [caption(t, lesson) for lesson in steps[:-1]]
+    texts += [news(t, lesson, who) for lesson in steps]  # what the moves made happen
     texts.append(t(f"tutorial.{game}.learned"))
     return sum(len(text.split()) for text in texts)
 
