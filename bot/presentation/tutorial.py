@@ -200,9 +200,18 @@ def why_text(t: Translator, game: str, why: Why) -> str:
     if why.rule == ELSEWHERE:
         return t("tutorial.why_elsewhere")
     values: dict[str, object] = dict(why.values)
+    if "colour" in values and "count" in values:  # "2 green cards": the noun agrees
+        values["cards"] = colour_cards(t, game, int(why.values["colour"]), int(why.values["count"]))
     for key in COLOUR_VALUES & values.keys():
         values[key] = colour_name(t, game, int(why.values[key]))
     return t(f"tutorial.{game}.why.{why.rule}", **values)
+
+
+def colour_cards(t: Translator, game: str, colour: int, count: int) -> str:
+    """``count`` cards of a colour, the number, colour and noun agreeing (the catalogue's
+    plural forms: «2 зелёные карточки», «5 зелёных карточек», «2 carte verdi»)."""
+    names = import_module(f"games.{package_name(game)}.engine").COLOURS
+    return t.plural(f"tutorial.{game}.cards.{names[colour]}", count)
 
 
 def colour_name(t: Translator, game: str, colour: int) -> str:

@@ -113,9 +113,9 @@ def why(state: State5211, taught: Action, pressed: Action) -> Why:
     limit = colour_limit(state["num_players"])
     for card in pressed:
         if _count(state, colour_of(card)) + list(pressed).count(card) > limit:
-            return Why("over_limit", {"colour": colour_of(card), "limit": limit})
+            return Why("over_limit", {"colour": colour_of(card), "limit": limit, "count": limit})
     if size == 2 and colour_of(pressed[0]) != colour_of(pressed[1]):
-        return Why("split", {"colour": colour})
+        return Why("split", {"colour": colour, "count": 2})
     return Why("other_colour", {"colour": colour})
 
 

@@ -21,7 +21,7 @@ from bot.presentation.tutorial import (
 )
 from bot.presentation.ui import get_ui, playable_games
 from games import get_engine
-from games.tutorial import ELSEWHERE, LEARNER, get_tutorial
+from games.tutorial import ELSEWHERE, LEARNER, Why, get_tutorial
 
 POPUP = 200  # the most characters Telegram shows in a button's answer
 
@@ -102,3 +102,20 @@ def test_a_colour_in_a_rule_is_named_in_the_readers_language():
     for lang in LANGUAGES:
         t = translator(lang)
         assert t(f"azul.colour.{colour}") in why_text(t, "azul", why)
+
+
+@pytest.mark.parametrize(
+    ("lang", "two", "five"),
+    [
+        ("en", "2 green cards", "5 green cards"),
+        ("ru", "2 зелёные карточки", "5 зелёных карточек"),
+        ("uk", "2 зелені картки", "5 зелених карток"),
+        ("it", "2 carte verdi", "5 carte verdi"),
+    ],
+)
+def test_cards_of_a_colour_agree_with_their_number(lang, two, five):
+    """The issue's «сыграй два «зелёный»»: the number, the colour and the noun agree."""
+    t = translator(lang)
+    green = 3
+    assert two in why_text(t, "5211", Why("split", {"colour": green, "count": 2}))
+    assert five in why_text(t, "5211", Why("over_limit", {"colour": green, "limit": 5, "count": 5}))
