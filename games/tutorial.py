@@ -78,7 +78,7 @@ class Why:
 
 
 Predicate = Callable[..., bool]
-Explain = Callable[[State, Action, Action], Why]
+Explain = Callable[[State, Action, Action, str | None], Why]
 
 
 @dataclass(frozen=True, eq=False)  # compared and cached by identity: one per game
@@ -88,7 +88,7 @@ class Tutorial:
     seed: int
     steps: tuple[Step, ...]
     predicates: Mapping[str, Predicate]
-    why: Explain  # (state, model move, pressed move) -> the rule against the pressed one
+    why: Explain  # (state, model move, pressed move, step's goal) -> why the pressed one misses
     rules: tuple[str, ...]  # every rule ``why`` may name (each has a sentence per language)
     #: the rules a first game needs: key -> the heading of ``docs/rules/<game>.md`` it is in
     syllabus: Mapping[str, str] = field(default_factory=dict)
@@ -209,7 +209,7 @@ class Tutorial:
             legal = False
         if legal and self.reaches(index, state, pressed):
             return Why(ELSEWHERE)
-        return self.why(state, self.model(index, path), pressed)
+        return self.why(state, self.model(index, path), pressed, self.steps[index].goal)
 
 
 @lru_cache(maxsize=4096)

@@ -153,9 +153,9 @@ PREDICATES = {
 
 
 # -- why another move is not the step's --------------------------------------------------
-def why(state: AzulState, taught: Action, pressed: Action) -> Why:
-    """The rule against ``pressed``: the rules it breaks first, else what it costs or misses
-    next to the taught move."""
+def why(state: AzulState, taught: Action, pressed: Action, goal: str | None = None) -> Why:
+    """Why ``pressed`` misses the step's goal: the rules it breaks first, else the part of
+    the goal it misses (from a factory, the line full or not, the floor)."""
     move, lesson = parse_action(pressed), as_action(taught)
     if (
         not isinstance(move, Draft)
@@ -175,6 +175,9 @@ def why(state: AzulState, taught: Action, pressed: Action) -> Why:
         if state["line_counts"][index] == move.line + 1:
             return Why("line_full", {"line": move.line + 1})
     outcome = _outcome(state, move)
+    missed = _missed(state, move, outcome, goal)
+    if missed is not None:
+        return missed
     if (move.source, move.colour) == (lesson.source, lesson.colour):
         if move.line == FLOOR_LINE:
             return Why("floor_only")
@@ -184,7 +187,39 @@ def why(state: AzulState, taught: Action, pressed: Action) -> Why:
     return Why("other_take", {"colour": lesson.colour})
 
 
+def _missed(state: AzulState, move: Draft, outcome, goal: str | None) -> Why | None:
+    """The part of the step's goal a legal take misses, in the game's terms."""
+    centre = move.source == centre_source(state["num_players"])
+    line = {"line": move.line + 1}
+    if goal in ("fills_from_factory", "room_from_factory") and centre:
+        return Why("from_factory")
+    if goal == "marker_off_floor" and not centre:
+        return Why("from_centre")
+    if goal in ("fills_from_factory", "room_from_factory", "marker_off_floor", "joins_own_colour"):
+        if move.line == FLOOR_LINE:
+            return Why("floor_only")
+        if outcome.to_floor:
+            return Why("falls", {"count": outcome.to_floor, **line})
+    if goal == "fills_from_factory" and not outcome.line_full:
+        return Why("not_full", line)
+    if goal == "room_from_factory" and outcome.line_full:
+        return Why("fills", line)
+    if goal == "joins_own_colour":
+        return Why("joins")
+    if goal == "spills" and not outcome.to_floor:
+        return Why("spill")
+    if goal == "spills" and not outcome.to_line:
+        return Why("floor_only")
+    return None
+
+
 RULES = (
+    "from_factory",
+    "from_centre",
+    "not_full",
+    "fills",
+    "joins",
+    "spill",
     "not_there",
     "line_colour",
     "wall_has",

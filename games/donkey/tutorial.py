@@ -128,7 +128,7 @@ PREDICATES = {
 }
 
 
-def why(state: DonkeyState, taught: Action, pressed: Action) -> Why:
+def why(state: DonkeyState, taught: Action, pressed: Action, goal: str | None = None) -> Why:
     lesson, move = as_action(taught), parse_action(pressed)
     if move is None:
         return Why("not_now")

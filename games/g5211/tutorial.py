@@ -100,7 +100,7 @@ PREDICATES = {
 }
 
 
-def why(state: State5211, taught: Action, pressed: Action) -> Why:
+def why(state: State5211, taught: Action, pressed: Action, goal: str | None = None) -> Why:
     size = PART_SIZES[state["part"] - 1]
     hand = list(state["hands"][LEARNER])
     if len(pressed) != size:

@@ -127,7 +127,7 @@ PREDICATES = {
 }
 
 
-def why(state: SultanState, taught: Action, pressed: Action) -> Why:
+def why(state: SultanState, taught: Action, pressed: Action, goal: str | None = None) -> Why:
     lesson = as_action(taught)
     try:
         move = as_action(pressed)
@@ -146,16 +146,20 @@ def why(state: SultanState, taught: Action, pressed: Action) -> Why:
         return Why("two_cushions")
     if not 0 < move.value < CARD_SLOTS or not state["hands"][LEARNER * CARD_SLOTS + move.value]:
         return Why("no_card", {"value": move.value})
+    if goal in ("low_on_cheapest", "low_on_second") and move.value > min(_hand(state)):
+        return Why("save_card", {"value": move.value})
     if move.cushion != lesson.cushion:
         gem = state["cushions"][lesson.cushion]
+        if goal == "low_on_cheapest":
+            return Why("cheapest", {"gem": gem, "number": lesson.cushion + 1})
         return Why("other_cushion", {"gem": gem, "number": lesson.cushion + 1})
     if move.value < lesson.value:
         return Why("too_low", {"value": move.value})
     return Why("save_card", {"value": move.value})
 
 
-RULES = ("not_now", "return_cheapest", "two_cushions", "no_card", "other_cushion", "too_low",
-         "save_card")  # fmt: skip
+RULES = ("cheapest", "not_now", "return_cheapest", "two_cushions", "no_card", "other_cushion",
+         "too_low", "save_card")  # fmt: skip
 
 SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/sultan.md
     "goal": "Scoring",

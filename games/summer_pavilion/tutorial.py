@@ -112,7 +112,9 @@ PREDICATES.update(
 )
 
 
-def why(state: SummerPavilionState, taught: Action, pressed: Action) -> Why:
+def why(
+    state: SummerPavilionState, taught: Action, pressed: Action, goal: str | None = None
+) -> Why:
     lesson, move = as_action(taught), parse_action(pressed)
     if move is None:
         return Why("not_now")
@@ -121,8 +123,10 @@ def why(state: SummerPavilionState, taught: Action, pressed: Action) -> Why:
     if type(move) is not type(lesson) and not isinstance(lesson, Place):
         return Why("not_now")
     if isinstance(move, Take):
-        if isinstance(lesson, Take) and lesson.source == 0 and move.source != 0:
+        if goal == "takes_first_tile" and move.source != 0:
             return Why("centre_first")
+        if goal == "with_wild" and not with_wild(state, move):
+            return Why("with_wild")
         return Why("other_take", {"colour": lesson.colour})
     if isinstance(lesson, Place):
         if isinstance(move, Pass):
@@ -139,8 +143,8 @@ def why(state: SummerPavilionState, taught: Action, pressed: Action) -> Why:
     return Why("not_now")
 
 
-RULES = ("not_now", "other_take", "centre_first", "place_first", "use_wilds", "save_wilds",
-         "other_space", "keep_other", "keep_first")  # fmt: skip
+RULES = ("with_wild", "not_now", "other_take", "centre_first", "place_first", "use_wilds",
+         "save_wilds", "other_space", "keep_other", "keep_first")  # fmt: skip
 
 SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/summer_pavilion.md
     "take": "Phase 1: taking tiles",
