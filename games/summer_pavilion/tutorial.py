@@ -125,6 +125,8 @@ def why(
     if isinstance(move, Take):
         if goal == "takes_first_tile" and move.source != 0:
             return Why("centre_first")
+        if move.source > len(state["factories"]) or move.colour >= len(state["centre"]):
+            return Why("not_now")  # no such source or colour: no button makes it
         if goal == "with_wild" and not with_wild(state, move):
             return Why("with_wild")
         return Why("other_take", {"colour": lesson.colour})
