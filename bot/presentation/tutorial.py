@@ -163,6 +163,7 @@ def screen(t: Translator, lesson: Lesson, learner: str = "", point: bool = False
 
 
 POINTER = "👉 "
+CHOSEN_ALONE = "any_move"  # the goal of a step where the learner chooses alone
 
 
 def pointed(t: Translator, lesson: Lesson, rows: list[list[Button]]) -> list[list[Button]]:
@@ -191,8 +192,15 @@ def hint(t: Translator, lesson: Lesson) -> str:
 
 def well_done(t: Translator, lesson: Lesson, action: Action) -> str:
     """The answer to a move that reaches the step's goal (what it did is on the next
-    step's screen)."""
-    return t("tutorial.right")
+    step's screen); a move the learner chose alone is told back in the game's words, and
+    whether it was the move 💡 would have shown."""
+    step = lesson.tutorial.steps[lesson.index]
+    if step.goal != CHOSEN_ALONE:
+        return t("tutorial.right")
+    view = get_engine(lesson.game).view(lesson.state, LEARNER)
+    label = get_ui(lesson.game).move_label(t, view, tuple(action), LEARNER, suggested=True)
+    key = "tutorial.chosen_as_hint" if tuple(action) == lesson.taught else "tutorial.chosen"
+    return t(key, move=label.rstrip("."))
 
 
 def why_text(t: Translator, game: str, why: Why) -> str:

@@ -334,6 +334,7 @@ class LessonAnswer(Model):
     """A move at a lesson's step: right (the next step's table), or why not."""
 
     right: bool
+    said: str | None = None  # the answer to a right move (a move chosen alone, told back)
     table: LessonTable | None = None
     why: str | None = None
 

@@ -94,6 +94,7 @@ def answer(
     goal, else why not (and nothing is played)."""
     if lesson.accepts(action):
         following = lesson.then(action)
-        return {"right": True, "table": table(t, following, now, learner)}
+        said = tables.plain_lines(words.well_done(t, lesson, action))[0]
+        return {"right": True, "said": said, "table": table(t, following, now, learner)}
     why = words.why_text(t, lesson.game, lesson.why(action))
     return {"right": False, "why": tables.plain_lines(t("tutorial.wrong", detail=why))[0]}

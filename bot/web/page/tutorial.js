@@ -94,7 +94,7 @@ export async function runLesson(main, game, tools) {
       if (answer.right) {
         table = answer.table;
         haptic("success");
-        show(table.lesson.texts.right);
+        show(answer.said || table.lesson.texts.right);
       } else {
         haptic("warning");
         show(answer.why, "refused");
