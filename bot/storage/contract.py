@@ -35,6 +35,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.storage.lessons import LessonStore
 from bot.storage.model import (
     ACTIVE,
     DISPLAY_MATCH_FIELDS,
@@ -126,7 +127,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
+class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 
@@ -832,62 +833,6 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
-
-    # -- tutorials: how far learners get (counts only: no user is named) ----------------------
-    async def count_tutorial_step(self, game: str, step: int) -> None:
-        """One more learner reached ``step`` of ``game``'s tutorial (its number of steps:
-        finished it)."""
-        await self._write(
-            "INSERT INTO tutorial_steps (game, step, reached) VALUES (?, ?, 1) "
-            "ON CONFLICT (game, step) DO UPDATE SET reached = tutorial_steps.reached + 1",
-            (game, step),
-        )
-
-    async def lesson_path(self, user_id: int, game: str) -> list[list[int]] | None:
-        """A learner's moves so far in ``game``'s lesson (None: never begun)."""
-        rows = await self._rows(
-            "SELECT path FROM lessons WHERE user_id = ? AND game = ?", (user_id, game)
-        )
-        return json.loads(rows[0]["path"]) if rows else None
-
-    async def lessons_reached(self, user_id: int) -> dict[str, int]:
-        """The furthest step each lesson a learner began reached (its length: finished)."""
-        rows = await self._rows("SELECT game, reached FROM lessons WHERE user_id = ?", (user_id,))
-        return {row["game"]: row["reached"] for row in rows}
-
-    async def save_lesson(self, user_id: int, game: str, path: Sequence[Sequence[int]]) -> None:
-        """A learner's place in ``game``'s lesson (their moves so far), in one transaction
-        with the counts: a step counted the first time this learner reaches it, so a
-        lesson restarted, retried or finished again counts nothing more."""
-        step = len(path)
-        async with self._transaction() as tx:
-            rows = await tx.rows(
-                "SELECT reached FROM lessons WHERE user_id = ? AND game = ?", (user_id, game)
-            )
-            reached = rows[0]["reached"] if rows else -1
-            await tx.run(
-                "INSERT INTO lessons (user_id, game, path, reached, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, game) DO UPDATE SET "
-                "path = excluded.path, reached = excluded.reached, "
-                "updated_at = excluded.updated_at",
-                (user_id, game, json.dumps([list(m) for m in path]), max(step, reached),
-                 time.time()),
-            )  # fmt: skip
-            for new in range(reached + 1, step + 1):
-                await tx.run(
-                    "INSERT INTO tutorial_steps (game, step, reached) VALUES (?, ?, 1) "
-                    "ON CONFLICT (game, step) DO UPDATE SET reached = tutorial_steps.reached + 1",
-                    (game, new),
-                )
-
-    async def tutorial_counts(self) -> dict[str, dict[int, int]]:
-        """For each tutorial begun at least once: how many reached each step."""
-        counts: dict[str, dict[int, int]] = {}
-        for game, step, reached in await self._rows(
-            "SELECT game, step, reached FROM tutorial_steps ORDER BY game, step"
-        ):
-            counts.setdefault(game, {})[step] = reached
-        return counts
 
     async def activity(self, since: float) -> Activity:
         """Running matches by game, open lobbies, and the groups with a match that changed

@@ -18,9 +18,9 @@ async def storage(database):
 
 async def test_each_step_reached_is_counted_and_nothing_names_a_learner(storage, database):
     assert await storage.tutorial_counts() == {}
-    for step in (0, 1, 2, 0, 1, 0):
-        await storage.count_tutorial_step("azul", step)
-    await storage.count_tutorial_step("sultan", 0)
+    for learner, steps in ((1, 2), (2, 1), (3, 0)):  # three learners, as far as step 3, 2, 1
+        await storage.save_lesson(learner, "azul", [[0, 1, 1]] * steps)
+    await storage.save_lesson(4, "sultan", [])
     assert await storage.tutorial_counts() == {"azul": {0: 3, 1: 2, 2: 1}, "sultan": {0: 1}}
     columns = await storage._rows("SELECT * FROM tutorial_steps WHERE game = 'sultan'")
     assert [tuple(row) for row in columns] == [("sultan", 0, 1)]  # game, step, count: no user
