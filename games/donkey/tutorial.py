@@ -2,8 +2,10 @@
 
 The steps teach, each when it first matters: a lead of equal cards, a follow of as many
 higher cards, a pass, a joker completing a set, and the donkey: led, everyone plays one
-card and the highest takes them all. The opponents' moves are the normal AI's, written
-down.
+card and the highest takes them all. The last two steps are the learner's own choice
+among several legal moves. The opponents' moves are the normal AI's, written down, but for
+two that leave the learner that choice (Bot 2's lone 7 after the donkey round, Bot 1's
+pass on it).
 """
 
 from __future__ import annotations
@@ -81,6 +83,11 @@ def in_donkey_round(state: DonkeyState, move: Action) -> bool:
     return isinstance(as_action(move), Card) and is_donkey_round(state["plays"])
 
 
+def in_normal_round(state: DonkeyState, move: Action) -> bool:
+    """Someone led a normal round (no donkey) and the learner follows or passes."""
+    return bool(state["plays"]) and not is_donkey_round(state["plays"])
+
+
 def last_equal_takes(state: DonkeyState, move: Action) -> bool:
     """The last donkey round was taken by the last of two or more equal highest cards."""
     log = state["log"]
@@ -114,6 +121,7 @@ def joker_lead(state: DonkeyState, move: Action) -> bool:
 
 PREDICATES = {
     "last_equal_takes": last_equal_takes,
+    "in_normal_round": in_normal_round,
     "joker_values": joker_values,
     "penalties": penalties,
     "any_move": any_move,
@@ -229,19 +237,28 @@ TUTORIAL = Tutorial(
             "donkey",
             (2,),
             (Claim("leads_donkey"),),
-            ((1, (3, 2)), (2, (3, 2))),
+            # Bot 2, who took the donkey, leads its lowest lone card: the learner, holding
+            # four lone cards, then has a choice at each of the last two steps.
+            ((1, (3, 2)), (2, (3, 2)), (2, (1, 7, 1, 0))),
             teaches=("donkey_round",),
         ),
         Step(
             "equal",
-            (0,),
-            (Claim("last_equal_takes"), Claim("joker_values", (14, 1))),
+            (1, 13, 1, 0),
+            (
+                Claim("last_equal_takes"),
+                Claim("joker_values", (14, 1)),
+                Claim("in_normal_round"),
+            ),
+            # Bot 1 keeps its cards: after a pass, Bot 2 wins and leads the donkey, so the
+            # last step is a choice on that path too (a card of the donkey round).
+            ((1, (0,)),),
             goal="any_move",
             teaches=("no_pass_donkey", "last_equal", "joker_donkey"),
         ),
         Step(
             "end",
-            (0,),
+            (1, 2, 1, 0),
             (Claim("penalties", (14, 20)),),
             goal="any_move",
             teaches=("hand_end", "loser"),

@@ -172,3 +172,21 @@ def test_the_learners_moves_are_never_written_down() -> None:
     for game in GAME_MODULES:
         for step in get_tutorial(game).steps:
             assert all(seat != LEARNER for seat, _ in step.replies), (game, step.key)
+
+
+def test_donkeys_last_steps_are_a_choice_on_every_path() -> None:
+    """Who's the Donkey?'s last two steps are the learner's own choice: wherever the
+    lesson's earlier accepted moves lead, each accepts every legal move, and there are at
+    least two (never a forced pass)."""
+    tutorial = get_tutorial("donkey")
+    engine = get_engine("donkey")
+    chosen = [i for i, step in enumerate(tutorial.steps) if step.goal == "any_move"]
+    assert chosen == [len(tutorial) - 2, len(tutorial) - 1]
+    paths: list[tuple] = [()]
+    for index in range(len(tutorial)):
+        if index in chosen:
+            for path in paths:
+                legal = [tuple(a) for a in engine.legal_actions(tutorial.state_at(index, path), 0)]
+                assert len(legal) >= 2, (index, path)
+                assert tutorial.accepted(index, path) == legal, (index, path)
+        paths = [(*path, move) for path in paths for move in tutorial.accepted(index, path)]
