@@ -56,7 +56,7 @@ async def walk(game: str, workdir: Path, run: int) -> dict[str, float]:
         await driver.press_label(LEARNER, LEARNER.id, get_ui(game).title(t))
         presses += 1
         for index in range(len(get_tutorial(game))):
-            for verb, argument in taps(t, Lesson(game, index)):
+            for verb, argument in taps(t, Lesson.at(game, index)):
                 message = api.last(LEARNER.id)
                 data = next(
                     b["callback_data"]

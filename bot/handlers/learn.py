@@ -3,15 +3,17 @@
 group sees nothing), and the lesson's own buttons.
 
 A lesson is one message, edited step by step. Its buttons carry the game and the step
-(``tu:0:<step>:<game>-<verb><argument>``), so a lesson survives a restart: the step's table
-is the script replayed (``games.tutorial``). The step a learner is at, and a selection half
-made (a colour chosen, a card ticked), are kept with the user (``context.user_data``, in
-memory): a button of an older step is answered "this step is over"; after a restart the
-pressed step is taken at its word. The taught move moves the lesson on; any other move is
-not played and is answered with the rule against it; 💡 shows the move; 🚪 leaves.
+(``tu:0:<step>:<game>-<verb><argument>``). The learner's place — their moves so far — is
+stored (``Storage.save_lesson``, shared with the table app), so a lesson resumes where it
+was left, after a restart too; a selection half made (a colour chosen, a card ticked) is
+kept with the user in memory (``context.user_data``). A button of a step other than the
+stored one is answered "this step is over". A move that reaches the step's goal moves the
+lesson on from the position it made; any other is not played and is answered with why it
+misses the goal; 💡 names the move and marks its next button 👉; ↩️ retries the step before;
+🔁 starts again; 🚪 leaves (the place is kept).
 
-The database counts, per tutorial, how many reached each step and how many finished —
-counts only, naming no one — for the owner's /status.
+The database counts, per tutorial, how many learners reached each step and how many
+finished — each learner once — for the owner's /status.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import html
 import logging
 from typing import Any
 
-from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Update, User
 
 from bot.handlers.buttons import button
 from bot.handlers.common import is_group, is_private, popup
@@ -42,17 +44,35 @@ log = logging.getLogger(__name__)
 
 LINK = "learn"  # /start learn: the menu; /start learn_<game>: that game's lesson
 SESSION = "lesson"  # the user's lesson in ``context.user_data``: game, step, selection
-# the lesson's verbs: a move, a selection step, the hint, leaving; after its end a
-# practice game and the full rules
-MOVE, DRAFT, HINT, LEAVE, PRACTICE, RULES = "a", "d", "h", "x", "p", "r"
+# the lesson's verbs: a move, a selection step, the hint, leaving, the step before again,
+# the lesson again; after its end a practice game and the full rules
+MOVE, DRAFT, HINT, LEAVE, BACK, RESTART, PRACTICE, RULES = "a", "d", "h", "x", "b", "s", "p", "r"
+DONE = "✓"  # a finished lesson in the menu
 
 
-def menu(t: Translator) -> InlineKeyboardMarkup:
+def menu_label(t: Translator, game: str, reached: int) -> str:
+    """A game's title, ✓ when its lesson is finished, its step when begun."""
+    title = get_ui(game).title(t)
+    steps = len(get_tutorial(game))
+    if reached >= steps:
+        return f"{DONE} {title}"
+    return f"{title} · {reached + 1}/{steps}" if reached > 0 else title
+
+
+def menu(t: Translator, reached: dict[str, int]) -> InlineKeyboardMarkup:
     rows = [
-        [InlineKeyboardButton(get_ui(game).title(t), callback_data=learn_data(game))]
+        [
+            InlineKeyboardButton(
+                menu_label(t, game, reached.get(game, 0)), callback_data=learn_data(game)
+            )
+        ]
         for game in playable_games()
     ]
     return InlineKeyboardMarkup(rows)
+
+
+async def menu_for(host: Host, user_id: int, t: Translator) -> InlineKeyboardMarkup:
+    return menu(t, await host.storage.lessons_reached(user_id))
 
 
 def learn_data(game: str = "") -> str:
@@ -71,7 +91,8 @@ def lesson_data(game: str, index: int, verb: str, argument: str = "") -> str:
 def markup(t: Translator, lesson: Lesson, screen: Screen) -> InlineKeyboardMarkup:
     """The game's own buttons as the lesson's, then 💡 and 🚪."""
     rows = []
-    *game_rows, (hint, leave) = screen.rows
+    own = 2 if lesson.index else 1  # the lesson's own rows: 💡 🚪, then ↩️ 🔁
+    game_rows, own_rows = screen.rows[:-own], screen.rows[-own:]
     for row in game_rows:
         keys = []
         for key in row:
@@ -84,16 +105,15 @@ def markup(t: Translator, lesson: Lesson, screen: Screen) -> InlineKeyboardMarku
             keys.append(InlineKeyboardButton(key.label, callback_data=data))
         if keys:
             rows.append(keys)
-    rows.append(
-        [
-            InlineKeyboardButton(
-                hint.label, callback_data=lesson_data(lesson.game, lesson.index, HINT)
-            ),
-            InlineKeyboardButton(
-                leave.label, callback_data=lesson_data(lesson.game, lesson.index, LEAVE)
-            ),
-        ]
-    )
+    for row, verbs in zip(own_rows, ((HINT, LEAVE), (BACK, RESTART)), strict=False):
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    key.label, callback_data=lesson_data(lesson.game, lesson.index, verb)
+                )
+                for key, verb in zip(row, verbs, strict=True)
+            ]
+        )
     return InlineKeyboardMarkup(rows)
 
 
@@ -111,16 +131,26 @@ def ending_markup(t: Translator, game: str) -> InlineKeyboardMarkup:
                     t("tutorial.rules_button"), callback_data=lesson_data(game, end, RULES)
                 )
             ],
+            [
+                InlineKeyboardButton(
+                    t("tutorial.back_button"), callback_data=lesson_data(game, end, BACK)
+                ),
+                InlineKeyboardButton(
+                    t("tutorial.restart_button"), callback_data=lesson_data(game, end, RESTART)
+                ),
+            ],
         ]
     )
 
 
-def drawn(t: Translator, lesson: Lesson) -> tuple[str, InlineKeyboardMarkup]:
+def drawn(
+    t: Translator, lesson: Lesson, learner: str = "", point: bool = False
+) -> tuple[str, InlineKeyboardMarkup]:
     """The lesson's message: a step, or its end (the last table and what was learned)."""
     if lesson.over:
-        text = f"{lessons.final_table(t, lesson.game)}\n\n{lessons.ending(t, lesson.game)}"
-        return text, ending_markup(t, lesson.game)
-    screen = lessons.screen(t, lesson)
+        table = lessons.final_table(t, lesson, learner)
+        return f"{table}\n\n{lessons.ending(t, lesson.game)}", ending_markup(t, lesson.game)
+    screen = lessons.screen(t, lesson, learner, point)
     return screen.text, markup(t, lesson, screen)
 
 
@@ -144,9 +174,10 @@ async def learn_command(update: Update, context: BotContext) -> None:
         await message.reply_text(t("lobby.groups_only"))
         return
     if game is None:
-        await message.reply_text(t("tutorial.choose"), reply_markup=menu(t))
+        keys = await menu_for(host, update.effective_user.id, t)
+        await message.reply_text(t("tutorial.choose"), reply_markup=keys)
         return
-    await begin(host, context, chat.id, t, game)
+    await begin(host, context, chat.id, t, game, update.effective_user)
 
 
 async def learn_by_link(update: Update, context: BotContext, payload: str) -> bool:
@@ -156,21 +187,30 @@ async def learn_by_link(update: Update, context: BotContext, payload: str) -> bo
         return False
     host = context.host
     t = await host.languages.user_t(update.effective_user)
+    user = update.effective_user
     if not game:
-        await update.effective_message.reply_text(t("tutorial.choose"), reply_markup=menu(t))
+        keys = await menu_for(host, user.id, t)
+        await update.effective_message.reply_text(t("tutorial.choose"), reply_markup=keys)
     else:
-        await begin(host, context, update.effective_chat.id, t, game)
+        await begin(host, context, update.effective_chat.id, t, game, user)
     return True
 
 
 async def begin(
-    host: Host, context: BotContext, chat_id: int, t: Translator, game: str, message_id: int = 0
+    host: Host,
+    context: BotContext,
+    chat_id: int,
+    t: Translator,
+    game: str,
+    user: User,
+    message_id: int = 0,
 ) -> None:
-    """Step 1 of ``game``'s lesson: in place of ``message_id`` (a menu), else a new message."""
-    lesson = Lesson(game, 0)
+    """``game``'s lesson where the learner left it (a finished or new one from step 1): in
+    place of ``message_id`` (a menu), else a new message."""
+    lesson = lessons.resumed(game, await host.storage.lesson_path(user.id, game))
     remember(context, lesson)
-    await host.storage.count_tutorial_step(game, 0)
-    text, keys = drawn(t, lesson)
+    await host.storage.save_lesson(user.id, game, lesson.path)
+    text, keys = drawn(t, lesson, user.first_name)
     if message_id:
         with contextlib.suppress(MessageGone):
             await host.messenger.edit(chat_id, message_id, text, keys)
@@ -191,25 +231,34 @@ async def learn_button(update: Update, context: BotContext, data: Callback) -> N
         return
     await popup(query)
     if not data.payload:
-        await host.messenger.send(chat.id, html.escape(t("tutorial.choose")), menu(t))
+        keys = await menu_for(host, query.from_user.id, t)
+        await host.messenger.send(chat.id, html.escape(t("tutorial.choose")), keys)
         return
-    await begin(host, context, chat.id, t, data.payload, query.message.message_id)
+    await begin(host, context, chat.id, t, data.payload, query.from_user, query.message.message_id)
 
 
 # -- the lesson's buttons ---------------------------------------------------------------------
-def remember(context: BotContext, lesson: Lesson) -> None:
-    context.user_data[SESSION] = {"game": lesson.game, "index": lesson.index, "draft": lesson.draft}
+def remember(context: BotContext, lesson: Lesson, point: bool = False) -> None:
+    context.user_data[SESSION] = {
+        "game": lesson.game,
+        "index": lesson.index,
+        "draft": lesson.draft,
+        "point": point,
+    }
 
 
-def current(context: BotContext, game: str, index: int) -> Lesson | None:
-    """The user's lesson if the pressed step is its step (after a restart, nothing is
-    remembered: the press is taken at its word); None: a button of an older step."""
-    session: dict[str, Any] | None = context.user_data.get(SESSION)
-    if session is None or session["game"] != game:
-        return Lesson(game, index)
-    if session["index"] != index:
+async def current(
+    host: Host, context: BotContext, user_id: int, game: str, index: int
+) -> tuple[Lesson, bool] | None:
+    """The learner's lesson (their stored place) if the pressed step is its step, with the
+    selection they made there and whether 💡 was asked; None: a button of another step."""
+    lesson = lessons.resumed(game, await host.storage.lesson_path(user_id, game))
+    if lesson.index != index:
         return None
-    return Lesson(game, index, session["draft"])
+    session: dict[str, Any] = context.user_data.get(SESSION) or {}
+    if session.get("game") != game or session.get("index") != index:
+        return lesson, False
+    return Lesson(game, lesson.path, session["draft"]), bool(session.get("point"))
 
 
 @button(Kind.TUTORIAL)
@@ -231,31 +280,66 @@ async def lesson_button(update: Update, context: BotContext, data: Callback) -> 
         else:
             await full_rules(host, query, t, game)
         return
-    if data.token >= end or verb not in (MOVE, DRAFT, HINT, LEAVE):
+    if data.token > end or verb not in (MOVE, DRAFT, HINT, LEAVE, BACK, RESTART):
         await popup(query, t("error.bad_button"))
         return
-    lesson = current(context, game, data.token)
-    if lesson is None:
+    user = query.from_user
+    if data.token == end and verb in (BACK, RESTART):  # after the end: the lesson again
+        stored = await host.storage.lesson_path(user.id, game) or []
+        if len(stored) != end:
+            await popup(query, t("tutorial.stale"))
+            return
+        finished = Lesson(game, tuple(tuple(move) for move in stored))
+        await again(host, context, query, t, finished, 0 if verb == RESTART else end - 1)
+        return
+    if data.token == end:
+        await popup(query, t("error.bad_button"))
+        return
+    found = await current(host, context, user.id, game, data.token)
+    if found is None:
         await popup(query, t("tutorial.stale"))
         return
+    lesson, point = found
     if verb == HINT:
         await popup(query, lessons.hint(t, lesson), alert=True)
+        remember(context, lesson, point=True)
+        await show(host, query, *drawn(t, lesson, user.first_name, point=True))
     elif verb == LEAVE:
         context.user_data.pop(SESSION, None)
         await popup(query)
-        await show(host, query, t("tutorial.left"))
+        await show(host, query, t("tutorial.left", number=lesson.index + 1))
+    elif verb in (BACK, RESTART):
+        await again(host, context, query, t, lesson, 0 if verb == RESTART else lesson.index - 1)
     elif verb == DRAFT:
-        await select(host, context, query, t, lesson, argument)
+        await select(host, context, query, t, lesson, argument, point)
     else:
         await move(host, context, query, t, lesson, argument)
 
 
+async def again(
+    host: Host, context: BotContext, query: CallbackQuery, t: Translator, lesson: Lesson, index: int
+) -> None:
+    """The lesson from step ``index`` again (0: from its start): the moves after it undone."""
+    user = query.from_user
+    back = Lesson(lesson.game, lesson.path[: max(index, 0)])
+    remember(context, back)
+    await host.storage.save_lesson(user.id, back.game, back.path)
+    await popup(query)
+    await show(host, query, *drawn(t, back, user.first_name))
+
+
 async def select(
-    host: Host, context: BotContext, query: CallbackQuery, t: Translator, lesson: Lesson, step: str
+    host: Host,
+    context: BotContext,
+    query: CallbackQuery,
+    t: Translator,
+    lesson: Lesson,
+    step: str,
+    point: bool,
 ) -> None:
     """A selection step (a colour, a card ticked): the same step, drawn again."""
     engine = get_engine(lesson.game)
-    state = lesson.tutorial.state_at(lesson.index)
+    state = lesson.state
     view = engine.view(state, LEARNER)
     legal = engine.legal_actions(state, LEARNER)
     try:
@@ -264,33 +348,34 @@ async def select(
         await popup(query, t("error.bad_button"))
         return
     if outcome.action is not None:  # the selection made a whole move
-        remember(context, Lesson(lesson.game, lesson.index))
+        remember(context, Lesson(lesson.game, lesson.path), point)
         await move(host, context, query, t, lesson, encode_action(outcome.action))
         return
     await popup(query)
-    lesson = Lesson(lesson.game, lesson.index, outcome.draft)
-    remember(context, lesson)
-    await show(host, query, *drawn(t, lesson))
+    lesson = Lesson(lesson.game, lesson.path, outcome.draft)
+    remember(context, lesson, point)
+    await show(host, query, *drawn(t, lesson, query.from_user.first_name, point))
 
 
 async def move(
     host: Host, context: BotContext, query: CallbackQuery, t: Translator, lesson: Lesson, text: str
 ) -> None:
-    """The taught move moves the lesson on; another is not played: the rule against it."""
+    """A move that reaches the step's goal moves the lesson on from the position it made;
+    another is not played: why it misses the goal."""
     try:
         action = decode_action(text)
     except IllegalAction:
         await popup(query, t("error.bad_button"))
         return
-    if action != lesson.taught:
-        why = lessons.why_text(t, lesson.game, lesson.tutorial.explain(lesson.index, action))
+    if not lesson.accepts(action):
+        why = lessons.why_text(t, lesson.game, lesson.why(action))
         await popup(query, t("tutorial.wrong", detail=why), alert=True)
         return
-    following = Lesson(lesson.game, lesson.index + 1)
+    following = lesson.then(action)
     remember(context, following)
-    await host.storage.count_tutorial_step(lesson.game, following.index)
-    await popup(query, t("tutorial.right"))
-    await show(host, query, *drawn(t, following))
+    await host.storage.save_lesson(query.from_user.id, lesson.game, following.path)
+    await popup(query, lessons.well_done(t, lesson, action))
+    await show(host, query, *drawn(t, following, query.from_user.first_name))
     if following.over:
         context.user_data.pop(SESSION, None)
 

@@ -57,6 +57,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "season_ratings": ("season", "scope", "game", "user_id"),
     "season_podiums": ("scope", "season"),
     "tutorial_steps": ("game", "step"),  # how far learners got: counts only
+    "lessons": ("user_id", "game"),  # each learner's place in each lesson
 }
 IDENTITIES = ("matches", "notices", "tournaments")  # their ids continue after the copied ones
 CHUNK = 5000

@@ -35,6 +35,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.storage.lessons import LessonStore
 from bot.storage.model import (
     ACTIVE,
     DISPLAY_MATCH_FIELDS,
@@ -126,7 +127,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
+class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 
@@ -832,25 +833,6 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
-
-    # -- tutorials: how far learners get (counts only: no user is named) ----------------------
-    async def count_tutorial_step(self, game: str, step: int) -> None:
-        """One more learner reached ``step`` of ``game``'s tutorial (its number of steps:
-        finished it)."""
-        await self._write(
-            "INSERT INTO tutorial_steps (game, step, reached) VALUES (?, ?, 1) "
-            "ON CONFLICT (game, step) DO UPDATE SET reached = tutorial_steps.reached + 1",
-            (game, step),
-        )
-
-    async def tutorial_counts(self) -> dict[str, dict[int, int]]:
-        """For each tutorial begun at least once: how many reached each step."""
-        counts: dict[str, dict[int, int]] = {}
-        for game, step, reached in await self._rows(
-            "SELECT game, step, reached FROM tutorial_steps ORDER BY game, step"
-        ):
-            counts.setdefault(game, {})[step] = reached
-        return counts
 
     async def activity(self, since: float) -> Activity:
         """Running matches by game, open lobbies, and the groups with a match that changed

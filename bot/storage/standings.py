@@ -292,3 +292,4 @@ class Standings:
                 (FORGOTTEN, user_id),
             )
             await tx.run("DELETE FROM usernames WHERE user_id = ?", (user_id,))
+            await tx.run("DELETE FROM lessons WHERE user_id = ?", (user_id,))

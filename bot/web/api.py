@@ -10,10 +10,12 @@ own web server (``bot.web.server``), on the port of ``/healthz``.
 - ``POST /api/tables/<match>/moves`` ``{"action": [...], "token": n}``: a move, made as a
   chat button's is (``Host.play``); a move for an older decision (a repeated request, the
   same decision already made from the chat) is refused as stale and changes nothing.
-- ``GET /api/lessons``: the lessons and the practice games and levels the home offers;
-  ``POST /api/lessons/<game>``: a lesson begun, its first step; ``GET
-  /api/lessons/<game>/<step>``: a step, drawn as a table (``bot.web.lessons``); ``POST
-  /api/lessons/<game>/<step>/moves`` ``{"action": [...]}``: the next step, or why not.
+- ``GET /api/lessons``: the lessons (with the asker's progress: ✓ when finished) and the
+  practice games and levels the home offers; ``POST /api/lessons/<game>`` ``{}``: the
+  lesson where the asker left it (``{"step": n}``: from step n again, 0 the start); ``GET
+  /api/lessons/<game>/<step>``: a step reached, drawn as a table (``bot.web.lessons``);
+  ``POST /api/lessons/<game>/<step>/moves`` ``{"action": [...]}``: at the asker's step, the
+  next step (stored) if the move reaches the step's goal, or why not.
 - ``POST /api/practice`` ``{"game": ..., "level": ...}``: a practice match against bots,
   started in the asker's private chat (``bot.web.practice``).
 - ``POST /api/friend`` ``{"game": ...}``: "Play with a friend", the game's invitation
@@ -59,7 +61,7 @@ from telegram import User
 from telegram.error import TelegramError
 
 from bot.presentation.i18n import Translator, negotiate, translator
-from bot.presentation.tutorial import Lesson
+from bot.presentation.tutorial import Lesson, resumed
 from bot.presentation.ui import playable_games
 from bot.storage import Match, StorageUnavailable
 from bot.table import flow
@@ -498,7 +500,9 @@ class LessonsHandler(ApiHandler):
         self.answer(
             contract.Home,
             {
-                "lessons": lessons.menu(t),
+                "lessons": lessons.menu(
+                    t, await self.app.host.storage.lessons_reached(self.user.id)
+                ),
                 "practice": practice.choices(t),
                 "texts": {**tables.texts(t), **lessons.texts(t), **practice.texts(t)},
             },
@@ -506,46 +510,84 @@ class LessonsHandler(ApiHandler):
 
 
 class LessonRoute(ApiHandler):
-    """A lesson named in the address (the server keeps nothing: the step is there too)."""
+    """A lesson named in the address, at the asker's stored place in it."""
 
-    def lesson(self, game: str, step: str) -> Lesson:
-        if game not in playable_games() or int(step) >= len(get_tutorial(game)) + 1:
+    def game(self, game: str) -> str:
+        if game not in playable_games():
             raise Answer(HTTPStatus.NOT_FOUND, "no_lesson")
-        return Lesson(game, int(step))
+        return game
+
+    async def place(self, game: str) -> list[list[int]]:
+        assert self.user is not None
+        stored = await self.app.host.storage.lesson_path(self.user.id, self.game(game))
+        return list(resumed(game, stored).path) if stored else []
+
+    async def keep(self, lesson: Lesson) -> None:
+        assert self.user is not None
+        await self.app.host.storage.save_lesson(self.user.id, lesson.game, lesson.path)
+
+    @property
+    def learner(self) -> str:
+        """The asker's first name: the tables' sentences name the learner as a match would."""
+        assert self.user is not None
+        return self.user.first_name
+
+    async def lesson(self, game: str, step: str) -> Lesson:
+        """Step ``step`` of the asker's lesson: where they are, or a step before (to look
+        back); a step not reached yet is 409."""
+        path = await self.place(game)
+        index = int(step)
+        if index > len(path) or index > len(get_tutorial(game)):
+            raise Answer(HTTPStatus.CONFLICT, "lesson_step")
+        return Lesson(game, tuple(tuple(move) for move in path[:index]))
 
 
 class LessonHandler(LessonRoute):
     """A lesson's step as a table."""
 
     async def get(self, game: str, step: str) -> None:
-        table = lessons.table(await self.reader(), self.lesson(game, step), self.app.clock())
+        lesson = await self.lesson(game, step)
+        table = lessons.table(await self.reader(), lesson, self.app.clock(), self.learner)
         self.answer(contract.LessonTable, table)
 
 
 class LessonStartHandler(LessonRoute):
-    """A lesson begun (counted, as the chat counts it): its first step."""
+    """A lesson begun where it was left (a finished one from its start), or again from a
+    step already reached (``{"step": n}``: retried; 0: restarted). Each step is counted
+    once per learner (``Storage.save_lesson``)."""
+
+    body_limit = MAX_BODY_BYTES
 
     async def post(self, game: str) -> None:
-        lesson = self.lesson(game, "0")
-        await self.app.host.storage.count_tutorial_step(game, 0)
-        table = lessons.table(await self.reader(), lesson, self.app.clock())
+        begin = self.read(contract.LessonBegin, "bad_lesson")
+        path = await self.place(game)
+        if begin.step is not None:
+            if begin.step > len(path):
+                raise Answer(HTTPStatus.CONFLICT, "lesson_step")
+            path = path[: begin.step]
+        lesson = Lesson(game, tuple(tuple(move) for move in path))
+        await self.keep(lesson)
+        table = lessons.table(await self.reader(), lesson, self.app.clock(), self.learner)
         self.answer(contract.LessonTable, table)
 
 
 class LessonMoveHandler(LessonRoute):
-    """A move at a step: the next step (counted) if it is the one the step teaches, else why
-    not — nothing is played."""
+    """A move at the asker's step: stored, and the next step, if it reaches the step's
+    goal; else why not, and nothing is played. A step other than the asker's is 409."""
 
     body_limit = MAX_BODY_BYTES
 
     async def post(self, game: str, step: str) -> None:
         move = self.read(contract.LessonMove, "bad_move")
-        lesson = self.lesson(game, step)
+        lesson = await self.lesson(game, step)
         if lesson.over:
             raise Answer(HTTPStatus.CONFLICT, "lesson_over")
-        answer = lessons.answer(await self.reader(), lesson, tuple(move.action), self.app.clock())
+        if lesson.index != len(await self.place(game)):
+            raise Answer(HTTPStatus.CONFLICT, "lesson_step")
+        t, now = await self.reader(), self.app.clock()
+        answer = lessons.answer(t, lesson, tuple(move.action), now, self.learner)
         if answer["right"]:
-            await self.app.host.storage.count_tutorial_step(game, lesson.index + 1)
+            await self.keep(lesson.then(tuple(move.action)))
         self.answer(contract.LessonAnswer, answer)
 
 

@@ -49,6 +49,15 @@ class MoveRequest(Model):
     token: whole(0, 2**63)
 
 
+class LessonBegin(Model):
+    """A lesson begun: where it was left (no ``step``), or again from step ``step`` (0: from
+    the start; a step already reached: retried)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    step: whole(0, 99) | None = None
+
+
 class LessonMove(Model):
     """A move at a lesson's step: the action's numbers (the step teaches one of them)."""
 
@@ -273,9 +282,13 @@ class LevelName(Model):
 
 
 class LessonLine(Model):
+    """A lesson on the home: its steps, the furthest the asker reached, finished or not."""
+
     game: str
     title: str
     steps: int
+    reached: int
+    done: bool
 
 
 class PracticeChoices(Model):
@@ -303,6 +316,7 @@ class LessonStep(Model):
     step: int
     steps: int
     caption: list[str] | None
+    news: list[str] | None = None  # what the last move made happen (a round scored…)
     teach: list[int] | None
     hint: str | None
     learned: list[str] | None
@@ -320,6 +334,7 @@ class LessonAnswer(Model):
     """A move at a lesson's step: right (the next step's table), or why not."""
 
     right: bool
+    said: str | None = None  # the answer to a right move (a move chosen alone, told back)
     table: LessonTable | None = None
     why: str | None = None
 
@@ -403,7 +418,13 @@ class Alive(Model):
     alive: bool
 
 
-REQUESTS: tuple[type[BaseModel], ...] = (MoveRequest, LessonMove, PracticeRequest, FriendRequest)
+REQUESTS: tuple[type[BaseModel], ...] = (
+    MoveRequest,
+    LessonBegin,
+    LessonMove,
+    PracticeRequest,
+    FriendRequest,
+)
 ANSWERS: tuple[type[BaseModel], ...] = (
     Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Home, LessonTable,
     LessonAnswer, Prepared, TournamentPage, Health, Alive,

@@ -2,9 +2,10 @@
 over the script's state, the learner in seat 0), with the step's caption, the move it
 teaches (the page lights up its pieces), the hint, and at the end what was learned.
 
-The lesson holds no state on the server: its step is in the request, and its table is the
-script replayed (``games.tutorial``). A move is answered, never stored: the taught one with
-the next step, any other with the rule against it (``bot.presentation.tutorial``)."""
+A learner's place is stored (their moves so far: ``Storage.save_lesson``, shared with the
+chat's lessons), so a lesson resumes where it was left; a move that reaches the step's goal
+is stored and answered with the next step, any other with why it misses the goal, and is
+not played (``bot.presentation.tutorial``)."""
 
 from __future__ import annotations
 
@@ -21,20 +22,24 @@ from games.tutorial import get_tutorial
 LEARNER_ID = 0  # the seat's user in the drawn table: the asker is told apart by ``seat``
 
 
-def menu(t: Translator) -> list[dict[str, Any]]:
-    """The lessons: each game with its number of steps."""
-    return [
-        {"game": game, "title": get_ui(game).title(t), "steps": len(get_tutorial(game))}
-        for game in playable_games()
-    ]
+def menu(t: Translator, reached: dict[str, int]) -> list[dict[str, Any]]:
+    """The lessons: each game with its number of steps, the furthest step the asker reached
+    and whether they finished it."""
+    lines = []
+    for game in playable_games():
+        steps = len(get_tutorial(game))
+        furthest = min(reached.get(game, 0), steps)
+        lines.append({"game": game, "title": get_ui(game).title(t), "steps": steps,
+                      "reached": furthest, "done": furthest == steps})  # fmt: skip
+    return lines
 
 
-def as_match(t: Translator, lesson: Lesson) -> Match:
+def as_match(t: Translator, lesson: Lesson, learner: str = "") -> Match:
     """The step's table as a match that is never stored: the learner and the bots seated,
     the script's state at the step."""
     tutorial = lesson.tutorial
     names = words.names(t, tutorial.players)
-    seats = [Seat(0, LEARNER_ID, names[0])]
+    seats = [Seat(0, LEARNER_ID, learner or t("tutorial.you"))]
     seats += [Seat(seat, -seat, names[seat], ai="normal") for seat in range(1, len(names))]
     return Match(
         id=0,
@@ -45,20 +50,18 @@ def as_match(t: Translator, lesson: Lesson) -> Match:
         status="playing",
         creator_id=LEARNER_ID,
         version=lesson.index,
-        state=tutorial.state_at(lesson.index),
+        state=lesson.state,
         seats=seats,
         title=tables.plain_lines(words.step_line(t, lesson))[0],
     )
 
 
-def table(t: Translator, lesson: Lesson, now: float) -> dict[str, Any]:
+def table(t: Translator, lesson: Lesson, now: float, learner: str = "") -> dict[str, Any]:
     """One step (or the end) of a lesson, drawn as a match, with the lesson's words."""
     tutorial = lesson.tutorial
-    index = min(lesson.index, len(tutorial))
-    match = as_match(t, Lesson(lesson.game, index))
-    if lesson.over:
-        match.state = tutorial.state_at(len(tutorial))
-    drawn = tables.table(match, LEARNER_ID, t, now)
+    index = lesson.index
+    drawn = tables.table(as_match(t, lesson, learner), LEARNER_ID, t, now)
+    news = words.news(t, lesson, words.names(t, tutorial.players, learner))
     if lesson.over:
         drawn["legal"] = []  # the lesson is over: its last table, to look at
     drawn["lesson"] = {
@@ -66,6 +69,7 @@ def table(t: Translator, lesson: Lesson, now: float) -> dict[str, Any]:
         "step": index,
         "steps": len(tutorial),
         "caption": None if lesson.over else tables.plain_lines(words.caption(t, lesson)),
+        "news": tables.plain_lines(news) if news else None,
         "teach": None if lesson.over else list(lesson.taught),
         "hint": None if lesson.over else tables.plain_lines(words.hint(t, lesson))[0],
         "learned": tables.plain_lines(words.ending(t, lesson.game)) if lesson.over else None,
@@ -76,17 +80,21 @@ def table(t: Translator, lesson: Lesson, now: float) -> dict[str, Any]:
 
 
 LESSON_TEXTS = ("hint_button", "leave_button", "right", "practice_button", "rules_button",
-                "learn_button", "choose")  # fmt: skip
+                "learn_button", "choose", "back_button", "restart_button")  # fmt: skip
 
 
 def texts(t: Translator) -> dict[str, str]:
     return {key: t(f"tutorial.{key}") for key in LESSON_TEXTS}
 
 
-def answer(t: Translator, lesson: Lesson, action: tuple[int, ...], now: float) -> dict[str, Any]:
-    """A move at a step: the next step if it is the taught one, else why not (and nothing
-    is played)."""
-    if action == lesson.taught:
-        return {"right": True, "table": table(t, Lesson(lesson.game, lesson.index + 1), now)}
-    why = words.why_text(t, lesson.game, lesson.tutorial.explain(lesson.index, action))
+def answer(
+    t: Translator, lesson: Lesson, action: tuple[int, ...], now: float, learner: str = ""
+) -> dict[str, Any]:
+    """A move at a step: the next step (with what the move did) if it reaches the step's
+    goal, else why not (and nothing is played)."""
+    if lesson.accepts(action):
+        following = lesson.then(action)
+        said = tables.plain_lines(words.well_done(t, lesson, action))[0]
+        return {"right": True, "said": said, "table": table(t, following, now, learner)}
+    why = words.why_text(t, lesson.game, lesson.why(action))
     return {"right": False, "why": tables.plain_lines(t("tutorial.wrong", detail=why))[0]}

@@ -179,30 +179,40 @@ def paths() -> dict[str, Any]:
         },
         "/api/lessons/{game}": {
             "post": _signed(
-                "A lesson begun (counted, with no one named): its first step.",
-                _json(contract.LessonTable, "The first step, drawn as a table."),
+                "A lesson where the asker left it (a finished or new one from its first step), "
+                'or from a step already reached again (`{"step": n}`: retried; 0: restarted). '
+                "Each step is counted once per learner, with no one named.",
+                _json(contract.LessonTable, "The step, drawn as a table."),
                 params=[GAME],
-                extra={"404": "No lesson of this game."},
+                extra={
+                    "400": REFUSALS["400"] + " Not a step's shape.",
+                    "404": "No lesson of this game.",
+                    "409": "A step the asker has not reached.",
+                },
+                requestBody=_body(contract.LessonBegin),
             )
         },
         "/api/lessons/{game}/{step}": {
             "get": _signed(
-                "A lesson's step, drawn as a table (the server keeps no lesson).",
+                "A step of the asker's lesson (theirs, or one before it), drawn as a table.",
                 _json(contract.LessonTable, "The step."),
                 params=[GAME, LESSON_STEP],
-                extra={"404": "No such lesson or step."},
+                extra={
+                    "404": "No lesson of this game.",
+                    "409": "A step the asker has not reached.",
+                },
             )
         },
         "/api/lessons/{game}/{step}/moves": {
             "post": _signed(
-                "A move at a lesson's step: the next step if it is the one taught, else the "
-                "rule against it. Nothing is played.",
+                "A move at the asker's step: stored, with the next step, if it reaches the "
+                "step's goal; else why it misses it, and nothing is played.",
                 _json(contract.LessonAnswer, "Right, or why not."),
                 params=[GAME, LESSON_STEP],
                 extra={
                     "400": REFUSALS["400"] + " Not a move's shape.",
-                    "404": "No such lesson or step.",
-                    "409": "The lesson is over.",
+                    "404": "No lesson of this game.",
+                    "409": "The lesson is over, or the asker is at another step.",
                 },
                 requestBody=_body(contract.LessonMove),
             )

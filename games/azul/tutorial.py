@@ -9,8 +9,12 @@ opponent's moves are the normal AI's, written down.
 from __future__ import annotations
 
 from games.azul.engine import (
+    COLOUR_BONUS,
+    COLUMN_BONUS,
     FLOOR_LINE,
+    FLOOR_PENALTIES,
     NUM_COLOURS,
+    ROW_BONUS,
     SIZE,
     AzulState,
     Draft,
@@ -101,7 +105,39 @@ def holds_marker(state: AzulState, move: Action) -> bool:
     return state["turn"] == LEARNER and state["first_player"] == LEARNER
 
 
+def fills_from_factory(state: AzulState, move: Action) -> bool:
+    return from_factory_with_rest(state, move) and fills_line(state, move)
+
+
+def room_from_factory(state: AzulState, move: Action) -> bool:
+    return from_factory(state, move) and leaves_room(state, move)
+
+
+def marker_off_floor(state: AzulState, move: Action) -> bool:
+    return takes_marker(state, move) and stays_off_floor(state, move)
+
+
+def floor_costs(state: AzulState, move: Action, *penalties: int) -> bool:
+    """The floor's spaces cost ``penalties``, left to right (the caption names them)."""
+    return tuple(penalties) == FLOOR_PENALTIES
+
+
+def end_bonuses(state: AzulState, move: Action, row: int, column: int, colour: int) -> bool:
+    return (row, column, colour) == (ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS)
+
+
+def any_move(state: AzulState, move: Action) -> bool:
+    """Every legal move: the learner chooses alone."""
+    return True
+
+
 PREDICATES = {
+    "fills_from_factory": fills_from_factory,
+    "room_from_factory": room_from_factory,
+    "marker_off_floor": marker_off_floor,
+    "any_move": any_move,
+    "floor_costs": floor_costs,
+    "end_bonuses": end_bonuses,
     "from_factory_with_rest": from_factory_with_rest,
     "from_factory": from_factory,
     "fills_line": fills_line,
@@ -117,9 +153,9 @@ PREDICATES = {
 
 
 # -- why another move is not the step's --------------------------------------------------
-def why(state: AzulState, taught: Action, pressed: Action) -> Why:
-    """The rule against ``pressed``: the rules it breaks first, else what it costs or misses
-    next to the taught move."""
+def why(state: AzulState, taught: Action, pressed: Action, goal: str | None = None) -> Why:
+    """Why ``pressed`` misses the step's goal: the rules it breaks first, else the part of
+    the goal it misses (from a factory, the line full or not, the floor)."""
     move, lesson = parse_action(pressed), as_action(taught)
     if (
         not isinstance(move, Draft)
@@ -139,6 +175,9 @@ def why(state: AzulState, taught: Action, pressed: Action) -> Why:
         if state["line_counts"][index] == move.line + 1:
             return Why("line_full", {"line": move.line + 1})
     outcome = _outcome(state, move)
+    missed = _missed(state, move, outcome, goal)
+    if missed is not None:
+        return missed
     if (move.source, move.colour) == (lesson.source, lesson.colour):
         if move.line == FLOOR_LINE:
             return Why("floor_only")
@@ -148,7 +187,39 @@ def why(state: AzulState, taught: Action, pressed: Action) -> Why:
     return Why("other_take", {"colour": lesson.colour})
 
 
+def _missed(state: AzulState, move: Draft, outcome, goal: str | None) -> Why | None:
+    """The part of the step's goal a legal take misses, in the game's terms."""
+    centre = move.source == centre_source(state["num_players"])
+    line = {"line": move.line + 1}
+    if goal in ("fills_from_factory", "room_from_factory") and centre:
+        return Why("from_factory")
+    if goal == "marker_off_floor" and not centre:
+        return Why("from_centre")
+    if goal in ("fills_from_factory", "room_from_factory", "marker_off_floor", "joins_own_colour"):
+        if move.line == FLOOR_LINE:
+            return Why("floor_only")
+        if outcome.to_floor:
+            return Why("falls", {"count": outcome.to_floor, **line})
+    if goal == "fills_from_factory" and not outcome.line_full:
+        return Why("not_full", line)
+    if goal == "room_from_factory" and outcome.line_full:
+        return Why("fills", line)
+    if goal == "joins_own_colour":
+        return Why("joins")
+    if goal == "spills" and not outcome.to_floor:
+        return Why("spill")
+    if goal == "spills" and not outcome.to_line:
+        return Why("floor_only")
+    return None
+
+
 RULES = (
+    "from_factory",
+    "from_centre",
+    "not_full",
+    "fills",
+    "joins",
+    "spill",
     "not_there",
     "line_colour",
     "wall_has",
@@ -158,6 +229,23 @@ RULES = (
     "other_line",
     "other_take",
 )
+
+SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/azul.md
+    "take": "Round: 1. factory offer",
+    "pattern_lines": "Round: 1. factory offer",
+    "lines_wait": "Round: 2. wall tiling",
+    "centre": "Round: 1. factory offer",
+    "marker": "Round: 1. factory offer",
+    "one_colour": "Round: 1. factory offer",
+    "floor": "Round: 2. wall tiling",
+    "wall_scoring": "Round: 2. wall tiling",
+    "clamp": "Round: 2. wall tiling",
+    "wall_row_colour": "Round: 1. factory offer",
+    "marker_starts": "Round: 2. wall tiling",
+    "game_end": "End",
+    "end_bonuses": "End",
+    "winner": "End",
+}
 
 TUTORIAL = Tutorial(
     game="azul",
@@ -169,19 +257,58 @@ TUTORIAL = Tutorial(
             (0, 1, 1),
             (Claim("from_factory_with_rest"), Claim("fills_line")),
             ((1, (1, 0, 1)),),
+            goal="fills_from_factory",
+            teaches=("take", "pattern_lines"),
         ),
-        Step("line", (2, 4, 2), (Claim("from_factory"), Claim("leaves_room")), ((1, (3, 1, 0)),)),
+        Step(
+            "line",
+            (2, 4, 2),
+            (Claim("from_factory"), Claim("leaves_room")),
+            ((1, (3, 1, 0)),),
+            goal="room_from_factory",
+            teaches=("lines_wait",),
+        ),
         Step(
             "centre",
             (5, 0, 3),
             (Claim("takes_marker"), Claim("stays_off_floor")),
             ((1, (5, 4, 2)),),
+            goal="marker_off_floor",
+            teaches=("centre", "marker"),
         ),
-        Step("one_colour", (4, 0, 3), (Claim("joins_own_colour"),), ((1, (5, 3, 3)),)),
-        Step("floor", (5, 2, 0), (Claim("spills"),), ((1, (5, 1, 4)),)),
-        Step("wall", (0, 0, 1), (Claim("new_round_with_wall"), Claim("holds_marker"))),
+        Step(
+            "one_colour",
+            (4, 0, 3),
+            (Claim("joins_own_colour"),),
+            ((1, (5, 3, 3)),),
+            goal="joins_own_colour",
+            teaches=("one_colour",),
+        ),
+        Step(
+            "floor",
+            (5, 2, 0),
+            (Claim("spills"), Claim("floor_costs", FLOOR_PENALTIES)),
+            ((1, (5, 1, 4)),),
+            goal="spills",
+            teaches=("floor",),
+        ),
+        Step(
+            "wall",
+            (0, 0, 1),
+            (Claim("new_round_with_wall"), Claim("holds_marker")),
+            goal="any_move",
+            teaches=("wall_scoring", "clamp", "wall_row_colour", "marker_starts"),
+        ),
+        Step(
+            "end",
+            (3, 1, 0),
+            (Claim("end_bonuses", (2, 7, 10)),),
+            goal="any_move",
+            teaches=("game_end", "end_bonuses", "winner"),
+        ),
     ),
     predicates=PREDICATES,
     why=why,
     rules=RULES,
+    syllabus=SYLLABUS,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.core import Action
 from games.sultan.engine import (
+    BONUS_2_PLAYERS,
     CARD_SLOTS,
     Bid,
     Return,
@@ -83,7 +84,38 @@ def on_cheapest(state: SultanState, move: Action) -> bool:
     )
 
 
+def unbid_returned(state: SultanState, move: Action) -> bool:
+    """The last reveal sent a gem nobody bid on back to the bag."""
+    reveals = [event for event in state["log"] if event["type"] == "reveal"]
+    last = [e for e in reveals if reveals and (e["round"], e["circle"]) ==
+            (reveals[-1]["round"], reveals[-1]["circle"])]  # fmt: skip
+    return any(event["returned"] for event in last)
+
+
+def two_player_bonus(state: SultanState, move: Action, *table: int) -> bool:
+    """Two players, and their bonus table is ``table`` (count, bonus, count, bonus…)."""
+    pairs = dict(zip(table[::2], table[1::2], strict=True))
+    return state["num_players"] == 2 and pairs == BONUS_2_PLAYERS
+
+
+def any_move(state: SultanState, move: Action) -> bool:
+    return True
+
+
+def low_on_cheapest(state: SultanState, move: Action) -> bool:
+    return second_cushion(state, move) and on_cheapest(state, move) and lowest_card(state, move)
+
+
+def low_on_second(state: SultanState, move: Action) -> bool:
+    return second_cushion(state, move) and lowest_card(state, move)
+
+
 PREDICATES = {
+    "unbid_returned": unbid_returned,
+    "two_player_bonus": two_player_bonus,
+    "any_move": any_move,
+    "low_on_cheapest": low_on_cheapest,
+    "low_on_second": low_on_second,
     "returns_cheapest": returns_cheapest,
     "first_bid": first_bid,
     "second_cushion": second_cushion,
@@ -95,7 +127,7 @@ PREDICATES = {
 }
 
 
-def why(state: SultanState, taught: Action, pressed: Action) -> Why:
+def why(state: SultanState, taught: Action, pressed: Action, goal: str | None = None) -> Why:
     lesson = as_action(taught)
     try:
         move = as_action(pressed)
@@ -114,24 +146,57 @@ def why(state: SultanState, taught: Action, pressed: Action) -> Why:
         return Why("two_cushions")
     if not 0 < move.value < CARD_SLOTS or not state["hands"][LEARNER * CARD_SLOTS + move.value]:
         return Why("no_card", {"value": move.value})
+    if goal in ("low_on_cheapest", "low_on_second") and move.value > min(_hand(state)):
+        return Why("save_card", {"value": move.value})
     if move.cushion != lesson.cushion:
         gem = state["cushions"][lesson.cushion]
+        if goal == "low_on_cheapest":
+            return Why("cheapest", {"gem": gem, "number": lesson.cushion + 1})
         return Why("other_cushion", {"gem": gem, "number": lesson.cushion + 1})
     if move.value < lesson.value:
         return Why("too_low", {"value": move.value})
     return Why("save_card", {"value": move.value})
 
 
-RULES = ("not_now", "return_cheapest", "two_cushions", "no_card", "other_cushion", "too_low",
-         "save_card")  # fmt: skip
+RULES = ("cheapest", "not_now", "return_cheapest", "two_cushions", "no_card", "other_cushion",
+         "too_low", "save_card")  # fmt: skip
+
+SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/sultan.md
+    "goal": "Scoring",
+    "return_gem": "Structure (3–5 players)",
+    "face_down": "Structure (3–5 players)",
+    "two_cushions": "Two players",
+    "spent": "Structure (3–5 players)",
+    "highest_wins": "Structure (3–5 players)",
+    "tie_start_player": "Two players",
+    "hand_lasts": "Two players",
+    "unbid": "Structure (3–5 players)",
+    "bonus": "Two players",
+    "game_end": "Two players",
+    "winner": "Scoring",
+}
 
 TUTORIAL = Tutorial(
     game="sultan",
     players=2,
     seed=0,
     steps=(
-        Step("return", (0, 0), (Claim("returns_cheapest"),), ()),
-        Step("bid", (1, 2, 12), (Claim("first_bid"),), ((1, (1, 2, 11)),)),
+        Step(
+            "return",
+            (0, 0),
+            (Claim("returns_cheapest"),),
+            (),
+            goal="returns_cheapest",
+            teaches=("goal", "return_gem"),
+        ),
+        Step(
+            "bid",
+            (1, 2, 12),
+            (Claim("first_bid"),),
+            ((1, (1, 2, 11)),),
+            goal="first_bid",
+            teaches=("face_down",),
+        ),
         Step(
             "second",
             (1, 0, 2),
@@ -145,6 +210,8 @@ TUTORIAL = Tutorial(
                 (1, (0, 0)),
                 (1, (1, 2, 9)),
             ),
+            goal="low_on_cheapest",
+            teaches=("two_cushions", "spent"),
         ),
         Step(
             "reveal",
@@ -155,6 +222,8 @@ TUTORIAL = Tutorial(
                 Claim("won_gems"),
             ),
             ((1, (1, 1, 1)),),
+            goal="highest_on_best",
+            teaches=("highest_wins", "tie_start_player"),
         ),
         Step(
             "last",
@@ -164,9 +233,28 @@ TUTORIAL = Tutorial(
                 Claim("lowest_card"),
             ),
             (),
+            goal="low_on_second",
+            teaches=("hand_lasts",),
+        ),
+        Step(
+            "unbid",
+            (0, 0),
+            (Claim("unbid_returned"), Claim("returns_cheapest")),
+            (),
+            goal="returns_cheapest",
+            teaches=("unbid",),
+        ),
+        Step(
+            "alone",
+            (1, 0, 10),
+            (Claim("two_player_bonus", (4, 2, 5, 5, 6, 10, 7, 20)),),
+            (),
+            goal="any_move",
+            teaches=("bonus", "game_end", "winner"),
         ),
     ),
     predicates=PREDICATES,
     why=why,
     rules=RULES,
+    syllabus=SYLLABUS,
 )

@@ -14,6 +14,7 @@ from games.core import Action
 from games.summer_pavilion.engine import (
     CORNERS,
     ENGINE,
+    Done,
     Keep,
     Pass,
     Place,
@@ -88,11 +89,46 @@ PREDICATES = {
 }
 
 
-def why(state: SummerPavilionState, taught: Action, pressed: Action) -> Why:
+def any_take(state: SummerPavilionState, move: Action) -> bool:
+    return isinstance(as_action(move), Take)
+
+
+def any_place(state: SummerPavilionState, move: Action) -> bool:
+    return isinstance(as_action(move), Place)
+
+
+def keeps_or_done(state: SummerPavilionState, move: Action) -> bool:
+    """After a pass: a tile kept on a corner, or ✅ Done (the rest to the tower)."""
+    return isinstance(as_action(move), Keep | Done)
+
+
+def wild_named(state: SummerPavilionState, move: Action, colour: int) -> bool:
+    """This round's wild colour is ``colour`` (round 1's is the first colour)."""
+    return round_wild(state) == colour
+
+
+PREDICATES.update(
+    any_take=any_take, any_place=any_place, keeps_or_done=keeps_or_done, wild_named=wild_named
+)
+
+
+def why(
+    state: SummerPavilionState, taught: Action, pressed: Action, goal: str | None = None
+) -> Why:
     lesson, move = as_action(taught), parse_action(pressed)
-    if move is None or (type(move) is not type(lesson) and not isinstance(lesson, Place)):
+    if move is None:
+        return Why("not_now")
+    if isinstance(move, Done) and isinstance(lesson, Keep):
+        return Why("keep_first")
+    if type(move) is not type(lesson) and not isinstance(lesson, Place):
         return Why("not_now")
     if isinstance(move, Take):
+        if goal == "takes_first_tile" and move.source != 0:
+            return Why("centre_first")
+        if move.source > len(state["factories"]) or move.colour >= len(state["centre"]):
+            return Why("not_now")  # no such source or colour: no button makes it
+        if goal == "with_wild" and not with_wild(state, move):
+            return Why("with_wild")
         return Why("other_take", {"colour": lesson.colour})
     if isinstance(lesson, Place):
         if isinstance(move, Pass):
@@ -109,48 +145,101 @@ def why(state: SummerPavilionState, taught: Action, pressed: Action) -> Why:
     return Why("not_now")
 
 
-RULES = ("not_now", "other_take", "place_first", "use_wilds", "save_wilds", "other_space",
-         "keep_other")  # fmt: skip
+RULES = ("with_wild", "not_now", "other_take", "centre_first", "place_first", "use_wilds",
+         "save_wilds", "other_space", "keep_other", "keep_first")  # fmt: skip
+
+SYLLABUS = {  # the rules a first game needs -> the heading of docs/rules/summer_pavilion.md
+    "take": "Phase 1: taking tiles",
+    "wild_with_colour": "Phase 1: taking tiles",
+    "first_player": "Phase 1: taking tiles",
+    "wild_by_round": "Wild colour",
+    "place_cost": "Phase 2: placing tiles",
+    "wilds_pay": "Phase 2: placing tiles",
+    "placement_scoring": "Phase 2: placing tiles",
+    "pass": "Phase 2: placing tiles",
+    "corners": "Phase 2: placing tiles",
+    "end_scoring": "End (after round 6)",
+    "winner": "End (after round 6)",
+}
 
 TUTORIAL = Tutorial(
     game="summer_pavilion",
     players=2,
     seed=0,
     steps=(
-        Step("take", (0, 1, 2), (Claim("with_wild"),), ((1, (0, 5, 5)),)),
+        Step(
+            "take",
+            (0, 1, 2),
+            (Claim("with_wild"),),
+            ((1, (0, 5, 5)),),
+            goal="with_wild",
+            teaches=("take", "wild_with_colour"),
+        ),
         Step(
             "centre",
             (0, 0, 1),
             (Claim("takes_first_tile"),),
-            (
-                (1, (0, 2, 4)),
-                (0, (0, 0, 2)),
-                (1, (0, 0, 3)),
-                (0, (0, 3, 2)),
-                (1, (0, 0, 3)),
-                (0, (0, 0, 4)),
-            ),
+            ((1, (0, 2, 4)),),
+            goal="takes_first_tile",
+            teaches=("first_player",),
         ),
-        Step("place", (1, 0, 1, 1, 0), (Claim("places_plain"),), ((1, (1, 3, 6, 5, 2)),)),
+        Step(
+            "more",
+            (0, 0, 2),
+            (Claim("wild_named", (0,)),),
+            ((1, (0, 0, 3)),),
+            teaches=("wild_by_round",),
+        ),
+        Step("again", (0, 3, 2), (Claim("any_take"),), ((1, (0, 0, 3)),), goal="any_take"),
+        Step("again", (0, 0, 4), (Claim("any_take"),), goal="any_take"),
+        Step(
+            "place",
+            (1, 0, 1, 1, 0),
+            (Claim("places_plain"),),
+            ((1, (1, 3, 6, 5, 2)),),
+            teaches=("place_cost", "placement_scoring"),
+        ),
         Step(
             "wild",
             (1, 0, 2, 2, 1),
             (Claim("places_with_wilds"),),
-            (
-                (1, (1, 1, 1, 0, 0)),
-                (0, (1, 0, 3, 0, 0)),
-                (1, (1, 5, 1, 3, 0)),
-                (0, (1, 2, 1, 2, 0)),
-                (1, (1, 5, 2, 3, 1)),
-                (0, (1, 4, 1, 4, 0)),
-                (1, (1, 4, 1, 4, 0)),
-            ),
+            ((1, (1, 1, 1, 0, 0)),),
+            teaches=("wilds_pay",),
         ),
-        Step("pass", (2,), (Claim("passes_with_tiles"),), ()),
-        Step("keep", (4, 2), (Claim("keeps"),), ()),
+        Step(
+            "cover",
+            (1, 0, 3, 0, 0),
+            (Claim("any_place"),),
+            ((1, (1, 5, 1, 3, 0)),),
+            goal="any_place",
+        ),
+        Step(
+            "cover",
+            (1, 2, 1, 2, 0),
+            (Claim("any_place"),),
+            ((1, (1, 5, 2, 3, 1)),),
+            goal="any_place",
+        ),
+        Step(
+            "cover",
+            (1, 4, 1, 4, 0),
+            (Claim("any_place"),),
+            ((1, (1, 4, 1, 4, 0)),),
+            goal="any_place",
+        ),
+        Step("pass", (2,), (Claim("passes_with_tiles"),), (), teaches=("pass",)),
+        Step(
+            "keep",
+            (4, 2),
+            (Claim("keeps"),),
+            (),
+            goal="keeps_or_done",
+            teaches=("corners", "end_scoring", "winner"),
+        ),
     ),
     predicates=PREDICATES,
     why=why,
     rules=RULES,
+    syllabus=SYLLABUS,
     opening=((1, (0, 4, 5)),),
 )

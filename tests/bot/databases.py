@@ -45,8 +45,10 @@ UNDO_INLINE_TABLES = (
     "WHERE status IN ('lobby', 'playing')",
 )
 # the statements that undo the migrations after those (either backend), the latest first: the
-# tutorials' counts, the seasons, the tournaments; for the same tests
+# learners' places in lessons, the tutorials' counts, the seasons, the tournaments; for the
+# same tests
 UNDO_TOURNAMENTS = (
+    "DROP TABLE lessons",
     "DROP TABLE tutorial_steps",
     "DROP TABLE season_podiums",
     "DROP TABLE season_ratings",

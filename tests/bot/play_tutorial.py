@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.presentation.i18n import negotiate, translator
-from bot.presentation.tutorial import Lesson, taps
+from bot.presentation.tutorial import Lesson, taps, well_done
 from bot.presentation.ui import get_ui, playable_games
 from bot.testing.driver import Driver
 from bot.testing.fake_telegram import FakeTelegram
@@ -39,4 +39,13 @@ async def play_step(driver: Driver, api: FakeTelegram, user: FakeUser, lesson: L
     t = translator(negotiate(user.language_code))
     for verb, argument in taps(t, lesson):
         answer = await press_data(driver, api, user, f"-{verb}{argument}")
-    assert answer == t("tutorial.right")
+    assert answer == well_done(t, lesson, lesson.taught)
+
+
+async def play_move(driver: Driver, api: FakeTelegram, user: FakeUser, lesson: Lesson, move) -> str:
+    """Make ``move`` (any accepted one) with the step's buttons; the last press's answer."""
+    t = translator(negotiate(user.language_code))
+    answer = ""
+    for verb, argument in taps(t, lesson, move=move):
+        answer = await press_data(driver, api, user, f"-{verb}{argument}")
+    return answer

@@ -334,6 +334,8 @@ class AzulUI(GameUI[AzulView]):
                         penalty=tiling["penalty"],
                     )
                 )
+                if tiling["unclamped"] < 0:  # the floor cost more than the round's points
+                    parts.append(t("azul.round.clamped"))
             score = end["scores"][seat]
             lines.append(
                 t(

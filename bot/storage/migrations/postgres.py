@@ -264,4 +264,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game, step)
     );
     """,
+    # 9: each learner's place in each lesson (as SQLite's 15)
+    """
+    CREATE TABLE lessons (
+        user_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        path TEXT NOT NULL,
+        reached INTEGER NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    """,
 ]

@@ -291,4 +291,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game, step)
     );
     """,
+    # 15: each learner's place in each lesson (their moves so far, so a lesson resumes
+    # after a restart and from the app or the chat alike) and the furthest step they
+    # reached (each step counted once per learner in tutorial_steps)
+    """
+    CREATE TABLE lessons (
+        user_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        path TEXT NOT NULL,
+        reached INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (user_id, game)
+    );
+    """,
 ]

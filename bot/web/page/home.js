@@ -17,7 +17,16 @@ export async function homeSections(tools) {
       "ul",
       { class: "lessons" },
       lessons.map((lesson) =>
-        h("li", {}, h("a", { href: `?l=${lesson.game}${location.hash}`, "data-lesson-game": lesson.game }, lesson.title)),
+        h(
+          "li",
+          { "data-done": lesson.done ? "yes" : "no" },
+          h(
+            "a",
+            { href: `?l=${lesson.game}${location.hash}`, "data-lesson-game": lesson.game },
+            // ✓ a finished lesson; its step when begun
+            lesson.done ? `✓ ${lesson.title}` : lesson.reached ? `${lesson.title} · ${lesson.reached + 1}/${lesson.steps}` : lesson.title,
+          ),
+        ),
       ),
     ),
   );

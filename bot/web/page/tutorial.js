@@ -74,7 +74,10 @@ export function teachTargets(root, table, teach, picked) {
 // Telegram's haptics, the way home).
 export async function runLesson(main, game, tools) {
   const { api, show, haptic, home } = tools;
-  let table = await api(`/api/lessons/${game}`, { method: "POST" });
+  // where the learner left it (stored by the server), or a step again ({step}: 0 the start)
+  const begin = (body) =>
+    api(`/api/lessons/${game}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let table = await begin({});
   let picked = null;
   let busy = false;
   let draws = 0; // how many times the lesson was drawn (a tap's answer is a new drawing)
@@ -91,11 +94,25 @@ export async function runLesson(main, game, tools) {
       if (answer.right) {
         table = answer.table;
         haptic("success");
-        show(table.lesson.texts.right);
+        show(answer.said || table.lesson.texts.right);
       } else {
         haptic("warning");
         show(answer.why, "refused");
       }
+    } catch (error) {
+      show(error.message, "refused");
+    } finally {
+      busy = false;
+      picked = null;
+      draw();
+    }
+  }
+
+  async function again(step) {
+    if (busy) return;
+    busy = true;
+    try {
+      table = await begin({ step });
     } catch (error) {
       show(error.message, "refused");
     } finally {
@@ -115,7 +132,15 @@ export async function runLesson(main, game, tools) {
     const lesson = table.lesson;
     const texts = lesson.texts;
     const drawn = DRAW[game](table, picked, { pick, move });
-    const parts = [h("p", { class: "lesson-step" }, table.title)];
+    const parts = [];
+    if (lesson.news) parts.push(h("div", { class: "lesson-news", role: "status" }, lesson.news.map((line) => (line ? h("p", {}, line) : null))));
+    parts.push(h("p", { class: "lesson-step" }, table.title));
+    const back = lesson.step
+      ? [
+          h("button", { type: "button", class: "action quiet", "data-lesson": "back", onclick: () => again(lesson.step - 1) }, texts.back_button),
+          h("button", { type: "button", class: "action quiet", "data-lesson": "restart", onclick: () => again(0) }, texts.restart_button),
+        ]
+      : [];
     if (lesson.caption) {
       parts.push(h("div", { class: "lesson-caption", role: "note" }, lesson.caption.map((line) => h("p", {}, line))));
       parts.push(
@@ -124,6 +149,7 @@ export async function runLesson(main, game, tools) {
           { class: "lesson-tools" },
           h("button", { type: "button", class: "action quiet", "data-lesson": "hint", onclick: () => show(lesson.hint) }, texts.hint_button),
           h("button", { type: "button", class: "action quiet", "data-lesson": "leave", onclick: home }, texts.leave_button),
+          ...back,
         ),
       );
     } else {
@@ -134,6 +160,7 @@ export async function runLesson(main, game, tools) {
           { class: "lesson-tools" },
           h("button", { type: "button", class: "action", "data-lesson": "practice", onclick: () => tools.practice(game) }, texts.practice_button),
           h("button", { type: "button", class: "action quiet", "data-lesson": "rules", onclick: () => showRules() }, texts.rules_button),
+          ...back,
         ),
       );
     }

@@ -138,10 +138,10 @@ async def test_status_shows_each_tutorials_completion_and_where_most_leave(api, 
         assert "no tutorial started yet" in api.last(OWNER.id).text
         await open_lesson(driver, api, BOB, "5211")
         for index in range(len(get_tutorial("5211"))):
-            await play_step(driver, api, BOB, Lesson("5211", index))
+            await play_step(driver, api, BOB, Lesson.at("5211", index))
         for learner in (CAROL, DAVE):  # both leave Sultan: one at step 1, one at step 2
             await open_lesson(driver, api, learner, "sultan")
-        await play_step(driver, api, DAVE, Lesson("sultan", 0))
+        await play_step(driver, api, DAVE, Lesson.at("sultan", 0))
         await press_data(driver, api, CAROL, "-x")
         await open_lesson(driver, api, IVAN, "sultan")  # and a third one at step 1
         await driver.send(OWNER, OWNER.id, "/status")

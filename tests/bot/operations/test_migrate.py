@@ -26,7 +26,8 @@ from tests.bot.process import ROOT
 TABLES = ("chats", "users", "matches", "seats", "moves", "events", "notices", "match_records",
           "match_players", "ratings", "usernames", "forgotten_players", "bot_flags", "tournaments",
           "tournament_entrants", "tournament_rounds", "tournament_tables",
-          "tournament_byes", "season_ratings", "season_podiums", "tutorial_steps")  # fmt: skip
+          "tournament_byes", "season_ratings", "season_podiums", "tutorial_steps",
+          "lessons")  # fmt: skip
 
 
 def as_released_before(path: Path) -> None:

@@ -21,7 +21,7 @@ from bot.presentation.tutorial import (
 )
 from bot.presentation.ui import get_ui, playable_games
 from games import get_engine
-from games.tutorial import LEARNER, get_tutorial
+from games.tutorial import ELSEWHERE, LEARNER, Why, get_tutorial
 
 POPUP = 200  # the most characters Telegram shows in a button's answer
 
@@ -47,20 +47,22 @@ def test_every_language_has_every_step_and_every_rule(game, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", playable_games())
 def test_every_wrong_move_is_answered_in_a_sentence_that_fits_a_popup(game, lang):
-    """Every legal move that is not the step's, and a few illegal ones, get their rule in a
-    full sentence (no placeholder left), short enough for Telegram's popup."""
+    """Every legal move the step does not accept, and a few illegal ones, get their rule in
+    a full sentence (no placeholder left), short enough for Telegram's popup."""
     t = translator(lang)
     tutorial = get_tutorial(game)
     engine = get_engine(game)
     for index in range(len(tutorial)):
         state = tutorial.state_at(index)
-        lesson = Lesson(game, index)
+        lesson = Lesson.at(game, index)
         assert len(hint(t, lesson)) <= POPUP
-        pressed = [a for a in engine.legal_actions(state, LEARNER) if tuple(a) != lesson.taught]
+        accepted = tutorial.accepted(index)
+        assert lesson.taught in accepted
+        pressed = [a for a in engine.legal_actions(state, LEARNER) if tuple(a) not in accepted]
         pressed += [(99,), (0, 99, 99), (1, 99, 99, 99)]  # what no button makes: still answered
         for action in pressed:
             why = tutorial.explain(index, tuple(action))
-            assert why.rule in tutorial.rules
+            assert why.rule in (*tutorial.rules, ELSEWHERE)
             text = t("tutorial.wrong", detail=why_text(t, game, why))
             assert "{" not in text and len(text) <= POPUP, (game, index, action, text)
 
@@ -71,20 +73,20 @@ def test_a_step_is_the_games_own_prompt_under_its_caption(game, lang):
     t = translator(lang)
     tutorial = get_tutorial(game)
     for index in range(len(tutorial)):
-        lesson = Lesson(game, index)
+        lesson = Lesson.at(game, index)
         drawn = screen(t, lesson)
         assert drawn.text.count(caption(t, lesson)) == 1
         assert len(drawn.text) <= 4096  # one Telegram message
-        *game_rows, last = drawn.rows
-        assert [key.label for key in last] == [
-            t("tutorial.hint_button"),
-            t("tutorial.leave_button"),
-        ]
+        own = [[t("tutorial.hint_button"), t("tutorial.leave_button")]]
+        if index:  # the step before again, the lesson again
+            own.append([t("tutorial.back_button"), t("tutorial.restart_button")])
+        game_rows, last = drawn.rows[: -len(own)], drawn.rows[-len(own) :]
+        assert [[key.label for key in row] for row in last] == own
         assert game_rows, "the step offers the game's buttons"
         assert taps(t, lesson)[-1][0] in ("a", "d")  # the taught move is on those buttons
     end = ending(t, game)
     assert html.escape(get_ui(game).title(t)) in end and t(f"tutorial.{game}.learned") in end
-    assert final_table(t, game)
+    assert final_table(t, Lesson.at(game, len(tutorial)))
 
 
 def test_a_colour_in_a_rule_is_named_in_the_readers_language():
@@ -100,3 +102,20 @@ def test_a_colour_in_a_rule_is_named_in_the_readers_language():
     for lang in LANGUAGES:
         t = translator(lang)
         assert t(f"azul.colour.{colour}") in why_text(t, "azul", why)
+
+
+@pytest.mark.parametrize(
+    ("lang", "two", "five"),
+    [
+        ("en", "2 green cards", "5 green cards"),
+        ("ru", "2 зелёные карточки", "5 зелёных карточек"),
+        ("uk", "2 зелені картки", "5 зелених карток"),
+        ("it", "2 carte verdi", "5 carte verdi"),
+    ],
+)
+def test_cards_of_a_colour_agree_with_their_number(lang, two, five):
+    """The issue's «сыграй два «зелёный»»: the number, the colour and the noun agree."""
+    t = translator(lang)
+    green = 3
+    assert two in why_text(t, "5211", Why("split", {"colour": green, "count": 2}))
+    assert five in why_text(t, "5211", Why("over_limit", {"colour": green, "limit": 5, "count": 5}))

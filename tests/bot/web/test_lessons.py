@@ -4,6 +4,7 @@ practice game; the home's lessons and practice; the lessons' API and its counts.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -38,7 +39,7 @@ async def test_a_newcomer_who_taps_the_lit_pieces_finishes_the_lesson(table_bot,
     for index in range(len(tutorial)):
         await page.locator(f"#table[data-lesson-step='{index}']").wait_for()
         shown = await page.inner_text(".lesson-caption")
-        assert shown.split("\n")[0][:40] in plain_lines(caption(t, Lesson(game, index)))[0]
+        assert shown.split("\n")[0][:40] in plain_lines(caption(t, Lesson.at(game, index)))[0]
         for _ in range(TAPS_PER_STEP):
             if await step_of(page) != index:
                 break
@@ -67,11 +68,9 @@ async def test_a_newcomer_who_taps_the_lit_pieces_finishes_the_lesson(table_bot,
 async def test_a_wrong_tap_is_explained_and_not_played(table_bot, chromium):
     page = await open_page(chromium, lesson_url(table_bot, IVAN, "azul"))
     await page.locator("#table[data-lesson-step='0']").wait_for()
-    taught = get_tutorial("azul").steps[0].move
-    # another colour than the lit one, then the first line it may go to
-    other = page.locator(f".sources .tile[data-colour]:not([data-colour='{taught[1]}'])").first
-    await other.click()
-    await page.locator(".line.lit, .floor.lit").first.click()
+    # the lit tiles, then the floor: legal, but it fills no line (this step's goal)
+    await page.locator(".teach").first.click()
+    await page.locator(".floor.lit").first.click()
     await page.locator("#status.refused").wait_for()
     assert (await page.inner_text("#status")).startswith("✋ Не этот ход")
     assert await step_of(page) == 0
@@ -120,7 +119,10 @@ async def test_the_lessons_api(table_bot):
         for path, body, status in [
             ("/api/lessons/chess", None, 404),
             ("/api/lessons/donkey/5/moves", {"action": [0]}, 409),  # its end: nothing to play
-            ("/api/lessons/donkey/9/moves", {"action": [0]}, 404),
+            ("/api/lessons/donkey/9/moves", {"action": [0]}, 409),
+            ("/api/lessons/donkey/0/moves", {"action": [1, 1, 2, 0]}, 409),  # sent again
+            ("/api/lessons/donkey", {"step": 3}, 409),  # a step not reached: no retry
+            ("/api/lessons/donkey", {"step": "x"}, 400),
             ("/api/lessons/donkey/0/moves", {"action": "x"}, 400),
             ("/api/lessons/donkey/0/moves", {"action": [-1]}, 400),
             ("/api/practice", {"game": "chess", "level": "easy"}, 400),
@@ -131,6 +133,57 @@ async def test_the_lessons_api(table_bot):
         assert unsigned.status_code == 401
     counts = await get_host(table_bot.driver.app).storage.tutorial_counts()
     assert counts == {"donkey": {0: 1, 1: 1}}
+
+
+async def test_a_lesson_finished_five_times_is_counted_once(table_bot):
+    """Each learner's start and finish count once per game, however often they restart,
+    retry a step or send the last move again; another learner counts again."""
+    game = "sultan"
+    tutorial = get_tutorial(game)
+    async with table_bot.client() as client:
+
+        async def post(path, user, body):  # at a finger's pace: the request budget is 10/s
+            await asyncio.sleep(0.11)
+            return await client.post(path, headers=header(user), json=body)
+
+        for user in (ALICE, ALICE, ALICE, ALICE, ALICE, BOB):
+            begun = (await post(f"/api/lessons/{game}", user, {"step": 0})).json()
+            assert begun["lesson"]["step"] == 0
+            for index, move in enumerate(tutorial.script):
+                if index == len(tutorial) - 1:  # a retry of the last step on the way
+                    again = await post(f"/api/lessons/{game}", user, {"step": index})
+                    assert again.json()["lesson"]["step"] == index
+                answer = await post(
+                    f"/api/lessons/{game}/{index}/moves", user, {"action": list(move)}
+                )
+                assert answer.json()["right"], (index, answer.json())
+            last = len(tutorial) - 1
+            repeated = await post(
+                f"/api/lessons/{game}/{last}/moves", user, {"action": list(tutorial.script[-1])}
+            )
+            assert repeated.status_code == 409  # the last move sent again: nothing counted
+        home = (await client.get("/api/lessons", headers=header(ALICE))).json()
+        line = next(lesson for lesson in home["lessons"] if lesson["game"] == game)
+        assert line["done"] and line["reached"] == len(tutorial)
+        assert not next(lesson for lesson in home["lessons"] if lesson["game"] == "azul")["done"]
+    counts = await get_host(table_bot.driver.app).storage.tutorial_counts()
+    assert counts == {game: {step: 2 for step in range(len(tutorial) + 1)}}  # Alice and Bob
+
+
+async def test_a_lesson_resumes_where_it_was_left(table_bot):
+    """The learner's place is stored: a new visit (the app opened again, the bot
+    restarted) goes on at the step they were at, on the position their moves made."""
+    game = "5211"
+    async with table_bot.client() as client:
+        await client.post(f"/api/lessons/{game}", headers=header(IVAN), json={})
+        other = [20, 20]  # 🟩3 🟩3: as good as the hint's pair, and accepted
+        answer = await client.post(
+            f"/api/lessons/{game}/0/moves", headers=header(IVAN), json={"action": other}
+        )
+        assert answer.json()["right"]
+        resumed = (await client.post(f"/api/lessons/{game}", headers=header(IVAN), json={})).json()
+        assert resumed["lesson"]["step"] == 1
+    assert await get_host(table_bot.driver.app).storage.lesson_path(IVAN.id, game) == [other]
 
 
 SHARE_STUB = """
