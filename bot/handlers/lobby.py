@@ -405,22 +405,40 @@ async def rematch(press: MatchPress) -> None:
     """The rematch button under a final result: a lobby for the same game and options with
     the same players seated; each may leave, others may join while seats are free, and the
     finished match's players (or an admin) start it."""
-    old = press.match
+    chat = press.query.message.chat
+    opened = await open_rematch(
+        press.host, press.match, press.user, chat.id, lobby_title(chat, press.t)
+    )
+    await press.tell(opened)
+
+
+async def open_rematch(host: Host, old: Match, user: User, chat_id: int, title: str) -> str:
+    """A lobby for ``old``'s game and options with its players seated, opened by ``user``
+    (a player, or an admin) where ``old`` was played: the message key of what happened.
+    The chat's Rematch button and the table app's Play again both open it here."""
     if old.inline:  # the same message becomes the rematch's lobby
         chat_id, title = old.chat_id, old.title
-    else:
-        chat = press.query.message.chat
-        chat_id, title = chat.id, lobby_title(chat, press.t)
     match = await create_lobby(
-        press.host,
+        host,
         chat_id,
         old.thread_id,
         title,
         old.game,
-        press.user,
+        user,
         options=old.options,
         turn_seconds=old.turn_seconds,
         rematch_of=old,
         inline_message_id=old.inline_message_id,
     )
-    await press.tell("rematch.opened" if match else "lobby.already_running")
+    return "rematch.opened" if match else "lobby.already_running"
+
+
+async def rematch_from_app(host: Host, old: Match, user: User) -> str:
+    """The table app's 🔁 Play again under a finished match (the asker played it, as the
+    app checked): the chat's rematch, with the button's own checks — its game still
+    offered, the bot not draining; the match's chat and title as it was played."""
+    if old.status != "finished" or old.game not in playable_games():
+        return "error.bad_button"
+    if host.draining.on:
+        return "drain.paused"
+    return await open_rematch(host, old, user, old.chat_id, old.title or "")

@@ -185,6 +185,7 @@ class Table(Drawn):
     match: int
     version: int
     game: str
+    game_name: str = ""  # the game's name in the asker's words (the title is the chat's)
     status: str
     title: str
     seat: int | None
@@ -243,6 +244,7 @@ class ReplaySummary(Model):
 
     match: int
     game: str
+    game_name: str = ""
     title: str
     players: list[Player]
     steps: int
@@ -330,6 +332,13 @@ class Prepared(Model):
     prepared: str
 
 
+class Rematched(Model):
+    """Play again: the rematch's lobby opened in the match's chat, said in the asker's
+    words (the chat's own)."""
+
+    message: str
+
+
 class Launched(Model):
     """The match a ``startapp`` link opened, once the asker may see it."""
 
@@ -405,6 +414,7 @@ class Alive(Model):
 
 REQUESTS: tuple[type[BaseModel], ...] = (MoveRequest, LessonMove, PracticeRequest, FriendRequest)
 ANSWERS: tuple[type[BaseModel], ...] = (
+    Rematched,
     Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Home, LessonTable,
     LessonAnswer, Prepared, TournamentPage, Health, Alive,
 )  # fmt: skip

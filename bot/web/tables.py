@@ -35,7 +35,8 @@ PAGE_TEXTS = (
     "open_table", "your_turn", "your_tables", "no_tables", "open_in_telegram", "connecting",
     "offline", "storage_down", "not_your_table", "no_table", "game_over", "centre", "pass",
     "done", "take", "cancel", "waiting", "score", "play", "watching", "replay", "back",
-    "forward", "start", "end", "finished", "deal", "step",
+    "forward", "start", "end", "finished", "deal", "step", "play_again", "home", "player",
+    "you", "starts",
 )  # fmt: skip
 # the drawn table's own words ("table.page." keys of the table domain)
 TABLE_TEXTS = ("continue", "total", "table", "last")
@@ -132,6 +133,7 @@ def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any
         "match": match.id,
         "version": match.version,
         "game": match.game,
+        "game_name": ui.title(t),
         "status": match.status,
         "title": match.title,
         "seat": number,

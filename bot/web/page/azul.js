@@ -4,7 +4,7 @@
 // one more tap makes the move. On the grey wall, the columns their row's tile may go to
 // light up. Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, tile } from "./dom.js";
+import { h, header, say, space, statusBar, tile } from "./dom.js";
 
 const SIZE = 5;
 const FLOOR = 5; // the "line" of a draft onto the floor
@@ -78,15 +78,27 @@ export function drawAzul(table, picked, act) {
       h("button", { class: "action quiet", type: "button", "data-action": "cancel", onclick: () => act.pick(null) }, texts.cancel),
     );
   }
+  if (walling) {
+    // the grey wall's columns, as buttons too: a wall's spaces are narrower than a thumb
+    const row = view.pending_rows[table.seat];
+    for (const [column] of legal) {
+      actions.push(
+        h(
+          "button",
+          { class: "action quiet", type: "button", "data-action": "column", "data-column": column, "aria-label": say(texts, "pick_column", { row: row + 1 }) + ` ${column + 1}`, onclick: () => act.move([column]) },
+          String(column + 1),
+        ),
+      );
+    }
+  }
   return h(
     "div",
     { class: "azul" },
     header(table),
-    table.seat === null ? h("p", { class: "hint" }, texts.watching) : null,
-    hint ? h("p", { class: "hint" }, hint) : null,
+    table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     h("section", { class: "sources" }, factories, centre),
-    actions.length ? h("div", { class: "actions" }, actions) : null,
     boards,
+    statusBar(table, hint, actions),
   );
 }
 
@@ -133,9 +145,7 @@ function board(table, seat, mine, act) {
           small: true,
           faint: !grey,
           look: grey ? null : looks[printed],
-          lit: choice,
-          onTap: choice ? () => act.move([column]) : null,
-          label: choice ? `${column + 1}` : null,
+          lit: choice, // its button is in the status bar: a wall's space is narrower than a thumb
         });
         cell.dataset.column = column;
         cells.push(cell);

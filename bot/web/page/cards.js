@@ -6,7 +6,7 @@
 // send one back); a move that plays no card (a pass) is a button of its own. Only the legal
 // moves the server sent are ever offered.
 
-import { h, header, say } from "./dom.js";
+import { h, header, say, statusBar } from "./dom.js";
 
 const SHAPES = ["●", "★", "◆", "■", "♥"]; // 5211's colours, each its shape (the chat's 🔵⭐🔶🟩🩵)
 
@@ -102,12 +102,11 @@ export function drawCards(table, picked, act) {
     "div",
     { class: `cards-game ${table.game}` },
     header(table),
-    table.seat === null && table.status === "playing" ? h("p", { class: "hint" }, texts.watching) : null,
+    table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     summary(table),
     h("section", { class: "felt", "aria-label": texts.table_table }, centre(table, matching, act)),
-    table.now ? h("p", { class: "now" }, table.now) : null,
-    actions.length ? h("div", { class: "actions" }, actions) : null,
     hand.length ? h("section", { class: "hand-fan", "aria-label": texts.table_hand }, fan) : null,
+    statusBar(table, table.now, actions),
   );
 }
 
@@ -244,11 +243,12 @@ function summary(table) {
       h("span", { class: "points" }, row.points, row.total !== undefined ? ` · ${say(table.texts, "table_total", { total: row.total })}` : ""),
     ),
   );
+  const over = table.status !== "playing"; // the last one: the end screen follows, nothing to go on to
   return h(
     "section",
-    { class: "summary", role: "status", "data-summary": s.id, tabindex: "0", onclick: () => table.dismissSummary && table.dismissSummary(s.id) },
+    { class: `summary${over ? " last" : ""}`, role: "status", "data-summary": s.id, tabindex: over ? null : "0", onclick: over ? null : () => table.dismissSummary && table.dismissSummary(s.id) },
     h("h2", {}, s.title),
     rows,
-    h("p", { class: "hint" }, table.texts.table_continue),
+    over ? null : h("p", { class: "hint" }, table.texts.table_continue),
   );
 }

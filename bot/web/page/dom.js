@@ -80,23 +80,45 @@ export function clock(seconds) {
 // hand as a fan of backs, the mark and clock of whoever acts), the turn story, and the
 // final result once the game is over.
 export function header(table) {
-  const texts = table.texts;
-  const parts = [h("h1", {}, table.title || "")];
+  const parts = [h("h1", {}, table.game_name || "", table.title ? h("span", { class: "where" }, table.game_name ? ` · ${table.title}` : table.title) : null)];
   for (const line of table.heading) parts.push(h("p", { class: "heading" }, line));
-  const seconds = Object.values(table.time_left);
   if (table.seats) parts.push(seatRow(table));
-  else if (seconds.length) {
-    const deadline = Date.now() + Math.min(...seconds) * 1000;
-    parts.push(h("p", { class: "clock", "data-deadline": String(deadline) }, `⏱ ${clock(Math.min(...seconds))}`));
-  }
-  if (table.legal.length) parts.push(h("p", { class: "your-turn" }, texts.your_turn));
   if (table.story.length) parts.push(h("div", { class: "story" }, table.story.map((line) => h("p", {}, line))));
-  if (table.result) {
-    parts.push(
-      h("section", { class: "result" }, h("h2", {}, texts.game_over), table.result.lines.filter(Boolean).map((line) => h("p", {}, line))),
-    );
-  }
+  if (table.result) parts.push(endScreen(table));
   return h("header", {}, parts);
+}
+
+// The end: the final scores as a table, best first, then where to go — Play again (the
+// chat's rematch), the replay, the home.
+function endScreen(table) {
+  const { texts, result } = table;
+  const seats = result.scores.map((_, seat) => seat).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
+  const rows = seats.map((seat) =>
+    h(
+      "tr",
+      { class: seat === table.seat ? "me" : null, "data-rank": String(result.ranks[seat]) },
+      h("td", {}, result.ranks[seat] === 1 ? "🏆" : String(result.ranks[seat])),
+      h("th", { scope: "row" }, table.players[seat].name, seat === table.seat ? ` (${texts.you})` : ""),
+      h("td", {}, String(result.scores[seat])),
+    ),
+  );
+  const end = table.end || {};
+  const button = (label, onclick, name, main) =>
+    onclick ? h("button", { type: "button", class: `action${main ? "" : " quiet"}`, "data-end": name, onclick }, label) : null;
+  const ways = [button(texts.play_again, end.again, "again", true), button(texts.replay, end.replay, "replay"), button(texts.home, end.home, "home")].filter(Boolean);
+  return h(
+    "section",
+    { class: "result", "aria-labelledby": "game-over" },
+    h("h2", { id: "game-over" }, texts.game_over),
+    h(
+      "table",
+      { class: "final-scores" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, texts.player), h("th", { scope: "col" }, texts.score))),
+      h("tbody", {}, rows),
+    ),
+    result.lines.filter(Boolean).map((line) => h("p", {}, line)),
+    ways.length ? h("div", { class: "actions end-ways" }, ways) : null,
+  );
 }
 
 const MOST_BACKS = 8; // a fan shows this many backs at most; the number says the rest
@@ -136,5 +158,31 @@ export function seatRow(table) {
           : null,
       );
     }),
+  );
+}
+
+// The status bar, fixed at the foot of the screen (Board Game Arena's): whose turn it is or
+// what to do now, the clock, and the move's buttons. It lies over the table, so nothing in
+// the table moves when a move's first tap brings its buttons; while it is the player's
+// turn its row of buttons keeps its height, empty or not.
+export function statusBar(table, prompt, actions = []) {
+  if (table.status !== "playing" || table.replay) return null;
+  const texts = table.texts;
+  const mine = table.legal.length > 0;
+  const others = table.to_act.filter((seat) => seat !== table.seat).map((seat) => table.players[seat].name);
+  let line = prompt;
+  if (!mine && !line && others.length) line = say(texts, "waiting", { name: others.join(", ") });
+  const left = table.to_act.map((seat) => table.time_left[String(seat)]).filter((s) => s !== undefined);
+  const seconds = left.length ? Math.min(...left) : null;
+  return h(
+    "section",
+    { class: `status-bar${mine ? " mine" : ""}`, "aria-label": mine ? texts.your_turn : line || texts.your_turn, "data-bar": "1" },
+    h(
+      "div",
+      { class: "bar-line" },
+      h("p", { class: "prompt" }, mine ? h("strong", {}, `${texts.your_turn}: `) : null, line || ""),
+      seconds !== null ? h("span", { class: "clock", "data-deadline": String(Date.now() + seconds * 1000) }, `⏱ ${clock(seconds)}`) : null,
+    ),
+    mine ? h("div", { class: "actions" }, actions) : null,
   );
 }

@@ -17,7 +17,7 @@ export async function homeSections(tools) {
       "ul",
       { class: "lessons" },
       lessons.map((lesson) =>
-        h("li", {}, h("a", { href: `?l=${lesson.game}${location.hash}`, "data-lesson-game": lesson.game }, lesson.title)),
+        h("li", {}, h("a", { href: `?l=${lesson.game}`, "data-lesson-game": lesson.game }, lesson.title)),
       ),
     ),
   );
@@ -39,7 +39,7 @@ export async function homeSections(tools) {
       "data-practice": "start",
       onclick: async () => {
         try {
-          await startPractice(api, game.value, level.value);
+          tools.open(`?m=${await startPractice(api, game.value, level.value)}`);
         } catch (error) {
           show(error.message, "refused");
         }
@@ -93,12 +93,12 @@ async function invite(tools, game, texts) {
   }
 }
 
-// A practice match against bots of ``level``: started by the server, then its table opens.
+// A practice match against bots of ``level``, started by the server: its table's number.
 export async function startPractice(api, game, level = "normal") {
   const { match } = await api("/api/practice", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ game, level }),
   });
-  location.search = `?m=${match}`;
+  return match;
 }

@@ -7,7 +7,7 @@
 // - bonus: tap a tile in the supply; keeping: tap tiles at hand to keep, then Done.
 // Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, tile } from "./dom.js";
+import { h, header, say, space, statusBar, tile } from "./dom.js";
 
 const TAKE = 0;
 const PLACE = 1;
@@ -121,13 +121,12 @@ export function drawSummerPavilion(table, picked, act) {
     "div",
     { class: "summer-pavilion" },
     header(table),
-    table.seat === null ? h("p", { class: "hint" }, texts.watching) : null,
+    table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     h("p", { class: "wild" }, `${texts.wild}: `, tile(looks, wild, { small: true })),
-    hint ? h("p", { class: "hint" }, hint) : null,
     h("section", { class: "sources" }, factories, centre),
     supply,
-    actions.length ? h("div", { class: "actions" }, actions) : null,
     boards,
+    statusBar(table, legal.length ? hint : null, actions),
   );
 }
 
@@ -169,12 +168,12 @@ function board(table, seat, mine, act) {
       cell.dataset.space = number;
       return cell;
     });
+    cells.forEach((cell, index) => placeOnStar(cell, index));
     const name = starColour === FREE ? h("span", { class: "space small free-star" }, "✳") : tile(looks, starColour, { small: true });
     return h(
       "div",
       { class: `star${starColour === FREE ? " free" : ""}`, "data-star": star },
-      h("div", { class: "star-name" }, name),
-      h("div", { class: "star-spaces" }, cells),
+      h("div", { class: "star-spaces" }, h("span", { class: "star-shape", "aria-hidden": "true", style: starColour === FREE ? {} : { "--tile": looks[starColour].rgb } }), h("div", { class: "star-name" }, name), cells),
     );
   });
   return h(
@@ -194,4 +193,14 @@ function board(table, seat, mine, act) {
       : null,
     h("div", { class: "stars" }, starBlocks),
   );
+}
+
+// A star's six spaces drawn round its middle as the board prints them: space 1 at the top,
+// then clockwise (--r, the ring's radius, and --sp, a space's size, come from the sheet).
+function placeOnStar(cell, index) {
+  const angle = ((index * 60 - 90) * Math.PI) / 180;
+  const x = Math.cos(angle).toFixed(3);
+  const y = Math.sin(angle).toFixed(3);
+  cell.style.setProperty("left", `calc(50% + var(--r) * ${x} - var(--sp) / 2)`);
+  cell.style.setProperty("top", `calc(50% + var(--r) * ${y} - var(--sp) / 2)`);
 }

@@ -49,9 +49,12 @@ async def bot_with_the_app() -> AsyncIterator[TableBot]:
             yield TableBot(driver, api, url)
 
 
+WIDTH = 400
+
+
 async def table_page(browser, bot: TableBot, user, match, scheme: str = "light"):
-    """The table of ``match`` as ``user`` opens it, 400 px wide."""
-    page = await browser.new_page(viewport={"width": 400, "height": 800}, color_scheme=scheme)
+    """The table of ``match`` as ``user`` opens it, ``WIDTH`` px wide."""
+    page = await browser.new_page(viewport={"width": WIDTH, "height": 800}, color_scheme=scheme)
     await page.route("https://telegram.org/**", lambda route: route.abort())
     await page.goto(bot.page_url(user, match.id))
     await wait_for_version(page, match.version)
@@ -86,7 +89,7 @@ async def shoot_cards(game: str, browser) -> list[Path]:
         return shots
 
 
-async def shoot(game: str, browser) -> Path:
+async def shoot(game: str, browser) -> list[Path]:
     """A tile game a few rounds in, seen by the player to act with tiles picked."""
     module = play_azul if game == "azul" else play_summer_pavilion
     engine = get_engine(game)
@@ -97,18 +100,22 @@ async def shoot(game: str, browser) -> Path:
             await module.play_move(bot.driver, [ALICE, BOB], rng)
         match = await current_match(bot.driver)
         seat = min(engine.to_act(match.state))
-        page = await table_page(browser, bot, [ALICE, BOB][seat], match)
-        legal = engine.legal_actions(match.state, seat)
-        if game == "azul":
-            source, colour = legal[0][0], legal[0][1]
-            await tap(page, f".sources [data-source='{source}'][data-colour='{colour}']")
-        else:
-            places = [action for action in legal if action[0] == 1]  # a colour to place
-            if places:
-                await tap(page, f"[data-seat='{seat}'] [data-hand='{places[0][3]}']")
-        target = DOCS / f"table_{game}.png"
-        await page.screenshot(path=str(target), full_page=True)
-        return target
+        shots = []
+        for scheme, suffix in (("light", ""), ("dark", "_dark")):
+            page = await table_page(browser, bot, [ALICE, BOB][seat], match, scheme)
+            legal = engine.legal_actions(match.state, seat)
+            if game == "azul":
+                source, colour = legal[0][0], legal[0][1]
+                await tap(page, f".sources [data-source='{source}'][data-colour='{colour}']")
+            else:
+                places = [action for action in legal if action[0] == 1]  # a colour to place
+                if places:
+                    await tap(page, f"[data-seat='{seat}'] [data-hand='{places[0][3]}']")
+            target = DOCS / f"table_{game}{suffix}.png"
+            await page.screenshot(path=str(target), full_page=True)
+            shots.append(target)
+            await page.close()
+        return shots
 
 
 async def main(games: list[str]) -> None:
@@ -119,7 +126,7 @@ async def main(games: list[str]) -> None:
             if game in CARD_START:
                 print(*await shoot_cards(game, browser))
             else:
-                print(await shoot(game, browser))
+                print(*await shoot(game, browser))
         await browser.close()
 
 

@@ -113,3 +113,29 @@ def check_table(game: str, shown: dict, view: dict, names: list[str], seat: int 
     check_centre(game, shown, view, names)
     assert shown["unlabelled"] == []
     assert not shown["boardText"]
+
+
+TARGET = 44  # CSS px either way: the least a tap target measures (Apple's 44 pt, WCAG 2.5.5)
+TARGETS = """() => Array.from(
+  document.querySelectorAll('main button:not(:disabled), main a[href], main select, '
+    + 'main summary'),
+  (e) => { const r = e.getBoundingClientRect();
+           return { what: e.outerHTML.slice(0, 90), width: r.width, height: r.height }; })"""
+SIGNED_LINKS = """() => [
+  ...Array.from(document.querySelectorAll('[href]'), (e) => e.getAttribute('href')),
+  location.href,
+].filter((href) => href.includes('tgWebAppData') || href.includes('hash='))"""
+
+
+async def targets(page) -> list[dict]:
+    """Every control of the page a tap can use, with its size."""
+    return await page.evaluate(TARGETS)
+
+
+def too_small(shown: list[dict]) -> list[dict]:
+    return [t for t in shown if t["width"] < TARGET or t["height"] < TARGET]
+
+
+async def signed_links(page) -> list[str]:
+    """The links, and the address, that carry Telegram's signed launch data: none should."""
+    return await page.evaluate(SIGNED_LINKS)

@@ -20,6 +20,7 @@ from tests.bot.tournaments.test_in_a_group import (
     tournament_message,
 )
 from tests.bot.web.conftest import TableBot, header, launch_data, open_page
+from tests.bot.web.table_checks import signed_links, targets, too_small
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 
@@ -137,8 +138,11 @@ async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromiu
     assert (await live.get_attribute("href")).startswith(f"?m={stored.matches[(2, 0)]}")
     replay = page.locator(f'a.table-link[data-match="{stored.matches[(1, 0)]}"]')
     assert (await replay.get_attribute("href")).startswith(f"?r={stored.matches[(1, 0)]}")
-    # no sideways scroll on a phone
+    # no sideways scroll on a phone; every link and button a thumb's size; no link signed
     assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    await page.set_viewport_size({"width": 360, "height": 740})
+    assert too_small(await targets(page)) == []
+    assert await signed_links(page) == []
     await live.click()
     await page.wait_for_url(f"**/app/?m={stored.matches[(2, 0)]}*")
     await page.locator(".seats").first.wait_for()  # the table drawn
