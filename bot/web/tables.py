@@ -24,7 +24,7 @@ from bot.presentation.pictures.drawing import RGB, ink_on
 from bot.presentation.ui import get_ui
 from bot.presentation.ui.base import COLOUR_GLYPHS, Names
 from bot.storage import Match, PastMatch
-from bot.web import card_table, cards
+from bot.web import card_table, cards, tile_table
 from bot.web.cards import CARD_GAMES
 from games import get_engine, package_name
 
@@ -39,7 +39,7 @@ PAGE_TEXTS = (
     "you", "starts",
 )  # fmt: skip
 # the drawn table's own words ("table.page." keys of the table domain)
-TABLE_TEXTS = ("continue", "total", "table", "last")
+TABLE_TEXTS = ("continue", "total", "table", "last", "bonus", "lost")
 # words that name a game's own pieces and places, each game's in its own words
 # ("app.<game>." and "table.<game>." keys): the glossary reads them as the game's
 GAME_TEXTS = {
@@ -175,10 +175,14 @@ def drawn(
     legal: bool,
 ) -> dict[str, Any]:  # fmt: skip
     """The seats around the table for every game; a card game's centre, what to do now,
-    its last move and the summary of a round just over (``bot.web.card_table``)."""
+    its last move and the summary of a round just over (``bot.web.card_table``); a tile
+    game's round as it was scored (``bot.web.tile_table``)."""
     if game in CARD_GAMES:
         return card_table.drawn(game, t, view, seat, names, to_act, legal)
-    return {"seats": card_table.tile_seats(game, t, view, names)}
+    return {
+        "seats": card_table.tile_seats(game, t, view, names),
+        "summary": tile_table.summary(game, t, view, names) if "log" in view else None,
+    }
 
 
 def result(match: Match, t: Translator, public: dict, names: Names) -> dict[str, Any]:

@@ -4,7 +4,7 @@
 // one more tap makes the move. On the grey wall, the columns their row's tile may go to
 // light up. Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, statusBar, tile } from "./dom.js";
+import { h, header, say, space, statusBar, tile, tileSummary } from "./dom.js";
 
 const SIZE = 5;
 const FLOOR = 5; // the "line" of a draft onto the floor
@@ -95,6 +95,7 @@ export function drawAzul(table, picked, act) {
     "div",
     { class: "azul" },
     header(table),
+    tileSummary(table),
     table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     h("section", { class: "sources" }, factories, centre),
     boards,

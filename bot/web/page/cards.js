@@ -6,7 +6,7 @@
 // send one back); a move that plays no card (a pass) is a button of its own. Only the legal
 // moves the server sent are ever offered.
 
-import { h, header, say, statusBar } from "./dom.js";
+import { h, header, say, statusBar, summaryBox } from "./dom.js";
 
 const SHAPES = ["●", "★", "◆", "■", "♥"]; // 5211's colours, each its shape (the chat's 🔵⭐🔶🟩🩵)
 
@@ -243,12 +243,5 @@ function summary(table) {
       h("span", { class: "points" }, row.points, row.total !== undefined ? ` · ${say(table.texts, "table_total", { total: row.total })}` : ""),
     ),
   );
-  const over = table.status !== "playing"; // the last one: the end screen follows, nothing to go on to
-  return h(
-    "section",
-    { class: `summary${over ? " last" : ""}`, role: "status", "data-summary": s.id, tabindex: over ? null : "0", onclick: over ? null : () => table.dismissSummary && table.dismissSummary(s.id) },
-    h("h2", {}, s.title),
-    rows,
-    over ? null : h("p", { class: "hint" }, table.texts.table_continue),
-  );
+  return summaryBox(table, rows);
 }

@@ -186,3 +186,56 @@ export function statusBar(table, prompt, actions = []) {
     mine ? h("div", { class: "actions" }, actions) : null,
   );
 }
+
+// A round's or hand's summary, the same for every game: its title, a row per seat, and —
+// while the match goes on — "Tap to go on" (a tap, or a few seconds, lets it go: app.js).
+// After the last round it stays above the end screen, with nothing to go on to.
+export function summaryBox(table, rows, kind = "") {
+  const s = table.summary;
+  const over = table.status !== "playing";
+  return h(
+    "section",
+    {
+      class: `summary${kind ? ` ${kind}` : ""}${over ? " last" : ""}`,
+      role: "status",
+      "data-summary": s.id,
+      tabindex: over ? null : "0",
+      onclick: over ? null : () => table.dismissSummary && table.dismissSummary(s.id),
+    },
+    h("h2", {}, s.title),
+    rows,
+    over ? null : h("p", { class: "hint" }, table.texts.table_continue),
+  );
+}
+
+const signed = (points) => (points >= 0 ? `+${points}` : `−${-points}`);
+
+// A tile game's round as it was scored: each seat's tiles in the order they were scored,
+// each with its +n, then the floor's (or the tiles lost's) −n and the end bonuses; each
+// appears in turn (app.css), all at once under reduced motion.
+export function tileSummary(table) {
+  const s = table.summary;
+  if (!s || table.summaryGone) return null;
+  const { texts, looks } = table;
+  const words = { floor: texts.floor, lost: texts.table_lost, bonus: texts.table_bonus, first: "①" };
+  const rows = s.rows.map((row) => {
+    const items = row.items.map((item, index) => {
+      const gain = h("span", { class: `gain${item.points < 0 ? " loss" : ""}`, "aria-hidden": "true" }, signed(item.points));
+      const order = { "--i": String(index) };
+      if (item.kind === "tile") {
+        const piece = tile(looks, item.colour, { small: true });
+        piece.setAttribute("aria-hidden", "true");
+        return h("span", { class: "scored", style: order, role: "img", "aria-label": `${looks[item.colour].name} ${signed(item.points)}`, "data-points": item.points }, piece, gain);
+      }
+      return h("span", { class: `scored figure ${item.kind}`, style: order, "data-points": item.points, "data-kind": item.kind }, `${words[item.kind] || ""} `, gain);
+    });
+    return h(
+      "div",
+      { class: "summary-row", "data-row": row.seat },
+      h("span", { class: "who" }, row.name),
+      h("span", { class: "summary-items" }, items),
+      h("span", { class: "points" }, row.points, ` · ${say(texts, "table_total", { total: row.total })}`),
+    );
+  });
+  return summaryBox(table, rows, "tile-summary");
+}

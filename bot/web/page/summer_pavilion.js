@@ -7,7 +7,7 @@
 // - bonus: tap a tile in the supply; keeping: tap tiles at hand to keep, then Done.
 // Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, statusBar, tile } from "./dom.js";
+import { h, header, say, space, statusBar, tile, tileSummary } from "./dom.js";
 
 const TAKE = 0;
 const PLACE = 1;
@@ -121,6 +121,7 @@ export function drawSummerPavilion(table, picked, act) {
     "div",
     { class: "summer-pavilion" },
     header(table),
+    tileSummary(table),
     table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     h("p", { class: "wild" }, `${texts.wild}: `, tile(looks, wild, { small: true })),
     h("section", { class: "sources" }, factories, centre),
