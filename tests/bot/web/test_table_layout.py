@@ -18,7 +18,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL
 from tests.bot.helpers import current_match, play_by_data
 from tests.bot.web.conftest import TableBot, open_page
 from tests.bot.web.screenshots import CARD_START
-from tests.bot.web.table_checks import TARGET, targets, too_small
+from tests.bot.web.table_checks import TARGET, low_contrast, targets, too_small
 from tests.bot.web.taps import PLACE, TAKE, tap, wait_for_version
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
@@ -130,5 +130,7 @@ async def test_the_table_stays_put_between_a_moves_taps_and_every_target_fits_a_
         # each seat's facts on one line; no factory alone on a row of its own
         assert await page.evaluate(ONE_LINE_FACTS), f"{width} px: a seat's facts wrap"
         assert await page.evaluate(NO_LONE_FACTORY), f"{width} px: a factory alone on its row"
+        # every piece, number and control readable: 3:1 against what is behind it
+        assert await low_contrast(page) == [], f"{width} px {scheme}: low contrast"
         assert page.errors == []
         await page.close()
