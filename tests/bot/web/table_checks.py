@@ -165,7 +165,10 @@ LOW_CONTRAST = """(least) => {
     return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat([1]);
   };
   const lum = (c) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    const f = (v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
     return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
   };
   const ratio = (a, b) => {
@@ -175,10 +178,12 @@ LOW_CONTRAST = """(least) => {
   // an element's own fill: its background colour, or its gradient's colours averaged
   const fill = (e) => {
     const style = getComputedStyle(e);
-    const stops = [...style.backgroundImage.matchAll(/(rgba?|color)\\([^)]+\\)/g)].map((m) => parse(m[0]));
+    const stops = [...style.backgroundImage.matchAll(/(rgba?|color)\\([^)]+\\)/g)]
+      .map((m) => parse(m[0]));
     if (stops.length) {
       const sum = stops.reduce((s, c) => s.map((v, i) => v + c[i]), [0, 0, 0, 0]);
-      return over(parse(style.backgroundColor), sum.map((v) => v / stops.length)).slice(0, 3).concat([1]);
+      const mean = sum.map((v) => v / stops.length);
+      return over(parse(style.backgroundColor), mean).slice(0, 3).concat([1]);
     }
     return parse(style.backgroundColor);
   };
@@ -203,15 +208,17 @@ LOW_CONTRAST = """(least) => {
     const alpha = opacity(e);
     const body = over([own[0], own[1], own[2], own[3] * alpha], back);
     const edgeWidth = parseFloat(style.borderTopWidth) || 0;
-    const edge = edgeWidth > 0 ? over((c => [c[0], c[1], c[2], c[3] * alpha])(parse(style.borderTopColor)), body) : body;
+    const faded = (c) => [c[0], c[1], c[2], c[3] * alpha];
+    const edge = edgeWidth > 0 ? over(faded(parse(style.borderTopColor)), body) : body;
     const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0
       ? over(parse(style.outlineColor), back) : back;
     const shape = Math.max(ratio(body, back), ratio(edge, back), ratio(outline, back));
-    const ink = over((c => [c[0], c[1], c[2], c[3] * alpha])(parse(style.color)), body);
+    const ink = over(faded(parse(style.color)), body);
     const hasText = (e.textContent || "").trim() !== "";
     const text = hasText ? ratio(ink, body) : 99;
     if (shape < least || text < least) {
-      found.push({ what, html: e.outerHTML.slice(0, 100), shape: +shape.toFixed(2), text: +text.toFixed(2) });
+      const html = e.outerHTML.slice(0, 100);
+      found.push({ what, html, shape: +shape.toFixed(2), text: +text.toFixed(2) });
     }
   };
   const PIECES = ".tile, .space, .marker, .card, .gem, .chip, .back-mini";
