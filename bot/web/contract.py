@@ -175,6 +175,7 @@ class Drawn(Model):
     now: str | None = None
     last: LastMove | None = None
     summary: Summary | None = None
+    labels: dict[str, Any] | None = None  # a board's parts named for screen readers
 
 
 class Table(Drawn):

@@ -36,17 +36,19 @@ PAGE_TEXTS = (
     "offline", "storage_down", "not_your_table", "no_table", "game_over", "centre", "pass",
     "done", "take", "cancel", "waiting", "score", "play", "watching", "replay", "back",
     "forward", "start", "end", "finished", "deal", "step", "play_again", "home", "player",
-    "you", "starts",
+    "you", "starts", "empty", "unavailable", "to_move", "legend",
 )  # fmt: skip
 # the drawn table's own words ("table.page." keys of the table domain)
 TABLE_TEXTS = ("continue", "total", "table", "last", "bonus", "lost")
 # words that name a game's own pieces and places, each game's in its own words
 # ("app.<game>." and "table.<game>." keys): the glossary reads them as the game's
 GAME_TEXTS = {
-    "azul": ("factory", "floor", "pick_tiles", "pick_line", "pick_column"),
+    "azul": (
+        "factory", "floor", "pick_tiles", "pick_line", "pick_column", "line", "wall_row", "board",
+    ),
     "summer_pavilion": (
         "factory", "supply", "hand", "corners", "wild", "pick_tiles", "pick_space",
-        "pick_payment", "pick_bonus", "pick_keep",
+        "pick_payment", "pick_bonus", "pick_keep", "space", "board",
     ),
 }  # fmt: skip
 CARD_TEXTS = ("back", "hand")  # a card face down, the player's hand: "table.<game>." keys
@@ -182,6 +184,7 @@ def drawn(
     return {
         "seats": card_table.tile_seats(game, t, view, names),
         "summary": tile_table.summary(game, t, view, names) if "log" in view else None,
+        "labels": tile_table.labels(game, t, view),
     }
 
 

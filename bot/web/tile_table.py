@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.presentation.i18n import Translator
 from bot.presentation.ui.base import Names
+from bot.presentation.ui.summer_pavilion_pieces import star_name
 
 Item = dict[str, Any]
 
@@ -136,3 +137,11 @@ def summer_pavilion(t: Translator, view: dict, names: Names) -> Item | None:
         "title": t("table.summer_pavilion.round_over", round=round_no),
         "rows": rows,
     }
+
+
+def labels(game: str, t: Translator, view: dict) -> Item | None:
+    """What a screen reader calls a board's parts the page cannot name from its words
+    alone: Summer Pavilion's stars (by colour; in Variant 1 by number)."""
+    if game != "summer_pavilion":
+        return None
+    return {"stars": [star_name(t, view, star) for star in range(len(view["star_colours"]))]}

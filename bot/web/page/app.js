@@ -301,10 +301,12 @@ function draw() {
   const drawGame = GAMES[table.game];
   const before = state.drawnVersion !== null && state.drawnVersion !== table.version ? state.drawnKeys : null;
   const wasPicked = new Set(Array.from(main.querySelectorAll(".hand-fan .chosen"), (card) => card.dataset.card));
+  const focused = focusMark();
   const shown = { ...table, summaryGone: table.summary && state.summariesGone.has(table.summary.id), dismissSummary, end: endActions(table) };
   main.replaceChildren(drawGame(shown, state.picked, { pick, move }));
   main.dataset.version = table.version;
   main.dataset.turn = table.legal.length > 0 ? "mine" : "others";
+  refocus(focused);
   const level = motionLevel();
   document.documentElement.dataset.motion = level;
   if (before) {
@@ -323,6 +325,40 @@ function draw() {
   telegramButtons();
   firstDrawn();
 }
+
+// Keyboards: a drawing replaces the table, so the focus goes back to what it was on (the
+// same piece, found by what it is), else to the control at the same place in the order.
+const FOCUS_KEYS = ["source", "colour", "card", "line", "hand", "star", "space", "action", "column", "supply", "move", "cushion", "gem", "end"];
+const FOCUSABLE = "button:not(:disabled), a[href], select, [tabindex='0']";
+
+function focusMark() {
+  const active = document.activeElement;
+  if (!active || active === document.body || !main.contains(active)) return null;
+  const keys = FOCUS_KEYS.filter((key) => active.dataset[key] !== undefined).map((key) => [key, active.dataset[key]]);
+  return { keys, index: [...main.querySelectorAll(FOCUSABLE)].indexOf(active) };
+}
+
+function refocus(mark) {
+  if (!mark) return;
+  const all = [...main.querySelectorAll(FOCUSABLE)];
+  const same = mark.keys.length ? all.find((e) => mark.keys.every(([key, value]) => e.dataset[key] === value)) : null;
+  const target = same || all[Math.min(mark.index, all.length - 1)];
+  if (target) target.focus({ preventScroll: true });
+}
+
+// Arrow keys move along a hand, a factory, the centre, the supply, a row of choices.
+const ROWS = ".hand-fan, .factory, .centre, .supply, .hand, .drawn, .cushions, .actions, .star-spaces";
+document.addEventListener("keydown", (event) => {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (!step || !event.target.closest) return;
+  const row = event.target.closest(ROWS);
+  if (!row) return;
+  const items = [...row.querySelectorAll(FOCUSABLE)];
+  const at = items.indexOf(event.target);
+  if (at < 0 || items.length < 2) return;
+  event.preventDefault();
+  items[(at + step + items.length) % items.length].focus();
+});
 
 // The end screen's ways on: Play again (the chat's rematch, for the match's players), its
 // replay, the home.

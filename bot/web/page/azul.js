@@ -44,15 +44,16 @@ export function drawAzul(table, picked, act) {
   const factories = view.factories.map((counts, index) =>
     h(
       "div",
-      { class: "factory", "aria-label": say(texts, "factory", { number: index + 1 }) },
+      { class: "factory", role: "group", "aria-label": say(texts, "factory", { number: index + 1 }), "data-factory": index + 1 },
+      h("span", { class: "factory-number", "aria-hidden": "true" }, String(index + 1)), // as the logs say "F2"
       sourceTiles(counts, index),
     ),
   );
   const centre = h(
     "div",
-    { class: "centre", "aria-label": texts.centre },
+    { class: "centre", role: "group", "aria-label": texts.centre },
     h("span", { class: "label" }, texts.centre),
-    view.marker === -1 ? h("span", { class: "marker", title: "1" }, "1") : null,
+    view.marker === -1 ? h("span", { class: "marker", title: "1", role: "img", "aria-label": "1" }, "1") : null,
     sourceTiles(view.centre, view.centre_source),
   );
 
@@ -120,13 +121,15 @@ function board(table, seat, mine, act) {
       slots.push(filled ? tile(looks, colours[row], { small: true, key }) : space("", { small: true }));
     }
     const lit = mine.lines && mine.lines.includes(row);
+    const held = counts[row] ? `${looks[colours[row]].name} ${counts[row]}/${row + 1}` : texts.empty;
     const line = h(
       lit ? "button" : "div",
       {
         class: `line${lit ? " lit" : ""}`,
         "data-line": row,
         type: lit ? "button" : null,
-        "aria-label": `${row + 1}`,
+        role: lit ? null : "group",
+        "aria-label": `${say(texts, "line", { number: row + 1 })}: ${held}`,
         onclick: lit ? () => act.move([mine.picked.source, mine.picked.colour, row]) : null,
       },
       slots,
@@ -147,19 +150,20 @@ function board(table, seat, mine, act) {
           faint: !grey,
           look: grey ? null : looks[printed],
           lit: choice, // its button is in the status bar: a wall's space is narrower than a thumb
+          label: grey ? texts.empty : `${looks[printed].name}: ${texts.empty}`,
         });
         cell.dataset.column = column;
         cells.push(cell);
       }
     }
-    rows.push(h("div", { class: "row" }, line, h("div", { class: "wall-row" }, cells)));
+    rows.push(h("div", { class: "row" }, line, h("div", { class: "wall-row", role: "group", "aria-label": say(texts, "wall_row", { number: row + 1 }) }, cells)));
   }
   const floorTiles = view.floors[seat];
   const floorLit = mine.lines && mine.lines.includes(FLOOR);
   const floorSlots = view.floor_penalties.map((penalty, index) => {
     const held = floorTiles[index];
-    if (held === undefined) return space(`−${penalty}`, { small: true });
-    if (held === MARKER) return h("span", { class: "marker small", title: "1" }, "1");
+    if (held === undefined) return space(`−${penalty}`, { small: true, label: `−${penalty}: ${texts.empty}` });
+    if (held === MARKER) return h("span", { class: "marker small", title: "1", role: "img", "aria-label": "1" }, "1");
     return tile(looks, held, { small: true, key: `floor.${seat}.${index}.${held}` });
   });
   const floor = h(
@@ -168,6 +172,7 @@ function board(table, seat, mine, act) {
       class: `floor${floorLit ? " lit" : ""}`,
       "data-line": FLOOR,
       type: floorLit ? "button" : null,
+      role: floorLit ? null : "group",
       "aria-label": texts.floor,
       onclick: floorLit ? () => act.move([mine.picked.source, mine.picked.colour, FLOOR]) : null,
     },
@@ -176,7 +181,7 @@ function board(table, seat, mine, act) {
   );
   return h(
     "section",
-    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat },
+    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat, role: "group", "aria-label": say(texts, "board", { name: player.name }) },
     h(
       "h2",
       {},

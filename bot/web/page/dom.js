@@ -37,6 +37,7 @@ export function tile(looks, colour, { onTap, chosen, lit, small, label, key } = 
     attrs.type = "button";
     return h("button", attrs, look.symbol);
   }
+  attrs.role = "img"; // read by its colour's name, not its symbol
   return h("span", attrs, look.symbol);
 }
 
@@ -54,6 +55,8 @@ export function space(text, { onTap, lit, faint, look, small, label } = {}) {
     attrs.type = "button";
     return h("button", attrs, text);
   }
+  if (label) attrs.role = "img";
+  else attrs["aria-hidden"] = "true"; // an empty space the group around it names
   return h("span", attrs, text);
 }
 
@@ -136,16 +139,22 @@ export function seatRow(table) {
       if (seat.points !== null && seat.points !== undefined) facts.push(h("span", { class: "points" }, `★ ${seat.points}`));
       if (seat.gems !== undefined) facts.push(h("span", { class: "gems" }, `💎 ${seat.gems}`));
       if (seat.cards !== undefined) facts.push(h("span", { class: "count" }, `🂠 ${seat.cards}`));
-      const classes = ["seat", acting && "acting", seat.seat === table.seat && "mine", lastSeat === seat.seat && "last"];
+      const mine = seat.seat === table.seat;
+      const classes = ["seat", acting && "acting", mine && "mine", lastSeat === seat.seat && "last"];
+      // whose turn it is, which seat is the reader's, who starts: said, not only drawn
+      const texts = table.texts;
+      const turn = acting ? (mine ? texts.your_turn : texts.to_move) : null;
+      const label = [seat.label, turn, mine && texts.you, seat.start && texts.starts].filter(Boolean).join(", ");
       return h(
         "div",
-        { class: classes.filter(Boolean).join(" "), "data-seat": seat.seat, role: "group", "aria-label": seat.label },
+        { class: classes.filter(Boolean).join(" "), "data-seat": seat.seat, role: "group", "aria-label": label },
         h(
           "div",
           { class: "seat-top", "aria-hidden": "true" },
           acting ? h("span", { class: "turn-mark" }, "▶") : null,
           h("span", { class: "name" }, seat.name),
-          seat.start ? h("span", { class: "badge" }, "🎯") : null,
+          mine ? h("span", { class: "you" }, `(${table.texts.you})`) : null,
+          seat.start ? h("span", { class: "badge", title: table.texts.starts }, "🎯") : null,
           seat.donkey ? h("span", { class: "badge", "data-badge": "donkey" }, "🫏") : null,
           seat.ready ? h("span", { class: "badge" }, "✔") : null,
         ),

@@ -53,18 +53,23 @@ export function drawSummerPavilion(table, picked, act) {
       return element;
     });
   const factories = view.factories.map((counts, index) =>
-    h("div", { class: "factory", "aria-label": say(texts, "factory", { number: index + 1 }) }, sourceTiles(counts, index + 1)),
+    h(
+      "div",
+      { class: "factory", role: "group", "aria-label": say(texts, "factory", { number: index + 1 }), "data-factory": index + 1 },
+      h("span", { class: "factory-number", "aria-hidden": "true" }, String(index + 1)),
+      sourceTiles(counts, index + 1),
+    ),
   );
   const centre = h(
     "div",
-    { class: "centre", "aria-label": texts.centre },
+    { class: "centre", role: "group", "aria-label": texts.centre },
     h("span", { class: "label" }, texts.centre),
-    view.first_player_tile === -1 ? h("span", { class: "marker", title: "1" }, "1") : null,
+    view.first_player_tile === -1 ? h("span", { class: "marker", title: "1", role: "img", "aria-label": "1" }, "1") : null,
     sourceTiles(view.centre, 0),
   );
   const supply = h(
     "div",
-    { class: "supply", "aria-label": texts.supply },
+    { class: "supply", role: "group", "aria-label": texts.supply },
     h("span", { class: "label" }, texts.supply),
     tilesOf(view.supply, (colour) => {
       const bonus = bonuses.some((a) => a[1] === colour);
@@ -160,7 +165,7 @@ function board(table, seat, mine, act) {
         faint: starColour !== FREE,
         look: starColour !== FREE ? looks[starColour] : null,
         lit,
-        label: `${star}:${number}`,
+        label: `${say(texts, "space", { number: view.numbers[star][index] })}: ${texts.empty}`,
         onTap: lit
           ? () => (options.length === 1 ? act.move(options[0]) : act.pick({ ...picked, star, space: number }))
           : null,
@@ -171,15 +176,18 @@ function board(table, seat, mine, act) {
     });
     cells.forEach((cell, index) => placeOnStar(cell, index));
     const name = starColour === FREE ? h("span", { class: "space small free-star" }, "✳") : tile(looks, starColour, { small: true });
+    name.setAttribute("aria-hidden", "true"); // the star's group says its name
+    name.removeAttribute("role");
+    const starName = table.labels && table.labels.stars ? table.labels.stars[star] : String(star);
     return h(
       "div",
-      { class: `star${starColour === FREE ? " free" : ""}`, "data-star": star },
+      { class: `star${starColour === FREE ? " free" : ""}`, "data-star": star, role: "group", "aria-label": starName },
       h("div", { class: "star-spaces" }, h("span", { class: "star-shape", "aria-hidden": "true", style: starColour === FREE ? {} : { "--tile": looks[starColour].rgb } }), h("div", { class: "star-name" }, name), cells),
     );
   });
   return h(
     "section",
-    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat },
+    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat, role: "group", "aria-label": say(texts, "board", { name: players[seat].name }) },
     h(
       "h2",
       {},
@@ -188,7 +196,7 @@ function board(table, seat, mine, act) {
       view.first_player_tile === seat ? h("span", { class: "marker small", title: "1" }, "1") : null,
       h("span", { class: "score", title: texts.score }, String(me.score)),
     ),
-    h("div", { class: "hand" }, h("span", { class: "label" }, texts.hand), hand),
+    h("div", { class: "hand", role: "group", "aria-label": texts.hand }, h("span", { class: "label", "aria-hidden": "true" }, texts.hand), hand),
     me.corners.some((n) => n > 0)
       ? h("div", { class: "corners" }, h("span", { class: "label" }, texts.corners), tilesOf(me.corners, (c) => tile(looks, c, { small: true })))
       : null,
