@@ -364,8 +364,19 @@ class TablesHandler(ApiHandler):
         finished = [
             tables.finished_line(past, t) for past in await host.storage.player_history(user.id)
         ]
+        entered = []  # the tournaments they are in: the home links each one's page
+        for tournament_id in await host.storage.tournaments_of(user.id):
+            stored = await host.storage.tournament(tournament_id)
+            if stored is not None:
+                entered.append(tournament_page.listing(stored, t))
         self.answer(
-            contract.Tables, {"tables": running, "finished": finished, "texts": tables.texts(t)}
+            contract.Tables,
+            {
+                "tables": running,
+                "finished": finished,
+                "tournaments": entered,
+                "texts": tables.texts(t),
+            },
         )
 
 

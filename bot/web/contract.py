@@ -232,11 +232,21 @@ class FinishedLine(Model):
     players: list[FinishedPlayer]
 
 
+class TournamentLine(Model):
+    """A tournament the asker is in, for the home's link to its page."""
+
+    tournament: int
+    title: str
+    status: str
+
+
 class Tables(Model):
-    """The app's home: the asker's running tables, their finished matches, the words."""
+    """The app's home: the asker's running tables, their finished matches, the tournaments
+    they are in, the words."""
 
     tables: list[TableLine]
     finished: list[FinishedLine]
+    tournaments: list[TournamentLine] = []
     texts: dict[str, str]
 
 

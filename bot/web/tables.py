@@ -80,6 +80,7 @@ def _texts(lang: str, game: str | None) -> dict[str, str]:
     words = {key: t(f"app.{key}") for key in PAGE_TEXTS}
     words.update({f"table_{key}": t(f"table.page.{key}") for key in TABLE_TEXTS})
     words["refused"] = t("app.error.refused")  # a refusal that came without its words
+    words["lang"] = lang  # the page's dates and its <html lang> in the reader's language
     words.update({key: t(f"app.{game}.{key}") for key in GAME_TEXTS.get(game, ())})
     if game in CARD_GAMES:
         words.update({f"table_{key}": t(f"table.{game}.{key}") for key in CARD_TEXTS})

@@ -230,6 +230,7 @@ async function load(matchId) {
     const unchanged = sameTable(state.table, table);
     state.table = table;
     state.texts = table.texts;
+    speak(table.texts);
     document.title = table.title ? `${table.title}` : document.title;
     if (state.problem === "storage_down") state.problem = null;
     if (!state.problem && status.className !== "refused") show("");
@@ -465,8 +466,9 @@ async function listen(matchId, signal) {
 
 // -- the home: the player's running tables, then their finished matches -------------------
 async function drawHome() {
-  const { tables, finished, texts } = await api("/api/tables");
+  const { tables, finished, tournaments = [], texts } = await api("/api/tables");
   state.texts = texts;
+  speak(texts);
   const running = tables.map((line) =>
     h(
       "li",
@@ -490,20 +492,34 @@ async function drawHome() {
         "a",
         { href: `?r=${line.match}` },
         h("strong", {}, line.game),
-        ` · ${new Date(line.ended_at * 1000).toLocaleDateString()}`,
+        ` · ${when(line.ended_at, texts)}`,
         h("br"),
         line.players.map((p) => `${p.winner ? "🏆 " : ""}${p.name}${p.score !== null ? ` ${p.score}` : ""}`).join(" · "),
       ),
     ),
   );
+  const entered = tournaments.map((line) =>
+    h("li", {}, h("a", { href: `?t=${line.tournament}`, class: "tournament-line", "data-tournament": line.tournament }, h("strong", {}, line.title), ` · ${line.status}`)),
+  );
   const shown = [
     h("h1", {}, texts.your_tables),
+    entered.length ? h("ul", { class: "tables tournaments" }, entered) : null,
     running.length ? h("ul", { class: "tables" }, running) : h("p", {}, texts.no_tables),
     done.length ? h("h2", {}, texts.finished) : null,
     done.length ? h("ul", { class: "tables finished" }, done) : null,
   ];
   main.replaceChildren(...shown.filter(Boolean)); // (a null would be drawn as "null")
   main.append(...(await homeSections(pageTools())));
+}
+
+// A date as the reader's language writes it (not the browser's US default).
+function when(seconds, texts) {
+  return new Date(seconds * 1000).toLocaleDateString(texts.lang || undefined, { day: "numeric", month: "short", year: "numeric" });
+}
+
+// The page's language: the reader's (screen readers pronounce it so; dates follow it).
+function speak(texts) {
+  if (texts && texts.lang) document.documentElement.lang = texts.lang;
 }
 
 // What the home and a lesson (home.js, tutorial.js) use of the page.

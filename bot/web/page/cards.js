@@ -107,8 +107,27 @@ export function drawCards(table, picked, act) {
     table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     summary(table),
     h("section", { class: "felt", "aria-label": texts.table_table }, centre(table, matching, act)),
+    legend(table),
     hand.length ? h("section", { class: "hand-fan", "aria-label": texts.table_hand }, fan) : null,
     statusBar(table, table.now, actions),
+  );
+}
+
+// What the table's marks mean, a tap away: 5211's tally chips, Sultan's 🎯 (who starts).
+function legend(table) {
+  const c = table.centre;
+  const lines = [];
+  if (table.game === "5211") {
+    lines.push([`🐓 ${c.roosters.count}/${c.roosters.threshold}`, c.roosters.label]);
+    for (const colour of c.colours) lines.push([`${SHAPES[colour.colour]} ${colour.count}/${colour.limit}`, colour.label]);
+  } else if (table.game === "sultan") {
+    lines.push(["🎯", table.texts.starts]);
+  } else return null;
+  return h(
+    "details",
+    { class: "legend" },
+    h("summary", {}, table.texts.legend),
+    h("dl", {}, lines.map(([mark, words]) => [h("dt", {}, mark), h("dd", {}, words)])),
   );
 }
 

@@ -6,6 +6,9 @@ signed launch data."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import pytest
 
 from bot.web import limits
@@ -81,6 +84,10 @@ async def test_the_end_screen_ranks_the_scores_and_its_three_ways_on_work(table_
     await page.locator("[data-lesson-game]").first.wait_for()
     assert await signed_links(page) == []
     assert too_small(await targets(page)) == []  # lessons' chips, selects, buttons, links
+    home = await page.inner_text("main")
+    assert "Who's the Donkey? needs at least 3 players" in home  # why it is not offered
+    finished_line = await page.locator(".tables.finished li").first.inner_text()
+    assert re.search(r"· [A-Z][a-z]{2} \d{1,2}, \d{4}", finished_line)  # the date, in English
     await page.click(f".tables.finished a[href='?r={match.id}']")
     await page.wait_for_function("() => document.querySelector('#table').dataset.step === '0'")
     assert loads == [] and page.errors == []  # all of it without a page load
@@ -88,6 +95,17 @@ async def test_the_end_screen_ranks_the_scores_and_its_three_ways_on_work(table_
     await page.reload()
     await page.wait_for_function("() => document.querySelector('#table').dataset.step === '0'")
     assert page.errors == []
+
+
+async def test_the_home_writes_dates_in_the_readers_language(table_bot, chromium):
+    match = await finished(table_bot)
+    russian = replace(ALICE, language_code="ru")
+    page = await open_page(chromium, table_bot.page_url(russian), width=360)
+    await page.locator(".tables.finished li").first.wait_for()
+    line = await page.locator(".tables.finished li").first.inner_text()
+    assert re.search(r"· \d{1,2} [а-я]{3,4}\.? \d{4}", line), line  # «2 дек. 2026 г.»
+    assert await page.evaluate("() => document.documentElement.lang") == "ru"
+    assert match.status == "finished" and page.errors == []
 
 
 async def test_play_again_spends_the_askers_rematches(table_bot):

@@ -103,6 +103,13 @@ async def test_the_card_centre_reads_its_cards_cushions_gems_and_plays(table_bot
             else [c for play in view["plays"] for c in play["cards"]]
         )
         assert len(named(felt, "img", r".+")) >= len(played)  # each card (or back) named
+    if game != "donkey":  # what the table's marks mean, a tap away
+        await page.click(".legend summary")
+        legend = await page.locator(".legend").inner_text()
+        if game == "5211":
+            assert "Roosters on the table" in legend
+        else:
+            assert "🎯" in legend and "starts" in legend
     hand = await page.locator(".hand-fan").aria_snapshot()
     cards = named(hand, "button", r".+") + named(hand, "img", r".+")
     assert len(cards) == await page.locator(".hand-fan .card").count()  # none vanish

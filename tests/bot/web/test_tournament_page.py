@@ -146,7 +146,14 @@ async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromiu
     await live.click()
     await page.wait_for_url(f"**/app/?m={stored.matches[(2, 0)]}*")
     await page.locator(".seats").first.wait_for()  # the table drawn
-    assert page.errors == []
+    # the home links the tournament the player is in
+    home = await open_page(chromium, table_bot.page_url(ALICE))
+    link = home.locator(f"a.tournament-line[href='?t={tid}']")
+    await link.wait_for()
+    assert "🏆" in await link.inner_text()
+    await link.click()
+    await home.locator("table.standings").wait_for()
+    assert page.errors == [] and home.errors == []
 
 
 async def test_with_the_main_app_the_link_opens_the_page_over_the_group(main_app_bot, chromium):
