@@ -1,6 +1,7 @@
 """``python -m tests.bot.web.screenshots``: the table app at 400 px, for the docs
 (docs/table_<game>.png, and docs/table_<game>_dark.png in the dark theme): a seeded match a
-few moves in, seen by the player to act, tiles or cards picked and their choices lit. Needs
+few moves in, seen by the player to act, tiles or cards picked, their choices lit and the
+move's buttons in the status bar. Needs
 Debian's chromium (and, for the emoji, fonts-noto-color-emoji). Names of games as arguments:
 those alone."""
 
@@ -61,6 +62,16 @@ async def table_page(browser, bot: TableBot, user, match, scheme: str = "light")
     return page
 
 
+async def whole_page(page, target: Path) -> None:
+    """The whole table in one picture, the status bar at its foot as on a phone: the
+    window made as tall as the page (a full-page capture would leave the fixed bar where
+    the first screen ends)."""
+    await page.evaluate("() => window.scrollTo(0, 0)")
+    height = await page.evaluate("() => document.documentElement.scrollHeight")
+    await page.set_viewport_size({"width": WIDTH, "height": height})
+    await page.screenshot(path=str(target))
+
+
 async def shoot_cards(game: str, browser) -> list[Path]:
     """A card game a few moves in, seen by the player to act with cards of a move picked."""
     engine = get_engine(game)
@@ -83,7 +94,7 @@ async def shoot_cards(game: str, browser) -> list[Path]:
                 await tap(page, f".hand-fan .card.playable[data-card='{card}']:not(.chosen)")
             await page.evaluate("() => document.querySelector('.summary')?.click()")
             target = DOCS / f"table_{game}{suffix}.png"
-            await page.screenshot(path=str(target), full_page=True)
+            await whole_page(page, target)
             shots.append(target)
             await page.close()
         return shots
@@ -112,7 +123,7 @@ async def shoot(game: str, browser) -> list[Path]:
                 if places:
                     await tap(page, f"[data-seat='{seat}'] [data-hand='{places[0][3]}']")
             target = DOCS / f"table_{game}{suffix}.png"
-            await page.screenshot(path=str(target), full_page=True)
+            await whole_page(page, target)
             shots.append(target)
             await page.close()
         return shots
