@@ -170,6 +170,8 @@ export function seatRow(table) {
   );
 }
 
+const LOWER_AFTER_COLON = ["ru", "uk", "it"];
+
 // The status bar, fixed at the foot of the screen (Board Game Arena's): whose turn it is or
 // what to do now, the clock, and the move's buttons. It lies over the table, so nothing in
 // the table moves when a move's first tap brings its buttons; while it is the player's
@@ -181,6 +183,8 @@ export function statusBar(table, prompt, actions = []) {
   const others = table.to_act.filter((seat) => seat !== table.seat).map((seat) => table.players[seat].name);
   let line = prompt;
   if (!mine && !line && others.length) line = say(texts, "waiting", { name: others.join(", ") });
+  // after "Your turn:" the prompt goes on the sentence: lower case where the language wants it
+  if (mine && line && LOWER_AFTER_COLON.includes(texts.lang)) line = line.charAt(0).toLowerCase() + line.slice(1);
   const left = table.to_act.map((seat) => table.time_left[String(seat)]).filter((s) => s !== undefined);
   const seconds = left.length ? Math.min(...left) : null;
   return h(
