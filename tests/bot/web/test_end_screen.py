@@ -97,6 +97,30 @@ async def test_the_end_screen_ranks_the_scores_and_its_three_ways_on_work(table_
     assert page.errors == []
 
 
+async def test_a_tile_games_replay_says_no_watching_and_ends_on_the_scores(table_bot, chromium):
+    """A finished Azul match replayed: no "Watching: only the players move" (nobody moves
+    in a replay), the last step the end screen, its last round's scoring above nothing to
+    go on to."""
+    from tests.bot import play_azul
+
+    driver = table_bot.driver
+    await play_azul.start_match(driver, ALICE, [ALICE, BOB])
+    await play_azul.play_until(driver, [ALICE, BOB], lambda state: False, seed=2)
+    await driver.settle()
+    match = await current_match(driver)
+    assert match.status == "finished"
+    url = table_bot.page_url(ALICE).replace("/app/#", f"/app/?r={match.id}#")
+    page = await open_page(chromium, url, width=360)
+    await page.locator("[data-step='end']").wait_for()
+    assert "Watching" not in await page.inner_text("main")
+    await page.click("[data-step='end']")
+    await page.locator(".final-scores").wait_for()
+    assert "Watching" not in await page.inner_text("main")
+    assert "Tap to go on" not in await page.inner_text("main")
+    assert await page.locator(".status-bar").count() == 0
+    assert page.errors == []
+
+
 async def test_the_home_writes_dates_in_the_readers_language(table_bot, chromium):
     match = await finished(table_bot)
     russian = replace(ALICE, language_code="ru")
