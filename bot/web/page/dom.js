@@ -83,7 +83,9 @@ export function clock(seconds) {
 // hand as a fan of backs, the mark and clock of whoever acts), the turn story, and the
 // final result once the game is over.
 export function header(table) {
-  const parts = [h("h1", {}, table.game_name || "", table.title ? h("span", { class: "where" }, table.game_name ? ` · ${table.title}` : table.title) : null)];
+  // the game's name, then the chat's title (a lesson's title names the game already)
+  const name = table.game_name && !(table.title || "").startsWith(table.game_name) ? table.game_name : "";
+  const parts = [h("h1", {}, name, table.title ? h("span", { class: name ? "where" : null }, name ? ` · ${table.title}` : table.title) : null)];
   for (const line of table.heading) parts.push(h("p", { class: "heading" }, line));
   if (table.seats) parts.push(seatRow(table));
   if (table.story.length) parts.push(h("div", { class: "story" }, table.story.map((line) => h("p", {}, line))));
@@ -153,7 +155,7 @@ export function seatRow(table) {
           { class: "seat-top", "aria-hidden": "true" },
           acting ? h("span", { class: "turn-mark" }, "▶") : null,
           h("span", { class: "name" }, seat.name),
-          mine ? h("span", { class: "you" }, `(${table.texts.you})`) : null,
+          mine && seat.name.toLowerCase() !== String(table.texts.you).toLowerCase() ? h("span", { class: "you" }, `(${table.texts.you})`) : null,
           seat.start ? h("span", { class: "badge", title: table.texts.starts }, "🎯") : null,
           seat.donkey ? h("span", { class: "badge", "data-badge": "donkey" }, "🫏") : null,
           seat.ready ? h("span", { class: "badge" }, "✔") : null,

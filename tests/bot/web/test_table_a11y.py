@@ -60,6 +60,17 @@ async def test_azuls_boards_read_as_lines_wall_rows_floor_and_numbered_factories
     seats = named(tree, "group", r".*")
     mine_seat = next(s for s in seats if s.startswith(user.first_name + ":"))
     assert mine_seat.endswith("Your turn, you")
+    # the arrow keys move along a factory (or the centre), not out of it
+    row = page.locator(".sources > :is(.factory, .centre):has(button.tile:nth-of-type(2))").first
+    tiles = row.locator("button.tile")
+    if await tiles.count() >= 2:
+        await tiles.first.focus()
+        await page.keyboard.press("ArrowRight")
+        assert await page.evaluate(
+            "(row) => row.contains(document.activeElement)"
+            " && document.activeElement !== row.querySelector('button.tile')",
+            await row.element_handle(),
+        )
     # a tap: the pattern lines that may take the tiles are buttons, still named
     await page.click(first)
     tree = await page.locator(".board.mine").aria_snapshot()

@@ -36,6 +36,20 @@ PLACES = """() => Array.from(
            return { chosen: e.classList.contains('chosen'), what: e.className,
                     box: [r.x + x, r.y + y, r.width, r.height] }; })"""
 
+# The colour of each kind of highlight shown (picked, a target, the latest move)
+HIGHLIGHTS = """() => {
+  const ring = (selector, property) => {
+    const e = document.querySelector(selector);
+    const style = e ? getComputedStyle(e)[property] : "";
+    return (style.match(/rgba?\\([^)]*\\)/) || [null])[0];  // the colour alone
+  };
+  return {
+    picked: ring('#table .chosen', 'outlineColor'),
+    target: ring('#table .lit:not(.chosen)', 'outlineColor'),
+    last: ring('#table .arrived, #table .card.last, #table .play-row.last, #table .bid.last',
+               'boxShadow'),
+  };
+}"""
 ONE_LINE_FACTS = """() => Array.from(document.querySelectorAll('.seat-facts')).every((e) =>
   e.scrollHeight <= 1.6 * parseFloat(getComputedStyle(e).lineHeight || 18)
   && e.scrollWidth <= e.clientWidth)"""
@@ -130,6 +144,10 @@ async def test_the_table_stays_put_between_a_moves_taps_and_every_target_fits_a_
         # each seat's facts on one line; no factory alone on a row of its own
         assert await page.evaluate(ONE_LINE_FACTS), f"{width} px: a seat's facts wrap"
         assert await page.evaluate(NO_LONE_FACTORY), f"{width} px: a factory alone on its row"
+        # one meaning per highlight: what was picked, where it may go, the latest move
+        marks = await page.evaluate(HIGHLIGHTS)
+        drawn = [colour for colour in marks.values() if colour]
+        assert len(drawn) == len(set(drawn)), marks
         # every piece, number and control readable: 3:1 against what is behind it
         assert await low_contrast(page) == [], f"{width} px {scheme}: low contrast"
         assert page.errors == []
