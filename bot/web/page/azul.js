@@ -4,7 +4,7 @@
 // one more tap makes the move. On the grey wall, the columns their row's tile may go to
 // light up. Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, statusBar, tile, tileSummary } from "./dom.js";
+import { h, header, markScored, say, scoredPlaces, space, statusBar, tile, tileSummary } from "./dom.js";
 
 const SIZE = 5;
 const FLOOR = 5; // the "line" of a draft onto the floor
@@ -106,6 +106,7 @@ export function drawAzul(table, picked, act) {
 
 function board(table, seat, mine, act) {
   const { view, looks, texts, players } = table;
+  const scored = scoredPlaces(table, (item) => `${item.row}.${item.column}`);
   const grey = view.options.wall === "grey";
   const colours = view.line_colours[seat];
   const counts = view.line_counts[seat];
@@ -143,7 +144,8 @@ function board(table, seat, mine, act) {
         row === view.pending_rows[seat] &&
         table.legal.some((a) => a[0] === column);
       if (colour >= 0) {
-        cells.push(tile(looks, colour, { small: true, key: `wall.${seat}.${row}.${column}` }));
+        const laid = tile(looks, colour, { small: true, key: `wall.${seat}.${row}.${column}` });
+        cells.push(markScored(laid, scored.get(`${seat}.${row}.${column}`)));
       } else {
         const cell = space(grey ? "" : looks[printed].symbol, {
           small: true,

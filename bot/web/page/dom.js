@@ -242,7 +242,7 @@ export function tileSummary(table) {
         piece.setAttribute("aria-hidden", "true");
         return h("span", { class: "scored", style: order, role: "img", "aria-label": `${looks[item.colour].name} ${signed(item.points)}`, "data-points": item.points }, piece, gain);
       }
-      return h("span", { class: `scored figure ${item.kind}`, style: order, "data-points": item.points, "data-kind": item.kind }, `${words[item.kind] || ""} `, gain);
+      return h("span", { class: `scored figure kind-${item.kind}`, style: order, "data-points": item.points, "data-kind": item.kind }, `${words[item.kind] || ""} `, gain);
     });
     return h(
       "div",
@@ -253,4 +253,28 @@ export function tileSummary(table) {
     );
   });
   return summaryBox(table, rows, "tile-summary");
+}
+
+// While a tile game's round scoring shows, each tile it scored, where it lies on its board,
+// carries its +n (as Board Game Arena's wall does): a map of "seat.place" → [points, order].
+export function scoredPlaces(table, placeOf) {
+  const places = new Map();
+  const s = table.summary;
+  if (!s || table.summaryGone) return places;
+  for (const row of s.rows) {
+    row.items.forEach((item, index) => {
+      if (item.kind === "tile") places.set(`${row.seat}.${placeOf(item)}`, [item.points, index]);
+    });
+  }
+  return places;
+}
+
+// ``piece`` marked as just scored: its +n floats up from it, in the summary's order.
+export function markScored(piece, scored) {
+  if (!scored) return piece;
+  const [points, index] = scored;
+  piece.classList.add("just-scored");
+  piece.style.setProperty("--i", String(index));
+  piece.append(h("span", { class: "float-gain", "aria-hidden": "true" }, points >= 0 ? `+${points}` : `−${-points}`));
+  return piece;
 }

@@ -7,7 +7,7 @@
 // - bonus: tap a tile in the supply; keeping: tap tiles at hand to keep, then Done.
 // Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, statusBar, tile, tileSummary } from "./dom.js";
+import { h, header, markScored, say, scoredPlaces, space, statusBar, tile, tileSummary } from "./dom.js";
 
 const TAKE = 0;
 const PLACE = 1;
@@ -153,11 +153,15 @@ function board(table, seat, mine, act) {
     element.dataset.hand = colour;
     return element;
   });
+  const scored = scoredPlaces(table, (item) => `${item.star}.${item.space}`);
   const starBlocks = me.board.map((spaces, star) => {
     const starColour = view.star_colours[star];
     const cells = spaces.map((colour, index) => {
       const number = index + 1;
-      if (colour >= 0) return tile(looks, colour, { small: true, key: `star.${seat}.${star}.${index}.${colour}` });
+      if (colour >= 0) {
+        const laid = tile(looks, colour, { small: true, key: `star.${seat}.${star}.${index}.${colour}` });
+        return markScored(laid, scored.get(`${seat}.${star}.${number}`));
+      }
       const options = mine.fits ? mine.fits.filter((a) => a[1] === star && a[2] === number) : [];
       const lit = options.length > 0;
       const cell = space(String(view.numbers[star][index]), {

@@ -118,7 +118,12 @@ async def test_the_page_plays_the_round_scoring_then_a_tap_lets_it_go(table_bot,
         assert running == 0  # all of it at once
     else:
         assert running >= len(placed)  # each tile in turn, and its +n
+    # on Alice's wall, each tile the round scored carries its +n
+    wall = page.locator(".board[data-seat='0'] .wall-row .tile.just-scored")
+    gains = [await g.inner_text() for g in await wall.locator(".float-gain").all()]
+    assert sorted(gains) == sorted(f"+{e['points']}" for e in placed)
     assert "Tap to go on" in await box.inner_text()
     await box.click()
     await box.wait_for(state="detached")
+    assert await page.locator(".float-gain").count() == 0  # gone with the summary
     assert page.errors == []
