@@ -91,6 +91,7 @@ const THEME = {
   link_color: "--link",
   button_color: "--accent",
   button_text_color: "--accent-text",
+  bottom_bar_bg_color: "--bar-bg", // the status bar, as Telegram colours its own bottom bar
 };
 
 function applyTheme(params) {

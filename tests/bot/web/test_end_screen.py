@@ -6,8 +6,10 @@ signed launch data."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
+from urllib.parse import quote
 
 import pytest
 
@@ -17,7 +19,7 @@ from tests.bot import play5211
 from tests.bot.conftest import ALICE, BOB, GROUP
 from tests.bot.helpers import current_match
 from tests.bot.web.conftest import open_page
-from tests.bot.web.table_checks import signed_links, targets, too_small
+from tests.bot.web.table_checks import low_contrast, signed_links, targets, too_small
 from tests.bot.web.taps import wait_for_version
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
@@ -118,6 +120,32 @@ async def test_a_tile_games_replay_says_no_watching_and_ends_on_the_scores(table
     assert "Watching" not in await page.inner_text("main")
     assert "Tap to go on" not in await page.inner_text("main")
     assert await page.locator(".status-bar").count() == 0
+    assert page.errors == []
+
+
+async def test_telegrams_theme_reaches_every_control(table_bot, chromium):
+    """Telegram's theme colours, from its launch parameters: the home's selects, its
+    buttons and links, and the end screen's ways on wear them, not the browser's own."""
+    match = await finished(table_bot)
+    theme = {
+        "bg_color": "#101010", "secondary_bg_color": "#202a30", "text_color": "#f0e0d0",
+        "hint_color": "#a0a8b0", "link_color": "#80c0ff", "button_color": "#c03060",
+        "button_text_color": "#ffffff",
+    }  # fmt: skip
+    url = table_bot.page_url(ALICE, match.id) + "&tgWebAppThemeParams=" + quote(json.dumps(theme))
+    page = await open_page(chromium, url, width=360)
+    await page.locator("[data-end='home']").wait_for()
+    colours = """(selector) => Array.from(document.querySelectorAll(selector), (e) => {
+      const s = getComputedStyle(e); return [s.backgroundColor, s.color]; })"""
+    again = await page.evaluate(colours, "[data-end='again']")
+    assert again == [["rgb(192, 48, 96)", "rgb(255, 255, 255)"]]  # the theme's button
+    quiet = await page.evaluate(colours, "[data-end='home'], [data-end='replay']")
+    assert quiet == [["rgb(32, 42, 48)", "rgb(240, 224, 208)"]] * 2
+    await page.click("[data-end='home']")
+    await page.locator("select").first.wait_for()
+    for select in await page.evaluate(colours, "select"):
+        assert select == ["rgb(32, 42, 48)", "rgb(240, 224, 208)"]
+    assert await low_contrast(page) == []
     assert page.errors == []
 
 
