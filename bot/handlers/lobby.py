@@ -433,11 +433,17 @@ async def open_rematch(host: Host, old: Match, user: User, chat_id: int, title: 
     return "rematch.opened" if match else "lobby.already_running"
 
 
+def rematch_offered(match: Match) -> bool:
+    """Whether a finished match offers a rematch: where its board and final result are
+    drawn (a tournament's table has neither: the tournament pairs the next)."""
+    return place_of(match).board_in_group
+
+
 async def rematch_from_app(host: Host, old: Match, user: User) -> str:
     """The table app's 🔁 Play again under a finished match (the asker played it, as the
     app checked): the chat's rematch, with the button's own checks — its game still
     offered, the bot not draining; the match's chat and title as it was played."""
-    if old.status != "finished" or old.game not in playable_games():
+    if old.status != "finished" or old.game not in playable_games() or not rematch_offered(old):
         return "error.bad_button"
     if host.draining.on:
         return "drain.paused"

@@ -198,6 +198,7 @@ class Table(Drawn):
     time_left: dict[str, Number]
     story: list[str]
     result: Outcome | None
+    rematch: bool = False  # the end screen offers Play again (the chat's rematch)
     looks: list[Look]
     texts: dict[str, str]
     heading: list[str]  # a tile game's heading (its picture's caption); a card game: none

@@ -24,6 +24,7 @@ from bot.presentation.pictures.drawing import RGB, ink_on
 from bot.presentation.ui import get_ui
 from bot.presentation.ui.base import COLOUR_GLYPHS, Names
 from bot.storage import Match, PastMatch
+from bot.table.place import place_of
 from bot.web import card_table, cards, tile_table
 from bot.web.cards import CARD_GAMES
 from games import get_engine, package_name
@@ -148,6 +149,10 @@ def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any
         "time_left": time_left(match, now),
         "story": [line for line in plain_lines(story) if line],
         "result": result(match, t, public, names) if match.status == "finished" else None,
+        # the end screen's Play again, where the chat offers a rematch (not a tournament's)
+        "rematch": match.status == "finished"
+        and seat is not None
+        and place_of(match).board_in_group,
         "looks": looks(match.game, t),
         "texts": texts(t, match.game),
         **public_lines(match.game, t, public, names),

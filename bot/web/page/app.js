@@ -367,7 +367,7 @@ document.addEventListener("keydown", (event) => {
 function endActions(table) {
   if (table.status !== "finished") return null;
   return {
-    again: table.seat !== null ? () => rematch(table.match) : null,
+    again: table.rematch ? () => rematch(table.match) : null,
     replay: () => navigate(`?r=${table.match}`),
     home: () => navigate(""),
   };

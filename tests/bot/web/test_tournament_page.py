@@ -156,6 +156,20 @@ async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromiu
     assert page.errors == [] and home.errors == []
 
 
+async def test_a_finished_tournament_table_offers_no_rematch(table_bot):
+    """The chat offers no rematch of a tournament's table (the tournament pairs the next):
+    nor does the app's end screen, and its route refuses one."""
+    tid = await running_swiss(table_bot)
+    stored = await get_host(table_bot.driver.app).storage.tournament(tid)
+    match = await get_host(table_bot.driver.app).storage.load(stored.matches[(1, 0)])
+    player = next(u for u in (ALICE, BOB, CAROL) if match.seat_of(u.id) is not None)
+    async with table_bot.client() as client:
+        table = await client.get(f"/api/tables/{match.id}", headers=header(player))
+        again = await client.post(f"/api/tables/{match.id}/rematch", headers=header(player))
+    assert table.json()["status"] == "finished" and table.json()["rematch"] is False
+    assert again.status_code == 409
+
+
 async def test_with_the_main_app_the_link_opens_the_page_over_the_group(main_app_bot, chromium):
     bot = main_app_bot
     tid = await running_swiss(bot)
