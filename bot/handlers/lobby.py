@@ -405,10 +405,13 @@ async def rematch(press: MatchPress) -> None:
     """The rematch button under a final result: a lobby for the same game and options with
     the same players seated; each may leave, others may join while seats are free, and the
     finished match's players (or an admin) start it."""
-    chat = press.query.message.chat
-    opened = await open_rematch(
-        press.host, press.match, press.user, chat.id, lobby_title(chat, press.t)
-    )
+    old = press.match
+    if old.inline:  # the same message becomes the rematch's lobby (the press has no message)
+        chat_id, title = old.chat_id, old.title
+    else:
+        chat = press.query.message.chat
+        chat_id, title = chat.id, lobby_title(chat, press.t)
+    opened = await open_rematch(press.host, old, press.user, chat_id, title)
     await press.tell(opened)
 
 
@@ -416,8 +419,6 @@ async def open_rematch(host: Host, old: Match, user: User, chat_id: int, title: 
     """A lobby for ``old``'s game and options with its players seated, opened by ``user``
     (a player, or an admin) where ``old`` was played: the message key of what happened.
     The chat's Rematch button and the table app's Play again both open it here."""
-    if old.inline:  # the same message becomes the rematch's lobby
-        chat_id, title = old.chat_id, old.title
     match = await create_lobby(
         host,
         chat_id,
