@@ -146,8 +146,9 @@ def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
     )
     host.publisher.watch_tables(live)
     invite = partial(inline.prepare_invitation, host)  # the home's "Play with a friend"
+    rematch = partial(lobby.rematch_from_app, host)  # the end screen's "Play again"
     token = settings.telegram_bot_token.get_secret_value()
-    return TableApp(host, token, live, invite, budgets).routes()
+    return TableApp(host, token, live, invite, budgets, rematch).routes()
 
 
 def build_host(settings: Settings, application: Application) -> Host:

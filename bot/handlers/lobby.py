@@ -406,21 +406,46 @@ async def rematch(press: MatchPress) -> None:
     the same players seated; each may leave, others may join while seats are free, and the
     finished match's players (or an admin) start it."""
     old = press.match
-    if old.inline:  # the same message becomes the rematch's lobby
+    if old.inline:  # the same message becomes the rematch's lobby (the press has no message)
         chat_id, title = old.chat_id, old.title
     else:
         chat = press.query.message.chat
         chat_id, title = chat.id, lobby_title(chat, press.t)
+    opened = await open_rematch(press.host, old, press.user, chat_id, title)
+    await press.tell(opened)
+
+
+async def open_rematch(host: Host, old: Match, user: User, chat_id: int, title: str) -> str:
+    """A lobby for ``old``'s game and options with its players seated, opened by ``user``
+    (a player, or an admin) where ``old`` was played: the message key of what happened.
+    The chat's Rematch button and the table app's Play again both open it here."""
     match = await create_lobby(
-        press.host,
+        host,
         chat_id,
         old.thread_id,
         title,
         old.game,
-        press.user,
+        user,
         options=old.options,
         turn_seconds=old.turn_seconds,
         rematch_of=old,
         inline_message_id=old.inline_message_id,
     )
-    await press.tell("rematch.opened" if match else "lobby.already_running")
+    return "rematch.opened" if match else "lobby.already_running"
+
+
+def rematch_offered(match: Match) -> bool:
+    """Whether a finished match offers a rematch: where its board and final result are
+    drawn (a tournament's table has neither: the tournament pairs the next)."""
+    return place_of(match).board_in_group
+
+
+async def rematch_from_app(host: Host, old: Match, user: User) -> str:
+    """The table app's 🔁 Play again under a finished match (the asker played it, as the
+    app checked): the chat's rematch, with the button's own checks — its game still
+    offered, the bot not draining; the match's chat and title as it was played."""
+    if old.status != "finished" or old.game not in playable_games() or not rematch_offered(old):
+        return "error.bad_button"
+    if host.draining.on:
+        return "drain.paused"
+    return await open_rematch(host, old, user, old.chat_id, old.title or "")

@@ -95,6 +95,7 @@ SIGN_IN_WORDS = {"missing": "app.open_in_telegram", "expired": "app.error.expire
 # and when Telegram drops it (a Unix time); made by the chat side
 # (``bot.handlers.inline.prepare_invitation``), which the app connects
 Invite = Callable[[User, str], Awaitable[tuple[str, float]]]
+Rematch = Callable[[Match, User], Awaitable[str]]  # the message key of what happened
 
 
 class TableApp:
@@ -109,9 +110,11 @@ class TableApp:
         live: LiveTables,
         invite: Invite | None = None,
         budgets: Budgets | None = None,
+        rematch: Rematch | None = None,
     ) -> None:
         self.host = host
         self.invite = invite  # "Play with a friend": a prepared invitation's id
+        self.rematch = rematch  # "Play again": the chat's rematch of a finished match
         self.token = token
         self.live = live
         # what the app's users may spend: the same table as the watchers' look-ups (app.py)
@@ -135,6 +138,7 @@ class TableApp:
             (r"/api/tables/([0-9]{1,18})/?", TableHandler, args),
             (r"/api/tables/([0-9]{1,18})/moves/?", MoveHandler, args),
             (r"/api/tables/([0-9]{1,18})/live/?", LiveHandler, args),
+            (r"/api/tables/([0-9]{1,18})/rematch/?", RematchHandler, args),
             (r"/api/replays/([0-9]{1,18})/?", ReplayHandler, args),
             (r"/api/replays/([0-9]{1,18})/([0-9]{1,6})/?", ReplayStepHandler, args),
             (r"/api/tournaments/([0-9]{1,18})/?", TournamentHandler, args),
@@ -362,8 +366,19 @@ class TablesHandler(ApiHandler):
         finished = [
             tables.finished_line(past, t) for past in await host.storage.player_history(user.id)
         ]
+        entered = []  # the tournaments they are in: the home links each one's page
+        for tournament_id in await host.storage.tournaments_of(user.id):
+            stored = await host.storage.tournament(tournament_id)
+            if stored is not None:
+                entered.append(tournament_page.listing(stored, t))
         self.answer(
-            contract.Tables, {"tables": running, "finished": finished, "texts": tables.texts(t)}
+            contract.Tables,
+            {
+                "tables": running,
+                "finished": finished,
+                "tournaments": entered,
+                "texts": tables.texts(t),
+            },
         )
 
 
@@ -449,6 +464,25 @@ class MoveHandler(ApiHandler):
             t = await self.reader()  # seated only since: the move was for an older state
             raise Answer(HTTPStatus.CONFLICT, "play.stale", t("play.stale"))
         self.send(contract.Moved(version=match.version))
+
+
+class RematchHandler(ApiHandler):
+    """The end screen's 🔁 Play again: the chat's rematch (``bot.handlers.lobby``), opened
+    by one of the finished match's players; its lobby is drawn in the match's chat, so it
+    spends the asker's rematches."""
+
+    async def post(self, match_id: str) -> None:
+        match = await self.seated_match(match_id)
+        t = await self.reader()
+        if self.app.rematch is None or match.status != "finished":
+            raise Answer(HTTPStatus.CONFLICT, "not_finished", t("error.bad_button"))
+        await self.spend("rematch", self.user.id)
+        user = self.user
+        asker = User(user.id, user.first_name, False, language_code=user.language_code)
+        opened = await self.app.rematch(match, asker)
+        if opened != "rematch.opened":
+            raise Answer(HTTPStatus.CONFLICT, "no_rematch", t(opened))
+        self.send(contract.Rematched(message=t(opened)))
 
 
 class LiveHandler(ApiHandler):

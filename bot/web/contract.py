@@ -184,6 +184,7 @@ class Drawn(Model):
     now: str | None = None
     last: LastMove | None = None
     summary: Summary | None = None
+    labels: dict[str, Any] | None = None  # a board's parts named for screen readers
 
 
 class Table(Drawn):
@@ -194,6 +195,7 @@ class Table(Drawn):
     match: int
     version: int
     game: str
+    game_name: str = ""  # the game's name in the asker's words (the title is the chat's)
     status: str
     title: str
     seat: int | None
@@ -205,6 +207,7 @@ class Table(Drawn):
     time_left: dict[str, Number]
     story: list[str]
     result: Outcome | None
+    rematch: bool = False  # the end screen offers Play again (the chat's rematch)
     looks: list[Look]
     texts: dict[str, str]
     heading: list[str]  # a tile game's heading (its picture's caption); a card game: none
@@ -239,11 +242,21 @@ class FinishedLine(Model):
     players: list[FinishedPlayer]
 
 
+class TournamentLine(Model):
+    """A tournament the asker is in, for the home's link to its page."""
+
+    tournament: int
+    title: str
+    status: str
+
+
 class Tables(Model):
-    """The app's home: the asker's running tables, their finished matches, the words."""
+    """The app's home: the asker's running tables, their finished matches, the tournaments
+    they are in, the words."""
 
     tables: list[TableLine]
     finished: list[FinishedLine]
+    tournaments: list[TournamentLine] = []
     texts: dict[str, str]
 
 
@@ -252,6 +265,7 @@ class ReplaySummary(Model):
 
     match: int
     game: str
+    game_name: str = ""
     title: str
     players: list[Player]
     steps: int
@@ -345,6 +359,13 @@ class Prepared(Model):
     prepared: str
 
 
+class Rematched(Model):
+    """Play again: the rematch's lobby opened in the match's chat, said in the asker's
+    words (the chat's own)."""
+
+    message: str
+
+
 class Launched(Model):
     """The match a ``startapp`` link opened, once the asker may see it."""
 
@@ -426,6 +447,7 @@ REQUESTS: tuple[type[BaseModel], ...] = (
     FriendRequest,
 )
 ANSWERS: tuple[type[BaseModel], ...] = (
+    Rematched,
     Error, Moved, Launched, Table, Tables, ReplaySummary, ReplayStep, Home, LessonTable,
     LessonAnswer, Prepared, TournamentPage, Health, Alive,
 )  # fmt: skip

@@ -64,6 +64,8 @@ BUDGETS: dict[str, Budget] = {
     # "Play with a friend": a new prepared message (savePreparedInlineMessage); the same game
     # asked again gets the one already prepared, while Telegram keeps it
     "invitation": Budget(burst=3, per_minute=3, per="user", refusal="app.invitations_spent"),
+    # the end screen's Play again: a rematch's lobby drawn in the match's chat (its calls)
+    "rematch": Budget(burst=3, per_minute=3, per="user", refusal="app.rematches_spent"),
     # a new practice match against bots (its board and prompts: a private chat's calls)
     "practice": Budget(burst=3, per_minute=3, per="user", refusal="app.practice_spent"),
     # ... and of everyone: each new match's board and prompt are a few calls to Telegram,

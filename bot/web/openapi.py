@@ -130,6 +130,21 @@ def paths() -> dict[str, Any]:
                 requestBody=_body(contract.MoveRequest),
             )
         },
+        "/api/tables/{match}/rematch": {
+            "post": _signed(
+                "Play again: the chat's rematch of a finished match, opened by one of its "
+                "players (its lobby in the match's chat).",
+                _json(contract.Rematched, "The rematch's lobby is open."),
+                params=[MATCH],
+                extra=not_found
+                | {
+                    "403": "Not one of the match's players.",
+                    "409": "Not now: the match is not over, a match runs in its chat, or the "
+                    "bot is draining.",
+                    "429": "The asker's rematches are spent for a minute.",
+                },
+            )
+        },
         "/api/tables/{match}/live": {
             "get": _signed(
                 'Server-Sent Events: `data: {"version": n}` each time the match changes.',

@@ -10,6 +10,7 @@ from collections import OrderedDict
 from typing import Any
 
 from bot.presentation.i18n import Translator
+from bot.presentation.ui import get_ui
 from bot.presentation.ui.base import Names
 from bot.storage import Match
 from bot.table.match_log import public_replay
@@ -69,6 +70,7 @@ def summary(t: Translator, match: Match, count: int) -> dict[str, Any]:
     return {
         "match": match.id,
         "game": match.game,
+        "game_name": get_ui(match.game).title(t),
         "title": match.title,
         "players": [{"name": s.name, "ai": s.ai, "me": False} for s in match.seats],
         "steps": count,

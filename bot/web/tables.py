@@ -24,7 +24,8 @@ from bot.presentation.pictures.drawing import RGB, ink_on
 from bot.presentation.ui import get_ui
 from bot.presentation.ui.base import COLOUR_GLYPHS, Names
 from bot.storage import Match, PastMatch
-from bot.web import card_table, cards
+from bot.table.place import place_of
+from bot.web import card_table, cards, tile_table
 from bot.web.cards import CARD_GAMES
 from games import get_engine, package_name
 
@@ -35,17 +36,20 @@ PAGE_TEXTS = (
     "open_table", "your_turn", "your_tables", "no_tables", "open_in_telegram", "connecting",
     "offline", "storage_down", "not_your_table", "no_table", "game_over", "centre", "pass",
     "done", "take", "cancel", "waiting", "score", "play", "watching", "replay", "back",
-    "forward", "start", "end", "finished", "deal", "step",
+    "forward", "start", "end", "finished", "deal", "step", "play_again", "home", "player",
+    "you", "starts", "empty", "unavailable", "to_move", "legend",
 )  # fmt: skip
 # the drawn table's own words ("table.page." keys of the table domain)
-TABLE_TEXTS = ("continue", "total", "table", "last")
+TABLE_TEXTS = ("continue", "total", "table", "last", "bonus", "lost")
 # words that name a game's own pieces and places, each game's in its own words
 # ("app.<game>." and "table.<game>." keys): the glossary reads them as the game's
 GAME_TEXTS = {
-    "azul": ("factory", "floor", "pick_tiles", "pick_line", "pick_column"),
+    "azul": (
+        "factory", "floor", "pick_tiles", "pick_line", "pick_column", "line", "wall_row", "board",
+    ),
     "summer_pavilion": (
         "factory", "supply", "hand", "corners", "wild", "pick_tiles", "pick_space",
-        "pick_payment", "pick_bonus", "pick_keep",
+        "pick_payment", "pick_bonus", "pick_keep", "space", "board",
     ),
 }  # fmt: skip
 CARD_TEXTS = ("back", "hand")  # a card face down, the player's hand: "table.<game>." keys
@@ -77,6 +81,7 @@ def _texts(lang: str, game: str | None) -> dict[str, str]:
     words = {key: t(f"app.{key}") for key in PAGE_TEXTS}
     words.update({f"table_{key}": t(f"table.page.{key}") for key in TABLE_TEXTS})
     words["refused"] = t("app.error.refused")  # a refusal that came without its words
+    words["lang"] = lang  # the page's dates and its <html lang> in the reader's language
     words.update({key: t(f"app.{game}.{key}") for key in GAME_TEXTS.get(game, ())})
     if game in CARD_GAMES:
         words.update({f"table_{key}": t(f"table.{game}.{key}") for key in CARD_TEXTS})
@@ -132,6 +137,7 @@ def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any
         "match": match.id,
         "version": match.version,
         "game": match.game,
+        "game_name": ui.title(t),
         "status": match.status,
         "title": match.title,
         "seat": number,
@@ -143,6 +149,10 @@ def table(match: Match, viewer: int, t: Translator, now: float) -> dict[str, Any
         "time_left": time_left(match, now),
         "story": [line for line in plain_lines(story) if line],
         "result": result(match, t, public, names) if match.status == "finished" else None,
+        # the end screen's Play again, where the chat offers a rematch (not a tournament's)
+        "rematch": match.status == "finished"
+        and seat is not None
+        and place_of(match).board_in_group,
         "looks": looks(match.game, t),
         "texts": texts(t, match.game),
         **public_lines(match.game, t, public, names),
@@ -173,10 +183,15 @@ def drawn(
     legal: bool,
 ) -> dict[str, Any]:  # fmt: skip
     """The seats around the table for every game; a card game's centre, what to do now,
-    its last move and the summary of a round just over (``bot.web.card_table``)."""
+    its last move and the summary of a round just over (``bot.web.card_table``); a tile
+    game's round as it was scored (``bot.web.tile_table``)."""
     if game in CARD_GAMES:
         return card_table.drawn(game, t, view, seat, names, to_act, legal)
-    return {"seats": card_table.tile_seats(game, t, view, names)}
+    return {
+        "seats": card_table.tile_seats(game, t, view, names),
+        "summary": tile_table.summary(game, t, view, names) if "log" in view else None,
+        "labels": tile_table.labels(game, t, view),
+    }
 
 
 def result(match: Match, t: Translator, public: dict, names: Names) -> dict[str, Any]:

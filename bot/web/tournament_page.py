@@ -91,6 +91,15 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
     }
 
 
+def listing(stored: StoredTournament, t: Translator) -> dict[str, Any]:
+    """One line of the app's home: a tournament the asker is in, and where it stands."""
+    return {
+        "tournament": stored.id,
+        "title": f"🏆 {get_ui(stored.game).title(t)}",
+        "status": t(f"tournament.page.status.{stored.status}"),
+    }
+
+
 def texts(t: Translator) -> dict[str, str]:
     return _texts(t.lang)
 

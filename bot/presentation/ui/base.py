@@ -131,6 +131,12 @@ class GameUI(abc.ABC, Generic[ViewT]):
     def board(self, t: Translator, view: ViewT, names: Names) -> Screen:
         """The group board: everything public. Buttons, if any, must name their ``seat``."""
 
+    def board_may_wait(self, view: ViewT) -> bool:
+        """Whether the group's board may wait a moment before showing this public view: a
+        hidden choice made while others still choose (only its ✔ would change); by default
+        every change is shown at once."""
+        return False
+
     def caption(self, t: Translator, view: ViewT, names: Names) -> str:
         """The short text under the group's board picture (games with pictures): by default
         the text board's head, up to its first blank line."""

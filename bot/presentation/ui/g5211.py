@@ -43,6 +43,11 @@ class UI5211(GameUI[View5211]):
     engine = ENGINE
 
     # -- group -----------------------------------------------------------------------------
+    def board_may_wait(self, view: View5211) -> bool:
+        """A part's cards chosen by some, not yet by all: only their ✔ would change."""
+        ready = view["ready"]
+        return not view["over"] and any(ready) and not all(ready)
+
     def board(self, t: Translator, view: View5211, names: Names) -> Screen:
         n = view["num_players"]
         lines = [f"<b>{self.title(t)}</b>"]

@@ -64,6 +64,9 @@ from bot.telegram_api.messenger import (
 from games import get_engine
 
 log = logging.getLogger(__name__)
+# A hidden choice's ✔ waits this long for the others' before the group's board shows it
+# (while every player's table is open: ``GroupBoard._may_wait``)
+MARK_WAIT_SECONDS = 5.0
 
 
 @dataclass
@@ -93,9 +96,11 @@ class GroupBoard(Drawing):
         # picture sent with it
         self._prompt_task = prompt_task
         self.repost: set[int] = set()  # matches whose board goes to the bottom of the group
+        self.waited: dict[int, int] = {}  # match → the version whose board waited once
 
-    async def draw(self, match_id: int) -> None:
-        """Bring the group's messages of a match up to its committed state."""
+    async def draw(self, match_id: int) -> float | None:
+        """Bring the group's messages of a match up to its committed state; or, where the
+        board may wait (:meth:`_may_wait`), the seconds after which to draw it again."""
         match = await self.storage.load(match_id)
         if match is None or not place_of(match).board_in_group:  # (a tournament's: its message)
             return
@@ -113,6 +118,8 @@ class GroupBoard(Drawing):
             await self._close_started_lobby(match, scene.t)
         news = bundle(await self._news(scene))
         result = self._result(scene) if scene.over and match.published < match.version else None
+        if not news and result is None and self._may_wait(scene):
+            return MARK_WAIT_SECONDS  # drawn then, or sooner with the next change
         if result is not None and news and joins(news[-1], result):
             # the final result and, below it, the last news: one message and one
             # notification, whose preview says who won
@@ -133,7 +140,24 @@ class GroupBoard(Drawing):
         if result is not None:
             await self._post(match, result)
         match.published = match.version
+        self.waited.pop(match.id, None)
         await record_shown(lambda: self.storage.save_display(match))
+
+    def _may_wait(self, scene: GroupScene) -> bool:
+        """A hidden choice (5211's ✔) made while others still choose, every player's table
+        open — they see each ✔ there: the group's board waits for the part's cards to be
+        shown, or ``MARK_WAIT_SECONDS``, so a part costs one edit, not one a player. Once
+        a version has waited, it is drawn."""
+        match = scene.match
+        if self.waited.get(match.id) == match.version:
+            return False
+        humans = match.humans
+        if not humans or not scene.ui.board_may_wait(scene.public):
+            return False
+        if not all(self.tables.is_open(match.id, seat.user_id) for seat in humans):
+            return False
+        self.waited[match.id] = match.version
+        return True
 
     async def _draw_lobby(self, match: Match) -> None:
         t = await self.languages.chat_t(match.chat_id)

@@ -54,6 +54,7 @@ class Publisher:
         self.tables: OpenTables = NoTables()
         self._dirty: dict[ChatKey, set[int]] = {}
         self._tasks: dict[ChatKey, asyncio.Task] = {}
+        self._later: set[asyncio.TimerHandle] = set()  # boards that wait (``GroupBoard``)
         self._slots = {
             audience: asyncio.Semaphore(slots) for audience, slots in DRAWING_SLOTS.items()
         }
@@ -130,6 +131,9 @@ class Publisher:
         """Shutdown: wait for the drawings under way, ``within`` seconds in all, then drop
         the rest — a database or a Telegram that does not answer must not hold up the stop.
         :func:`bot.app.restore_matches` draws those chats again at the next start."""
+        for handle in self._later:  # a board that waits is drawn at the next start
+            handle.cancel()
+        self._later.clear()
         drawn = asyncio.ensure_future(self.idle())
         done, _ = await asyncio.wait({drawn}, timeout=within)
         if not done:
@@ -158,7 +162,9 @@ class Publisher:
             for match_id in sorted(match_ids):
                 try:
                     if key[0] == "group":
-                        await self.group.draw(match_id)
+                        later = await self.group.draw(match_id)
+                        if later is not None:  # the board waits: drawn then, if not sooner
+                            self._draw_later(later, key, match_id)
                     else:
                         await self.prompts.draw(match_id, key[1])
                 except ChatMoved as moved:  # the group became a supergroup
@@ -168,6 +174,14 @@ class Publisher:
                     await self._watcher().bot_removed(error.chat_id)
                 except Exception:
                     log.exception("could not draw match %s in %s", match_id, key)
+
+    def _draw_later(self, seconds: float, key: ChatKey, match_id: int) -> None:
+        def due() -> None:
+            self._later.discard(handle)
+            self._mark(key, match_id)
+
+        handle = asyncio.get_running_loop().call_later(seconds, due)
+        self._later.add(handle)
 
     def _watcher(self) -> ChatWatcher:
         if self._chats is None:

@@ -44,11 +44,32 @@ function readLaunch() {
   } catch (error) {
     themeParams = {};
   }
+  return { initData: data || "", themeParams };
+}
+
+// Where the page is: a table (?m=), a replay (?r=), a tournament (?t=), a lesson (?l=), or
+// the home. The address holds only that: the launch data stays in memory and sessionStorage.
+function place() {
   const query = new URLSearchParams(location.search);
   const number = (name) => (/^\d+$/.test(query.get(name) || "") ? query.get(name) : null);
   const lesson = /^[a-z0-9_]{1,20}$/.test(query.get("l") || "") ? query.get("l") : null;
-  return { initData: data || "", themeParams, match: number("m"), replay: number("r"), tournament: number("t"), lesson };
+  return { match: number("m"), replay: number("r"), tournament: number("t"), lesson };
 }
+
+// Going elsewhere in the app: the History API, no page load, no launch data in any link.
+function navigate(search) {
+  history.pushState(null, "", `${location.pathname}${search}`);
+  route();
+}
+
+// A tap on a link of the app's own (?m=, ?r=, ?l=, ?t=): followed without a page load.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[href^='?'], a[href='']");
+  if (!link || event.defaultPrevented || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+window.addEventListener("popstate", () => route());
 
 function telegram() {
   return window.Telegram && window.Telegram.WebApp && window.Telegram.WebApp.initData !== undefined
@@ -70,6 +91,7 @@ const THEME = {
   link_color: "--link",
   button_color: "--accent",
   button_text_color: "--accent-text",
+  bottom_bar_bg_color: "--bar-bg", // the status bar, as Telegram colours its own bottom bar
 };
 
 function applyTheme(params) {
@@ -118,6 +140,7 @@ async function api(path, options = {}, tries = 3) {
 
 // -- what the page shows ------------------------------------------------------------------
 const state = {
+  open: null, // the number of the table open now (a string, as the address has it)
   table: null, // the server's latest answer for the open table
   picked: null, // the tiles picked so far (a game's own shape), or null
   texts: {},
@@ -199,6 +222,7 @@ function sameTable(before, after) {
 async function load(matchId) {
   try {
     const table = await api(`/api/tables/${matchId}`);
+    if (state.open !== String(matchId)) return; // the page went elsewhere meanwhile
     table.readAt = Date.now();
     const myTurn = table.legal.length > 0;
     const wasMyTurn = state.table && state.table.legal.length > 0;
@@ -207,6 +231,7 @@ async function load(matchId) {
     const unchanged = sameTable(state.table, table);
     state.table = table;
     state.texts = table.texts;
+    speak(table.texts);
     document.title = table.title ? `${table.title}` : document.title;
     if (state.problem === "storage_down") state.problem = null;
     if (!state.problem && status.className !== "refused") show("");
@@ -267,6 +292,7 @@ function dismissSummary(id) {
 function summaryClock(table) {
   const summary = table.summary;
   if (!summary || state.summariesGone.has(summary.id) || state.summaryTimers.has(summary.id)) return;
+  if (table.status !== "playing") return; // the last one stays above the end screen
   const ms = summary.short ? TRICK_MS : SUMMARY_MS;
   state.summaryTimers.set(summary.id, setTimeout(() => dismissSummary(summary.id), ms));
 }
@@ -277,10 +303,12 @@ function draw() {
   const drawGame = GAMES[table.game];
   const before = state.drawnVersion !== null && state.drawnVersion !== table.version ? state.drawnKeys : null;
   const wasPicked = new Set(Array.from(main.querySelectorAll(".hand-fan .chosen"), (card) => card.dataset.card));
-  const shown = { ...table, summaryGone: table.summary && state.summariesGone.has(table.summary.id), dismissSummary };
+  const focused = focusMark();
+  const shown = { ...table, summaryGone: table.summary && state.summariesGone.has(table.summary.id), dismissSummary, end: endActions(table) };
   main.replaceChildren(drawGame(shown, state.picked, { pick, move }));
   main.dataset.version = table.version;
   main.dataset.turn = table.legal.length > 0 ? "mine" : "others";
+  refocus(focused);
   const level = motionLevel();
   document.documentElement.dataset.motion = level;
   if (before) {
@@ -298,6 +326,62 @@ function draw() {
   summaryClock(table);
   telegramButtons();
   firstDrawn();
+}
+
+// Keyboards: a drawing replaces the table, so the focus goes back to what it was on (the
+// same piece, found by what it is), else to the control at the same place in the order.
+const FOCUS_KEYS = ["source", "colour", "card", "line", "hand", "star", "space", "action", "column", "supply", "move", "cushion", "gem", "end"];
+const FOCUSABLE = "button:not(:disabled), a[href], select, [tabindex='0']";
+
+function focusMark() {
+  const active = document.activeElement;
+  if (!active || active === document.body || !main.contains(active)) return null;
+  const keys = FOCUS_KEYS.filter((key) => active.dataset[key] !== undefined).map((key) => [key, active.dataset[key]]);
+  return { keys, index: [...main.querySelectorAll(FOCUSABLE)].indexOf(active) };
+}
+
+function refocus(mark) {
+  if (!mark) return;
+  const all = [...main.querySelectorAll(FOCUSABLE)];
+  const same = mark.keys.length ? all.find((e) => mark.keys.every(([key, value]) => e.dataset[key] === value)) : null;
+  const target = same || all[Math.min(mark.index, all.length - 1)];
+  if (target) target.focus({ preventScroll: true });
+}
+
+// Arrow keys move along a hand, a factory, the centre, the supply, a row of choices.
+const ROWS = ".hand-fan, .factory, .centre, .supply, .hand, .drawn, .cushions, .actions, .star-spaces";
+document.addEventListener("keydown", (event) => {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (!step || !event.target.closest) return;
+  const row = event.target.closest(ROWS);
+  if (!row) return;
+  const items = [...row.querySelectorAll(FOCUSABLE)];
+  const at = items.indexOf(event.target);
+  if (at < 0 || items.length < 2) return;
+  event.preventDefault();
+  items[(at + step + items.length) % items.length].focus();
+});
+
+// The end screen's ways on: Play again (the chat's rematch, for the match's players), its
+// replay, the home.
+function endActions(table) {
+  if (table.status !== "finished") return null;
+  return {
+    again: table.rematch ? () => rematch(table.match) : null,
+    replay: () => navigate(`?r=${table.match}`),
+    home: () => navigate(""),
+  };
+}
+
+async function rematch(matchId) {
+  try {
+    const { message } = await api(`/api/tables/${matchId}/rematch`, { method: "POST" });
+    haptic("success");
+    show(message);
+  } catch (error) {
+    haptic("warning");
+    show(error.message, "refused");
+  }
 }
 
 // Telegram's own buttons, where its script is there: Back lets go of the picked tiles;
@@ -331,12 +415,15 @@ function telegramButtons() {
 }
 
 // -- live: "version N is out" -------------------------------------------------------------
-async function listen(matchId) {
+let leaving = null; // the open table's live channel, closed when the page goes elsewhere
+
+async function listen(matchId, signal) {
   let attempt = 0;
-  for (;;) {
+  while (!signal.aborted) {
     try {
       const response = await fetch(`/api/tables/${matchId}/live`, {
         headers: { Authorization: `tma ${initData()}` },
+        signal,
       });
       if (!response.ok) throw new Refusal(response.status, await response.json().catch(() => ({})));
       attempt = 0;
@@ -358,15 +445,17 @@ async function listen(matchId) {
           const data = event.split("\n").find((line) => line.startsWith("data: "));
           if (!data) continue; // a heartbeat
           const { version } = JSON.parse(data.slice(6));
-          if (!state.table || version > state.table.version) refresh(matchId);
+          if (state.table && state.table.match === Number(matchId) && version > state.table.version) refresh(matchId);
         }
       }
     } catch (error) {
+      if (signal.aborted) return; // the page went elsewhere
       if (error instanceof Refusal && [401, 403, 404].includes(error.status)) {
         show(error.message, "problem");
         return; // nothing a reconnect would change
       }
     }
+    if (signal.aborted) return;
     if (state.problem !== "storage_down") {
       state.problem = "offline";
       show(state.texts.offline || "…", "problem");
@@ -378,15 +467,16 @@ async function listen(matchId) {
 
 // -- the home: the player's running tables, then their finished matches -------------------
 async function drawHome() {
-  const { tables, finished, texts } = await api("/api/tables");
+  const { tables, finished, tournaments = [], texts } = await api("/api/tables");
   state.texts = texts;
+  speak(texts);
   const running = tables.map((line) =>
     h(
       "li",
       {},
       h(
         "a",
-        { href: `?m=${line.match}${location.hash}`, class: line.your_turn ? "your-turn" : "" },
+        { href: `?m=${line.match}`, class: line.your_turn ? "your-turn" : "" },
         h("strong", {}, line.game),
         line.title ? ` · ${line.title}` : "",
         h("br"),
@@ -401,16 +491,20 @@ async function drawHome() {
       {},
       h(
         "a",
-        { href: `?r=${line.match}${location.hash}` },
+        { href: `?r=${line.match}` },
         h("strong", {}, line.game),
-        ` · ${new Date(line.ended_at * 1000).toLocaleDateString()}`,
+        ` · ${when(line.ended_at, texts)}`,
         h("br"),
         line.players.map((p) => `${p.winner ? "🏆 " : ""}${p.name}${p.score !== null ? ` ${p.score}` : ""}`).join(" · "),
       ),
     ),
   );
+  const entered = tournaments.map((line) =>
+    h("li", {}, h("a", { href: `?t=${line.tournament}`, class: "tournament-line", "data-tournament": line.tournament }, h("strong", {}, line.title), ` · ${line.status}`)),
+  );
   const shown = [
     h("h1", {}, texts.your_tables),
+    entered.length ? h("ul", { class: "tables tournaments" }, entered) : null,
     running.length ? h("ul", { class: "tables" }, running) : h("p", {}, texts.no_tables),
     done.length ? h("h2", {}, texts.finished) : null,
     done.length ? h("ul", { class: "tables finished" }, done) : null,
@@ -419,12 +513,24 @@ async function drawHome() {
   main.append(...(await homeSections(pageTools())));
 }
 
+// A date as the reader's language writes it (not the browser's US default).
+function when(seconds, texts) {
+  return new Date(seconds * 1000).toLocaleDateString(texts.lang || undefined, { day: "numeric", month: "short", year: "numeric" });
+}
+
+// The page's language: the reader's (screen readers pronounce it so; dates follow it).
+function speak(texts) {
+  if (texts && texts.lang) document.documentElement.lang = texts.lang;
+}
+
 // What the home and a lesson (home.js, tutorial.js) use of the page.
 function pageTools() {
-  const home = () => {
-    location.search = "";
-  };
-  return { api, show, haptic, home, telegram, practice: (game) => startPractice(api, game).catch((e) => show(e.message, "refused")) };
+  const home = () => navigate("");
+  const practice = (game) =>
+    startPractice(api, game)
+      .then((match) => navigate(`?m=${match}`))
+      .catch((e) => show(e.message, "refused"));
+  return { api, show, haptic, home, telegram, practice, open: navigate };
 }
 
 // -- a replay: the deal, then every move, stepped through ----------------------------------
@@ -458,7 +564,10 @@ async function drawReplay(matchId, step) {
     story: [now.line || texts.deal, ...now.others, ...now.news].filter(Boolean),
     result: replay.step === last ? summary.result : null,
     version: replay.step,
+    replay: true,
+    status: "finished",
   };
+  table.end = { again: null, replay: replay.step > 0 ? () => drawReplay(matchId, 0) : null, home: () => navigate("") };
   const go = (to) => () => drawReplay(matchId, to).catch((error) => show(error.message, "problem"));
   const controls = h(
     "nav",
@@ -531,32 +640,53 @@ async function start() {
     firstDrawn();
     return;
   }
+  await route(startParam());
+}
+
+// The page drawn for where it is (the address's query): what was open before is left (its
+// live channel closed), the launch data kept.
+let routed = 0;
+
+async function route(parameter = null) {
+  routed += 1;
+  const here = routed;
+  if (leaving) leaving.abort();
+  leaving = null;
+  Object.assign(state, { open: null, table: null, picked: null, drawnKeys: null, drawnVersion: null, arrivedKeys: new Set() });
+  Object.assign(replay, { summary: null, step: 0, steps: new Map() });
+  for (const key of ["version", "turn", "step", "lessonStep", "draws"]) delete main.dataset[key];
+  main.replaceChildren();
+  telegramButtons();
+  const where = place();
   try {
-    if (launch.lesson) {
-      await runLesson(main, launch.lesson, pageTools());
+    if (where.lesson) {
+      await runLesson(main, where.lesson, pageTools());
       return;
     }
     // a tournament's page: by address, or by a link from the group (startapp=t<id>)
-    const tournament = launch.tournament || (/^t\d{1,18}$/.test(startParam() || "") ? startParam().slice(1) : null);
+    const tournament = where.tournament || (/^t\d{1,18}$/.test(parameter || "") ? parameter.slice(1) : null);
     if (tournament) {
       await drawTournament(main, tournament, pageTools());
       firstDrawn();
       return;
     }
-    if (launch.replay) {
-      await drawReplay(launch.replay, 0);
+    if (where.replay) {
+      await drawReplay(where.replay, 0);
       firstDrawn();
       return;
     }
-    let match = launch.match;
-    if (!match && startParam()) match = String((await api("/api/launch")).match);
+    let match = where.match;
+    if (!match && parameter) match = String((await api("/api/launch")).match);
     if (!match) {
       await drawHome();
       firstDrawn();
       return;
     }
+    if (here !== routed) return; // gone elsewhere meanwhile
+    state.open = match;
     await load(match);
-    listen(match);
+    leaving = new AbortController();
+    listen(match, leaving.signal);
   } catch (error) {
     show(error.message, "problem");
     firstDrawn();
@@ -572,6 +702,9 @@ setInterval(() => {
 
 // Telegram's script loads beside this one: its buttons and theme join when it is there.
 window.addEventListener("load", () => {
+  // the launch data out of the address (kept in memory and sessionStorage): a copied
+  // address hands out no signature; Telegram's script, loaded by now, has read it
+  if (location.hash.includes("tgWebAppData")) history.replaceState(history.state, "", `${location.pathname}${location.search}`);
   const app = telegram();
   if (app) {
     dress(app);

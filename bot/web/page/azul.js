@@ -4,7 +4,7 @@
 // one more tap makes the move. On the grey wall, the columns their row's tile may go to
 // light up. Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, tile } from "./dom.js";
+import { h, header, markScored, say, scoredPlaces, space, statusBar, tile, tileSummary } from "./dom.js";
 
 const SIZE = 5;
 const FLOOR = 5; // the "line" of a draft onto the floor
@@ -44,15 +44,16 @@ export function drawAzul(table, picked, act) {
   const factories = view.factories.map((counts, index) =>
     h(
       "div",
-      { class: "factory", "aria-label": say(texts, "factory", { number: index + 1 }) },
+      { class: "factory", role: "group", "aria-label": say(texts, "factory", { number: index + 1 }), "data-factory": index + 1 },
+      h("span", { class: "factory-number", "aria-hidden": "true" }, String(index + 1)), // as the logs say "F2"
       sourceTiles(counts, index),
     ),
   );
   const centre = h(
     "div",
-    { class: "centre", "aria-label": texts.centre },
+    { class: "centre", role: "group", "aria-label": texts.centre },
     h("span", { class: "label" }, texts.centre),
-    view.marker === -1 ? h("span", { class: "marker", title: "1" }, "1") : null,
+    view.marker === -1 ? h("span", { class: "marker", title: "1", role: "img", "aria-label": "1" }, "1") : null,
     sourceTiles(view.centre, view.centre_source),
   );
 
@@ -78,20 +79,34 @@ export function drawAzul(table, picked, act) {
       h("button", { class: "action quiet", type: "button", "data-action": "cancel", onclick: () => act.pick(null) }, texts.cancel),
     );
   }
+  if (walling) {
+    // the grey wall's columns, as buttons too: a wall's spaces are narrower than a thumb
+    const row = view.pending_rows[table.seat];
+    for (const [column] of legal) {
+      actions.push(
+        h(
+          "button",
+          { class: "action quiet", type: "button", "data-action": "column", "data-column": column, "aria-label": say(texts, "pick_column", { row: row + 1 }) + ` ${column + 1}`, onclick: () => act.move([column]) },
+          String(column + 1),
+        ),
+      );
+    }
+  }
   return h(
     "div",
     { class: "azul" },
     header(table),
-    table.seat === null ? h("p", { class: "hint" }, texts.watching) : null,
-    hint ? h("p", { class: "hint" }, hint) : null,
+    tileSummary(table),
+    table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     h("section", { class: "sources" }, factories, centre),
-    actions.length ? h("div", { class: "actions" }, actions) : null,
     boards,
+    statusBar(table, hint, actions),
   );
 }
 
 function board(table, seat, mine, act) {
   const { view, looks, texts, players } = table;
+  const scored = scoredPlaces(table, (item) => `${item.row}.${item.column}`);
   const grey = view.options.wall === "grey";
   const colours = view.line_colours[seat];
   const counts = view.line_counts[seat];
@@ -107,13 +122,15 @@ function board(table, seat, mine, act) {
       slots.push(filled ? tile(looks, colours[row], { small: true, key }) : space("", { small: true }));
     }
     const lit = mine.lines && mine.lines.includes(row);
+    const held = counts[row] ? `${looks[colours[row]].name} ${counts[row]}/${row + 1}` : texts.empty;
     const line = h(
       lit ? "button" : "div",
       {
         class: `line${lit ? " lit" : ""}`,
         "data-line": row,
         type: lit ? "button" : null,
-        "aria-label": `${row + 1}`,
+        role: lit ? null : "group",
+        "aria-label": `${say(texts, "line", { number: row + 1 })}: ${held}`,
         onclick: lit ? () => act.move([mine.picked.source, mine.picked.colour, row]) : null,
       },
       slots,
@@ -127,28 +144,28 @@ function board(table, seat, mine, act) {
         row === view.pending_rows[seat] &&
         table.legal.some((a) => a[0] === column);
       if (colour >= 0) {
-        cells.push(tile(looks, colour, { small: true, key: `wall.${seat}.${row}.${column}` }));
+        const laid = tile(looks, colour, { small: true, key: `wall.${seat}.${row}.${column}` });
+        cells.push(markScored(laid, scored.get(`${seat}.${row}.${column}`)));
       } else {
         const cell = space(grey ? "" : looks[printed].symbol, {
           small: true,
           faint: !grey,
           look: grey ? null : looks[printed],
-          lit: choice,
-          onTap: choice ? () => act.move([column]) : null,
-          label: choice ? `${column + 1}` : null,
+          lit: choice, // its button is in the status bar: a wall's space is narrower than a thumb
+          label: grey ? texts.empty : `${looks[printed].name}: ${texts.empty}`,
         });
         cell.dataset.column = column;
         cells.push(cell);
       }
     }
-    rows.push(h("div", { class: "row" }, line, h("div", { class: "wall-row" }, cells)));
+    rows.push(h("div", { class: "row" }, line, h("div", { class: "wall-row", role: "group", "aria-label": say(texts, "wall_row", { number: row + 1 }) }, cells)));
   }
   const floorTiles = view.floors[seat];
   const floorLit = mine.lines && mine.lines.includes(FLOOR);
   const floorSlots = view.floor_penalties.map((penalty, index) => {
     const held = floorTiles[index];
-    if (held === undefined) return space(`−${penalty}`, { small: true });
-    if (held === MARKER) return h("span", { class: "marker small", title: "1" }, "1");
+    if (held === undefined) return space(`−${penalty}`, { small: true, label: `−${penalty}: ${texts.empty}` });
+    if (held === MARKER) return h("span", { class: "marker small", title: "1", role: "img", "aria-label": "1" }, "1");
     return tile(looks, held, { small: true, key: `floor.${seat}.${index}.${held}` });
   });
   const floor = h(
@@ -157,6 +174,7 @@ function board(table, seat, mine, act) {
       class: `floor${floorLit ? " lit" : ""}`,
       "data-line": FLOOR,
       type: floorLit ? "button" : null,
+      role: floorLit ? null : "group",
       "aria-label": texts.floor,
       onclick: floorLit ? () => act.move([mine.picked.source, mine.picked.colour, FLOOR]) : null,
     },
@@ -165,7 +183,7 @@ function board(table, seat, mine, act) {
   );
   return h(
     "section",
-    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat },
+    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat, role: "group", "aria-label": say(texts, "board", { name: player.name }) },
     h(
       "h2",
       {},

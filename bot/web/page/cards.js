@@ -6,7 +6,7 @@
 // send one back); a move that plays no card (a pass) is a button of its own. Only the legal
 // moves the server sent are ever offered.
 
-import { h, header, say } from "./dom.js";
+import { h, header, say, statusBar, summaryBox } from "./dom.js";
 
 const SHAPES = ["●", "★", "◆", "■", "♥"]; // 5211's colours, each its shape (the chat's 🔵⭐🔶🟩🩵)
 
@@ -35,14 +35,14 @@ export function cardFace(card, { tag = "span", mini = false, attrs = {} } = {}) 
   if (card.card === 0 && card.face === "🫏") classes.push("donkey");
   return h(
     tag,
-    { class: classes.filter(Boolean).join(" "), "aria-label": card.label, title: card.label, "data-card": card.card, ...attrs },
+    { class: classes.filter(Boolean).join(" "), role: tag === "button" ? null : "img", "aria-label": card.label, title: card.label, "data-card": card.card, ...attrs },
     card.suit !== null && card.suit !== undefined ? h("span", { class: "shape", "aria-hidden": "true" }, SHAPES[card.suit]) : null,
     h("span", { class: "face", "aria-hidden": "true" }, card.face),
   );
 }
 
 function cardBack(label, attrs = {}) {
-  return h("span", { class: "card mini back", "aria-label": label, title: label, ...attrs });
+  return h("span", { class: "card mini back", role: "img", "aria-label": label, title: label, ...attrs });
 }
 
 export function drawCards(table, picked, act) {
@@ -69,6 +69,8 @@ export function drawCards(table, picked, act) {
         class: `card${card.suit !== null ? ` suit suit-${card.suit}` : ""}${card.face === "🫏" ? " donkey" : ""}${isChosen ? " chosen" : ""}${canTap ? " playable" : " dimmed"}`,
         type: canTap ? "button" : null,
         "aria-pressed": canTap ? String(isChosen) : null,
+        // a card that cannot be played now is still read, as such
+        "aria-label": canTap ? card.label : `${card.label}, ${texts.unavailable}`,
         onclick: canTap ? toggle(index) : null,
       },
     });
@@ -102,12 +104,30 @@ export function drawCards(table, picked, act) {
     "div",
     { class: `cards-game ${table.game}` },
     header(table),
-    table.seat === null && table.status === "playing" ? h("p", { class: "hint" }, texts.watching) : null,
+    table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     summary(table),
     h("section", { class: "felt", "aria-label": texts.table_table }, centre(table, matching, act)),
-    table.now ? h("p", { class: "now" }, table.now) : null,
-    actions.length ? h("div", { class: "actions" }, actions) : null,
+    legend(table),
     hand.length ? h("section", { class: "hand-fan", "aria-label": texts.table_hand }, fan) : null,
+    statusBar(table, table.now, actions),
+  );
+}
+
+// What the table's marks mean, a tap away: 5211's tally chips, Sultan's 🎯 (who starts).
+function legend(table) {
+  const c = table.centre;
+  const lines = [];
+  if (table.game === "5211") {
+    lines.push([`🐓 ${c.roosters.count}/${c.roosters.threshold}`, c.roosters.label]);
+    for (const colour of c.colours) lines.push([`${SHAPES[colour.colour]} ${colour.count}/${colour.limit}`, colour.label]);
+  } else if (table.game === "sultan") {
+    lines.push(["🎯", table.texts.starts]);
+  } else return null;
+  return h(
+    "details",
+    { class: "legend" },
+    h("summary", {}, table.texts.legend),
+    h("dl", {}, lines.map(([mark, words]) => [h("dt", {}, mark), h("dd", {}, words)])),
   );
 }
 
@@ -125,7 +145,7 @@ function centre5211(table) {
   const rows = c.plays.map((play) =>
     h(
       "div",
-      { class: "play-row", "data-from": play.seat, "aria-label": play.label },
+      { class: "play-row", role: "group", "data-from": play.seat, "aria-label": play.label },
       h("span", { class: "who", "aria-hidden": "true" }, table.players[play.seat].name),
       play.cards.map((card) => cardFace(card, { mini: true, attrs: { "data-key": card.key, "data-from": play.seat, class: cardClass(card, last) } })),
       play.backs.map((back) =>
@@ -138,11 +158,11 @@ function centre5211(table) {
   const tally = h(
     "div",
     { class: "tally" },
-    h("span", { class: `chip${c.roosters.count >= c.roosters.threshold ? " hot" : ""}`, "aria-label": c.roosters.label, title: c.roosters.label, "data-roosters": c.roosters.count }, `🐓 ${c.roosters.count}/${c.roosters.threshold}`),
+    h("span", { class: `chip${c.roosters.count >= c.roosters.threshold ? " hot" : ""}`, role: "img", "aria-label": c.roosters.label, title: c.roosters.label, "data-roosters": c.roosters.count }, `🐓 ${c.roosters.count}/${c.roosters.threshold}`),
     c.colours.map((colour) =>
       h(
         "span",
-        { class: `chip suit suit-${colour.colour}${colour.over ? " over" : ""}`, "aria-label": colour.label, title: colour.label, "data-colour": colour.colour, "data-count": colour.count },
+        { class: `chip suit suit-${colour.colour}${colour.over ? " over" : ""}`, role: "img", "aria-label": colour.label, title: colour.label, "data-colour": colour.colour, "data-count": colour.count },
         h("span", { class: "shape", "aria-hidden": "true" }, SHAPES[colour.colour]),
         ` ${colour.count}/${colour.limit}`,
       ),
@@ -159,7 +179,7 @@ function cardClass(card, last) {
 function gemToken(gem, attrs = {}, tag = "span") {
   return h(
     tag,
-    { class: `gem gem-${gem.name}`, "aria-label": gem.label, title: gem.label, "data-gem": gem.gem, ...attrs },
+    { class: `gem gem-${gem.name}`, role: tag === "button" ? null : "img", "aria-label": gem.label, title: gem.label, "data-gem": gem.gem, ...attrs },
     h("span", { "aria-hidden": "true" }, String(gem.points)),
   );
 }
@@ -185,22 +205,22 @@ function centreSultan(table, matching, act) {
     const bids = cushion.bids.map((bid) =>
       h(
         "span",
-        { class: `bid${last.has(bid.key) ? " last" : ""}`, "data-key": bid.key, "data-from": bid.seat, "aria-label": bid.label, title: bid.label },
+        { class: `bid${last.has(bid.key) ? " last" : ""}`, role: "img", "data-key": bid.key, "data-from": bid.seat, "aria-label": bid.label, title: bid.label },
         bid.value !== undefined
           ? h("span", { class: "card mini mine-bid", "aria-hidden": "true" }, h("span", { class: "face" }, String(bid.value)))
           : h("span", { class: "card mini back", "aria-hidden": "true" }),
         h("span", { class: "bidder", "aria-hidden": "true" }, table.players[bid.seat].name),
       ),
     );
-    const attrs = { class: `cushion${choice ? " lit" : ""}`, "aria-label": cushion.label, "data-cushion": index, "data-key": cushion.key };
+    const attrs = { class: `cushion${choice ? " lit" : ""}`, role: choice ? null : "group", "aria-label": cushion.label, "data-cushion": index, "data-key": cushion.key };
     if (choice) {
       Object.assign(attrs, { type: "button", "data-move": choice.action.join("."), onclick: () => act.move(choice.action), "data-main": matching.length === 1 ? true : null });
     }
-    return h(choice ? "button" : "div", attrs, h("span", { class: "number", "aria-hidden": "true" }, String(cushion.number)), gemToken(cushion), h("span", { class: "bids" }, bids));
+    return h(choice ? "button" : "div", attrs, h("span", { class: "number", "aria-hidden": "true" }, String(cushion.number)), gemToken(cushion, { "aria-hidden": "true" }), h("span", { class: "bids" }, bids));
   });
   if (slots.length) parts.push(h("div", { class: "cushions" }, slots));
   const chips = [];
-  if (c.returned) chips.push(h("span", { class: "chip", "aria-label": c.returned.label, title: c.returned.label }, "↩ ", gemToken(c.returned)));
+  if (c.returned) chips.push(h("span", { class: "chip", role: "img", "aria-label": c.returned.label, title: c.returned.label }, "↩ ", gemToken(c.returned)));
   chips.push(h("span", { class: "chip" }, `👝 ${c.bag}`));
   if (c.deck) chips.push(h("span", { class: "chip" }, `🂠 ${c.deck}`));
   parts.push(h("div", { class: "tally" }, chips));
@@ -215,7 +235,7 @@ function centreDonkey(table) {
   const plays = c.plays.map((play) =>
     h(
       "div",
-      { class: `play-row${play.best ? " best" : ""}${last.has(play.key) ? " last" : ""}`, "data-key": play.key, "data-from": play.seat, "aria-label": play.label },
+      { class: `play-row${play.best ? " best" : ""}${last.has(play.key) ? " last" : ""}`, role: "group", "data-key": play.key, "data-from": play.seat, "aria-label": play.label },
       h("span", { class: "who", "aria-hidden": "true" }, table.players[play.seat].name),
       play.pass ? h("span", { class: "passed", "aria-hidden": "true" }, "—") : play.cards.map((card) => cardFace(card, { mini: true, attrs: { class: cardClass(card, last) } })),
     ),
@@ -224,7 +244,7 @@ function centreDonkey(table) {
     caption(c.heading),
     h("div", { class: `plays${c.donkey_round ? " donkey-round" : ""}` }, plays),
     c.donkey_holder !== null && c.donkey_holder !== undefined
-      ? h("div", { class: "tally" }, h("span", { class: "chip", "data-donkey": c.donkey_holder, "aria-label": c.donkey, title: c.donkey }, `🫏 → ${table.players[c.donkey_holder].name}`))
+      ? h("div", { class: "tally" }, h("span", { class: "chip", role: "img", "data-donkey": c.donkey_holder, "aria-label": c.donkey, title: c.donkey }, `🫏 → ${table.players[c.donkey_holder].name}`))
       : null, // on the table, the donkey lies among the round's cards
   ];
 }
@@ -244,11 +264,5 @@ function summary(table) {
       h("span", { class: "points" }, row.points, row.total !== undefined ? ` · ${say(table.texts, "table_total", { total: row.total })}` : ""),
     ),
   );
-  return h(
-    "section",
-    { class: "summary", role: "status", "data-summary": s.id, tabindex: "0", onclick: () => table.dismissSummary && table.dismissSummary(s.id) },
-    h("h2", {}, s.title),
-    rows,
-    h("p", { class: "hint" }, table.texts.table_continue),
-  );
+  return summaryBox(table, rows);
 }

@@ -22,7 +22,7 @@ export async function homeSections(tools) {
           { "data-done": lesson.done ? "yes" : "no" },
           h(
             "a",
-            { href: `?l=${lesson.game}${location.hash}`, "data-lesson-game": lesson.game },
+            { href: `?l=${lesson.game}`, "data-lesson-game": lesson.game },
             // ✓ a finished lesson; its step when begun
             lesson.done ? `✓ ${lesson.title}` : lesson.reached ? `${lesson.title} · ${lesson.reached + 1}/${lesson.steps}` : lesson.title,
           ),
@@ -48,7 +48,7 @@ export async function homeSections(tools) {
       "data-practice": "start",
       onclick: async () => {
         try {
-          await startPractice(api, game.value, level.value);
+          tools.open(`?m=${await startPractice(api, game.value, level.value)}`);
         } catch (error) {
           show(error.message, "refused");
         }
@@ -102,12 +102,12 @@ async function invite(tools, game, texts) {
   }
 }
 
-// A practice match against bots of ``level``: started by the server, then its table opens.
+// A practice match against bots of ``level``, started by the server: its table's number.
 export async function startPractice(api, game, level = "normal") {
   const { match } = await api("/api/practice", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ game, level }),
   });
-  location.search = `?m=${match}`;
+  return match;
 }

@@ -7,7 +7,7 @@
 // - bonus: tap a tile in the supply; keeping: tap tiles at hand to keep, then Done.
 // Only the legal moves the server sent are ever offered.
 
-import { h, header, say, space, tile } from "./dom.js";
+import { h, header, markScored, say, scoredPlaces, space, statusBar, tile, tileSummary } from "./dom.js";
 
 const TAKE = 0;
 const PLACE = 1;
@@ -53,18 +53,23 @@ export function drawSummerPavilion(table, picked, act) {
       return element;
     });
   const factories = view.factories.map((counts, index) =>
-    h("div", { class: "factory", "aria-label": say(texts, "factory", { number: index + 1 }) }, sourceTiles(counts, index + 1)),
+    h(
+      "div",
+      { class: "factory", role: "group", "aria-label": say(texts, "factory", { number: index + 1 }), "data-factory": index + 1 },
+      h("span", { class: "factory-number", "aria-hidden": "true" }, String(index + 1)),
+      sourceTiles(counts, index + 1),
+    ),
   );
   const centre = h(
     "div",
-    { class: "centre", "aria-label": texts.centre },
+    { class: "centre", role: "group", "aria-label": texts.centre },
     h("span", { class: "label" }, texts.centre),
-    view.first_player_tile === -1 ? h("span", { class: "marker", title: "1" }, "1") : null,
+    view.first_player_tile === -1 ? h("span", { class: "marker", title: "1", role: "img", "aria-label": "1" }, "1") : null,
     sourceTiles(view.centre, 0),
   );
   const supply = h(
     "div",
-    { class: "supply", "aria-label": texts.supply },
+    { class: "supply", role: "group", "aria-label": texts.supply },
     h("span", { class: "label" }, texts.supply),
     tilesOf(view.supply, (colour) => {
       const bonus = bonuses.some((a) => a[1] === colour);
@@ -121,13 +126,13 @@ export function drawSummerPavilion(table, picked, act) {
     "div",
     { class: "summer-pavilion" },
     header(table),
-    table.seat === null ? h("p", { class: "hint" }, texts.watching) : null,
+    tileSummary(table),
+    table.seat === null && table.status === "playing" && !table.replay ? h("p", { class: "hint" }, texts.watching) : null,
     h("p", { class: "wild" }, `${texts.wild}: `, tile(looks, wild, { small: true })),
-    hint ? h("p", { class: "hint" }, hint) : null,
     h("section", { class: "sources" }, factories, centre),
     supply,
-    actions.length ? h("div", { class: "actions" }, actions) : null,
     boards,
+    statusBar(table, legal.length ? hint : null, actions),
   );
 }
 
@@ -148,11 +153,15 @@ function board(table, seat, mine, act) {
     element.dataset.hand = colour;
     return element;
   });
+  const scored = scoredPlaces(table, (item) => `${item.star}.${item.space}`);
   const starBlocks = me.board.map((spaces, star) => {
     const starColour = view.star_colours[star];
     const cells = spaces.map((colour, index) => {
       const number = index + 1;
-      if (colour >= 0) return tile(looks, colour, { small: true, key: `star.${seat}.${star}.${index}.${colour}` });
+      if (colour >= 0) {
+        const laid = tile(looks, colour, { small: true, key: `star.${seat}.${star}.${index}.${colour}` });
+        return markScored(laid, scored.get(`${seat}.${star}.${number}`));
+      }
       const options = mine.fits ? mine.fits.filter((a) => a[1] === star && a[2] === number) : [];
       const lit = options.length > 0;
       const cell = space(String(view.numbers[star][index]), {
@@ -160,7 +169,7 @@ function board(table, seat, mine, act) {
         faint: starColour !== FREE,
         look: starColour !== FREE ? looks[starColour] : null,
         lit,
-        label: `${star}:${number}`,
+        label: `${say(texts, "space", { number: view.numbers[star][index] })}: ${texts.empty}`,
         onTap: lit
           ? () => (options.length === 1 ? act.move(options[0]) : act.pick({ ...picked, star, space: number }))
           : null,
@@ -169,17 +178,20 @@ function board(table, seat, mine, act) {
       cell.dataset.space = number;
       return cell;
     });
+    cells.forEach((cell, index) => placeOnStar(cell, index));
     const name = starColour === FREE ? h("span", { class: "space small free-star" }, "✳") : tile(looks, starColour, { small: true });
+    name.setAttribute("aria-hidden", "true"); // the star's group says its name
+    name.removeAttribute("role");
+    const starName = table.labels && table.labels.stars ? table.labels.stars[star] : String(star);
     return h(
       "div",
-      { class: `star${starColour === FREE ? " free" : ""}`, "data-star": star },
-      h("div", { class: "star-name" }, name),
-      h("div", { class: "star-spaces" }, cells),
+      { class: `star${starColour === FREE ? " free" : ""}`, "data-star": star, role: "group", "aria-label": starName },
+      h("div", { class: "star-spaces" }, h("span", { class: "star-shape", "aria-hidden": "true", style: starColour === FREE ? {} : { "--tile": looks[starColour].rgb } }), h("div", { class: "star-name" }, name), cells),
     );
   });
   return h(
     "section",
-    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat },
+    { class: `board${acting ? " acting" : ""}${seat === table.seat ? " mine" : ""}`, "data-seat": seat, role: "group", "aria-label": say(texts, "board", { name: players[seat].name }) },
     h(
       "h2",
       {},
@@ -188,10 +200,20 @@ function board(table, seat, mine, act) {
       view.first_player_tile === seat ? h("span", { class: "marker small", title: "1" }, "1") : null,
       h("span", { class: "score", title: texts.score }, String(me.score)),
     ),
-    h("div", { class: "hand" }, h("span", { class: "label" }, texts.hand), hand),
+    h("div", { class: "hand", role: "group", "aria-label": texts.hand }, h("span", { class: "label", "aria-hidden": "true" }, texts.hand), hand),
     me.corners.some((n) => n > 0)
       ? h("div", { class: "corners" }, h("span", { class: "label" }, texts.corners), tilesOf(me.corners, (c) => tile(looks, c, { small: true })))
       : null,
     h("div", { class: "stars" }, starBlocks),
   );
+}
+
+// A star's six spaces drawn round its middle as the board prints them: space 1 at the top,
+// then clockwise (--r, the ring's radius, and --sp, a space's size, come from the sheet).
+function placeOnStar(cell, index) {
+  const angle = ((index * 60 - 90) * Math.PI) / 180;
+  const x = Math.cos(angle).toFixed(3);
+  const y = Math.sin(angle).toFixed(3);
+  cell.style.setProperty("left", `calc(50% + var(--r) * ${x} - var(--sp) / 2)`);
+  cell.style.setProperty("top", `calc(50% + var(--r) * ${y} - var(--sp) / 2)`);
 }

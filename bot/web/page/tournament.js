@@ -17,7 +17,7 @@ export async function drawTournament(main, id, tools) {
     h("p", { class: "tournament-note" }, texts.tie_breaks),
     h("h2", {}, texts.rounds),
     page.played.length ? h("div", { class: "tournament-rounds" }, [...page.played].reverse().map((round, index) => roundOf(round, page, texts, index === 0))) : h("p", {}, texts.no_rounds),
-    h("p", {}, h("button", { type: "button", "data-home": "1", onclick: tools.home }, texts.home)),
+    h("p", {}, h("button", { type: "button", class: "action quiet", "data-home": "1", onclick: tools.home }, texts.home)),
   );
 }
 
@@ -62,7 +62,7 @@ function roundOf(round, page, texts, latest) {
     });
     let open = h("span", { class: "hint" }, texts.no_app);
     if (table.match !== null) {
-      const href = `?${table.live ? "m" : "r"}=${table.match}${location.hash}`;
+      const href = `?${table.live ? "m" : "r"}=${table.match}`; // the launch data stays in memory
       const words = table.live ? texts.open : texts.replay;
       open = h("a", { href, class: "table-link", "data-match": String(table.match), "aria-label": `${words}: ${name}` }, words);
     }

@@ -1,6 +1,7 @@
 """``python -m tests.bot.web.screenshots``: the table app at 400 px, for the docs
 (docs/table_<game>.png, and docs/table_<game>_dark.png in the dark theme): a seeded match a
-few moves in, seen by the player to act, tiles or cards picked and their choices lit. Needs
+few moves in, seen by the player to act, tiles or cards picked, their choices lit and the
+move's buttons in the status bar. Needs
 Debian's chromium (and, for the emoji, fonts-noto-color-emoji). Names of games as arguments:
 those alone."""
 
@@ -49,13 +50,26 @@ async def bot_with_the_app() -> AsyncIterator[TableBot]:
             yield TableBot(driver, api, url)
 
 
+WIDTH = 400
+
+
 async def table_page(browser, bot: TableBot, user, match, scheme: str = "light"):
-    """The table of ``match`` as ``user`` opens it, 400 px wide."""
-    page = await browser.new_page(viewport={"width": 400, "height": 800}, color_scheme=scheme)
+    """The table of ``match`` as ``user`` opens it, ``WIDTH`` px wide."""
+    page = await browser.new_page(viewport={"width": WIDTH, "height": 800}, color_scheme=scheme)
     await page.route("https://telegram.org/**", lambda route: route.abort())
     await page.goto(bot.page_url(user, match.id))
     await wait_for_version(page, match.version)
     return page
+
+
+async def whole_page(page, target: Path) -> None:
+    """The whole table in one picture, the status bar at its foot as on a phone: the
+    window made as tall as the page (a full-page capture would leave the fixed bar where
+    the first screen ends)."""
+    await page.evaluate("() => window.scrollTo(0, 0)")
+    height = await page.evaluate("() => document.documentElement.scrollHeight")
+    await page.set_viewport_size({"width": WIDTH, "height": height})
+    await page.screenshot(path=str(target))
 
 
 async def shoot_cards(game: str, browser) -> list[Path]:
@@ -80,13 +94,13 @@ async def shoot_cards(game: str, browser) -> list[Path]:
                 await tap(page, f".hand-fan .card.playable[data-card='{card}']:not(.chosen)")
             await page.evaluate("() => document.querySelector('.summary')?.click()")
             target = DOCS / f"table_{game}{suffix}.png"
-            await page.screenshot(path=str(target), full_page=True)
+            await whole_page(page, target)
             shots.append(target)
             await page.close()
         return shots
 
 
-async def shoot(game: str, browser) -> Path:
+async def shoot(game: str, browser) -> list[Path]:
     """A tile game a few rounds in, seen by the player to act with tiles picked."""
     module = play_azul if game == "azul" else play_summer_pavilion
     engine = get_engine(game)
@@ -97,18 +111,22 @@ async def shoot(game: str, browser) -> Path:
             await module.play_move(bot.driver, [ALICE, BOB], rng)
         match = await current_match(bot.driver)
         seat = min(engine.to_act(match.state))
-        page = await table_page(browser, bot, [ALICE, BOB][seat], match)
-        legal = engine.legal_actions(match.state, seat)
-        if game == "azul":
-            source, colour = legal[0][0], legal[0][1]
-            await tap(page, f".sources [data-source='{source}'][data-colour='{colour}']")
-        else:
-            places = [action for action in legal if action[0] == 1]  # a colour to place
-            if places:
-                await tap(page, f"[data-seat='{seat}'] [data-hand='{places[0][3]}']")
-        target = DOCS / f"table_{game}.png"
-        await page.screenshot(path=str(target), full_page=True)
-        return target
+        shots = []
+        for scheme, suffix in (("light", ""), ("dark", "_dark")):
+            page = await table_page(browser, bot, [ALICE, BOB][seat], match, scheme)
+            legal = engine.legal_actions(match.state, seat)
+            if game == "azul":
+                source, colour = legal[0][0], legal[0][1]
+                await tap(page, f".sources [data-source='{source}'][data-colour='{colour}']")
+            else:
+                places = [action for action in legal if action[0] == 1]  # a colour to place
+                if places:
+                    await tap(page, f"[data-seat='{seat}'] [data-hand='{places[0][3]}']")
+            target = DOCS / f"table_{game}{suffix}.png"
+            await whole_page(page, target)
+            shots.append(target)
+            await page.close()
+        return shots
 
 
 async def main(games: list[str]) -> None:
@@ -119,7 +137,7 @@ async def main(games: list[str]) -> None:
             if game in CARD_START:
                 print(*await shoot_cards(game, browser))
             else:
-                print(await shoot(game, browser))
+                print(*await shoot(game, browser))
         await browser.close()
 
 

@@ -27,7 +27,7 @@ async def tap_azul(page, seat: int, action: tuple) -> None:
     """A draft: the tiles of a colour in a source, then the line (the floor is line 5); on
     the grey wall, the column."""
     if len(action) == 1:
-        await tap(page, f"[data-seat='{seat}'] .space.lit[data-column='{action[0]}']")
+        await tap(page, f".status-bar [data-action='column'][data-column='{action[0]}']")
         return
     source, colour, line = action
     await tap(page, f".sources [data-source='{source}'][data-colour='{colour}']")

@@ -16,11 +16,12 @@ import pytest
 from bot.presentation.i18n import translator
 from bot.storage import StorageUnavailable
 from bot.table.host import get_host
+from bot.table.publishing import group_board
 from bot.telegram_api.callbacks import Callback, Kind
 from bot.web import limits
 from games import get_engine
 from games.core import encode_action
-from tests.bot import play_azul, play_summer_pavilion
+from tests.bot import play5211, play_azul, play_summer_pavilion
 from tests.bot.conftest import ALICE, BOB, CAROL, GROUP, MALLORY
 from tests.bot.handlers.test_inline import PAIR, open_table, stand_in, started
 from tests.bot.helpers import current_match, prompt
@@ -397,10 +398,22 @@ async def test_a_card_games_prompt_carries_the_app_too(table_bot):
 APP_CALLS_PER_MOVE = 2.5
 
 
-async def play_from_the_app(bot: TableBot, seed: int = 3) -> tuple[int, int]:
-    """A whole 2-player Azul match, every move sent by the app with both tables open:
-    the moves, and Telegram's sends, edits and deletes from the start on."""
-    match = await azul_match(bot)
+# ... and in 5211 (issue 55), whose players choose a part's cards at once: a part costs one
+# edit of the board, not one a player — each ✔ is on the players' open tables, and the
+# group's board waits for the part's cards to be shown (``GroupBoard._may_wait``)
+APP_CALLS_PER_MOVE_5211 = 1.0
+
+
+async def play_from_the_app(bot: TableBot, game: str = "azul", seed: int = 3) -> tuple[int, int]:
+    """A whole 2-player match, every move sent by the app with both tables open: the moves,
+    and Telegram's sends, edits and deletes from the start on."""
+    if game == "azul":
+        match = await azul_match(bot)
+    else:
+        await play5211.start_game(bot.driver, GROUP, ALICE, [ALICE, BOB])
+        await bot.driver.settle()
+        match = await current_match(bot.driver)
+    engine = get_engine(game)
     start = len(bot.api.calls)
     rng = random.Random(seed)
     moves = 0
@@ -415,8 +428,12 @@ async def play_from_the_app(bot: TableBot, seed: int = 3) -> tuple[int, int]:
             await reader.next()
         try:
             while (match := await current_match(bot.driver)).status == "playing":
-                seat, user = to_act(match)
-                action = play_azul.choose(match.state, seat, rng)
+                seat = min(engine.to_act(match.state))
+                user = [ALICE, BOB][seat]
+                if game == "azul":
+                    action = play_azul.choose(match.state, seat, rng)
+                else:
+                    action = rng.choice(engine.legal_actions(match.state, seat))
                 answer = await move(client, match.id, user, action, match.seats[seat].token)
                 assert answer.status_code == 200, answer.text
                 for reader in readers:  # both tables hear of it
@@ -440,6 +457,51 @@ async def test_a_match_played_from_the_app_costs_at_most_two_and_a_half_calls_a_
     moves, calls = await play_from_the_app(table_bot)
     assert moves > 20
     assert calls / moves <= APP_CALLS_PER_MOVE, (calls, moves)
+
+
+async def test_5211_played_from_the_app_costs_at_most_one_call_a_move(table_bot, unpaced):
+    moves, calls = await play_from_the_app(table_bot, "5211")
+    assert moves > 20
+    assert calls / moves <= APP_CALLS_PER_MOVE_5211, (calls, moves)
+    await table_bot.driver.settle()
+    match = await current_match(table_bot.driver)
+    assert match.status == "finished" and match.published == match.version  # all of it shown
+
+
+async def test_a_lone_ready_mark_reaches_the_group_board_after_a_moment(
+    table_bot, unpaced, monkeypatch
+):
+    """With both tables open, Alice's hidden choice waits for Bob's before the board shows
+    it — and, Bob taking his time, it shows a moment later anyway; from a chat prompt (a
+    table closed), at once."""
+    monkeypatch.setattr(group_board, "MARK_WAIT_SECONDS", 0.2)
+    driver = table_bot.driver
+    await play5211.start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    await driver.settle()
+    match = await current_match(driver)
+    engine = get_engine("5211")
+    board = play5211.board(driver, GROUP).text
+    async with table_bot.client() as client:
+        streams = [
+            client.stream("GET", f"/api/tables/{match.id}/live", headers=header(user))
+            for user in (ALICE, BOB)
+        ]
+        readers = [Events(await stream.__aenter__()) for stream in streams]
+        for reader in readers:
+            await reader.next()
+        try:
+            action = engine.legal_actions(match.state, 0)[0]
+            answer = await move(client, match.id, ALICE, action, match.seats[0].token)
+            assert answer.status_code == 200, answer.text
+            await driver.settle()
+            assert play5211.board(driver, GROUP).text == board  # Bob still chooses: it waits
+            await asyncio.sleep(0.4)
+            await driver.settle()
+            assert play5211.board(driver, GROUP).text != board  # Alice's ✔, shown
+            assert (await current_match(driver)).published == match.version + 1
+        finally:
+            for stream in streams:
+                await stream.__aexit__(None, None, None)
 
 
 async def test_without_web_app_url_the_chat_is_as_it_was(driver):

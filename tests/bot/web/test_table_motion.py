@@ -142,7 +142,11 @@ async def test_the_tile_games_share_the_seat_header_and_a_laid_tile_settles_in(t
     await slow_motion(page)
     seats = page.locator(".seats .seat")
     assert await seats.count() == 2
-    assert await seats.nth(seat).get_attribute("aria-label") == f"{PAIR[seat].first_name}: 0 points"
+    # the reader's own seat, whose turn it is: said, not only drawn
+    label = f"{PAIR[seat].first_name}: 0 points, Your turn, you"
+    assert await seats.nth(seat).get_attribute("aria-label") == label
+    other = f"{PAIR[1 - seat].first_name}: 0 points"
+    assert await seats.nth(1 - seat).get_attribute("aria-label") == other
     assert await page.locator(f".seats .seat.acting[data-seat='{seat}'] .clock").count() == 1
     engine = get_engine("azul")
     action = next(a for a in engine.legal_actions(match.state, seat) if a[2] != 5)  # a line

@@ -20,6 +20,7 @@ from tests.bot.tournaments.test_in_a_group import (
     tournament_message,
 )
 from tests.bot.web.conftest import TableBot, header, launch_data, open_page
+from tests.bot.web.table_checks import signed_links, targets, too_small
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 
@@ -137,12 +138,36 @@ async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromiu
     assert (await live.get_attribute("href")).startswith(f"?m={stored.matches[(2, 0)]}")
     replay = page.locator(f'a.table-link[data-match="{stored.matches[(1, 0)]}"]')
     assert (await replay.get_attribute("href")).startswith(f"?r={stored.matches[(1, 0)]}")
-    # no sideways scroll on a phone
+    # no sideways scroll on a phone; every link and button a thumb's size; no link signed
     assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    await page.set_viewport_size({"width": 360, "height": 740})
+    assert too_small(await targets(page)) == []
+    assert await signed_links(page) == []
     await live.click()
     await page.wait_for_url(f"**/app/?m={stored.matches[(2, 0)]}*")
     await page.locator(".seats").first.wait_for()  # the table drawn
-    assert page.errors == []
+    # the home links the tournament the player is in
+    home = await open_page(chromium, table_bot.page_url(ALICE))
+    link = home.locator(f"a.tournament-line[href='?t={tid}']")
+    await link.wait_for()
+    assert "🏆" in await link.inner_text()
+    await link.click()
+    await home.locator("table.standings").wait_for()
+    assert page.errors == [] and home.errors == []
+
+
+async def test_a_finished_tournament_table_offers_no_rematch(table_bot):
+    """The chat offers no rematch of a tournament's table (the tournament pairs the next):
+    nor does the app's end screen, and its route refuses one."""
+    tid = await running_swiss(table_bot)
+    stored = await get_host(table_bot.driver.app).storage.tournament(tid)
+    match = await get_host(table_bot.driver.app).storage.load(stored.matches[(1, 0)])
+    player = next(u for u in (ALICE, BOB, CAROL) if match.seat_of(u.id) is not None)
+    async with table_bot.client() as client:
+        table = await client.get(f"/api/tables/{match.id}", headers=header(player))
+        again = await client.post(f"/api/tables/{match.id}/rematch", headers=header(player))
+    assert table.json()["status"] == "finished" and table.json()["rematch"] is False
+    assert again.status_code == 409
 
 
 async def test_with_the_main_app_the_link_opens_the_page_over_the_group(main_app_bot, chromium):
