@@ -15,7 +15,7 @@ from bot.storage.tournaments import StoredTournament
 from bot.table.tournaments.screens import format_label, name_of, rules_line
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points, table_points
-from bot.tournaments.standings import standings
+from bot.tournaments.formats import standings
 from bot.web.tables import TABLE_GAMES
 
 # the page's words ("tournament.page." keys of the tournament catalogue)

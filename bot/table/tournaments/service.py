@@ -43,7 +43,7 @@ from bot.table.tournaments import screens
 from bot.telegram_api.messenger import MessageGone, Messenger, Unreachable
 from bot.tournaments.model import Format, Rules
 from bot.tournaments.pairing import NoNextRound, is_over, next_round
-from bot.tournaments.standings import standings
+from bot.tournaments.formats import standings
 from games import get_engine
 from games.ai import game_ai
 

@@ -10,9 +10,10 @@ import asyncpg
 import pytest
 
 from bot.storage import Storage, storage_for
+from bot.tournaments.formats import standings
 from bot.tournaments.model import Bye, ByeKind, Format, Round, Rules, Table
 from bot.tournaments.pairing import is_over, next_round
-from bot.tournaments.standings import points_by_player, standings
+from bot.tournaments.standings import points_by_player
 from tests.bot.databases import Database, Look
 from tests.bot.tournaments.helpers import by_lowest_id
 
@@ -145,4 +146,4 @@ async def test_byes_and_game_points_come_back_as_written(storage):
     assert stored.state.rules == rules
     assert stored.state.rounds[0].byes == (Bye(5, ByeKind.FULL),)
     assert stored.state.rounds[0].tables[0].game_points == (60, 41, 41, 12)
-    assert points_by_player(stored.state) == {1: 6, 2: 3, 3: 3, 4: 0, 5: 3}
+    assert points_by_player(stored.state) == {1: 12, 2: 6, 3: 6, 4: 0, 5: 6}
