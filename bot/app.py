@@ -170,6 +170,9 @@ def build_host(settings: Settings, application: Application) -> Host:
     # a database outage is told to the groups with a running match, once, and its end too
     outage = OutageNotice(storage, messenger, settings.default_language)
     storage.on_outage = outage
+    tournaments = Tournaments(settings, storage, messenger, languages, lock, publisher, timers)
+    # a tournament's table ends as one event carrying the match's record
+    storage.on_match_end = tournaments.match_ended
     return Host(
         settings,
         storage,
@@ -183,7 +186,7 @@ def build_host(settings: Settings, application: Application) -> Host:
         hints,
         outage,
         Draining(storage),
-        Tournaments(settings, storage, messenger, languages, lock, publisher, timers),
+        tournaments,
         SeasonPodiums(storage, messenger, languages, lambda: timers.clock()),
     )
 

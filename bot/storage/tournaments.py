@@ -26,8 +26,11 @@ from bot.tournaments.model import (
     Round,
     Rules,
     Table,
+    TieBreak,
     Tournament,
+    is_bot,
 )
+from games import get_engine
 
 ACTIVE_TOURNAMENT = ("lobby", "running")
 
@@ -50,6 +53,7 @@ class StoredTournament:
     names: dict[int, str]
     state: Tournament
     matches: dict[tuple[int, int], int]  # (round, table index) -> the table's match
+    told: frozenset[int] = frozenset()  # the rounds whose pairings message went out
 
     @property
     def rated(self) -> bool:
@@ -86,8 +90,9 @@ class TournamentStore:
         now = time.time()
         rows = await self._rows(
             "INSERT INTO tournaments (chat_id, thread_id, creator_id, game, options, format, "
-            "table_size, rounds, advance, turn_seconds, with_bots, starts_at, status, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) "
+            "table_size, rounds, advance, turn_seconds, with_bots, starts_at, tie_breaks, "
+            "status, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) "
             "ON CONFLICT DO NOTHING RETURNING id",
             (
                 chat_id,
@@ -102,6 +107,7 @@ class TournamentStore:
                 turn_seconds,
                 with_bots,
                 starts_at,
+                _tie_breaks(rules),
                 now,
                 now,
             ),
@@ -127,7 +133,8 @@ class TournamentStore:
                 (tournament_id,),
             )
             rounds = await tx.rows(
-                "SELECT number FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+                "SELECT number, message_id FROM tournament_rounds WHERE tournament_id = ? "
+                "ORDER BY number",
                 (tournament_id,),
             )
             tables = await tx.rows(
@@ -303,13 +310,14 @@ class TournamentStore:
         return (
             await self._run(
                 "UPDATE tournaments SET format = ?, table_size = ?, rounds = ?, advance = ?, "
-                "turn_seconds = ?, with_bots = ?, starts_at = ?, updated_at = ? "
+                "tie_breaks = ?, turn_seconds = ?, with_bots = ?, starts_at = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'lobby'",
                 (
                     rules.format.value,
                     rules.table_size,
                     rules.rounds,
                     rules.advance,
+                    _tie_breaks(rules),
                     turn_seconds,
                     with_bots,
                     starts_at,
@@ -319,6 +327,23 @@ class TournamentStore:
             )
             == 1
         )
+
+    async def set_round_message(self, tournament_id: int, number: int, message_id: int) -> None:
+        """A round's pairings message went out (told once, after a restart too)."""
+        await self._run(
+            "UPDATE tournament_rounds SET message_id = ? WHERE tournament_id = ? AND number = ?",
+            (message_id, tournament_id, number),
+        )
+
+    async def set_tournament_seeds(self, tournament_id: int, seeds: dict[int, int]) -> None:
+        """The entrants' seeds as the core ordered them (an elimination's, by rating)."""
+        async with self._transaction() as tx:
+            for user_id, seed in seeds.items():
+                await tx.run(
+                    "UPDATE tournament_entrants SET seed = ? WHERE tournament_id = ? "
+                    "AND user_id = ?",
+                    (seed, tournament_id, user_id),
+                )
 
     async def tournaments_of(self, user_id: int) -> list[int]:
         """The active tournaments a player is in (and has not withdrawn from)."""
@@ -347,10 +372,25 @@ class TournamentStore:
         return [row[0] for row in rows]
 
 
+def _tie_breaks(rules: Rules) -> str:
+    return ",".join(kind.value for kind in rules.tie_breaks)
+
+
 def _built(head, entrants, rounds, tables, byes) -> StoredTournament:
+    engine = get_engine(head["game"])
+    order = head["tie_breaks"] or ""
     rules = Rules(
-        Format(head["format"]), head["table_size"], rounds=head["rounds"], advance=head["advance"]
+        Format(head["format"]),
+        head["table_size"],
+        rounds=head["rounds"],
+        advance=head["advance"],
+        smallest=engine.min_players,
+        largest=engine.max_players,
+        bots=bool(head["with_bots"]),
+        tie_breaks=tuple(TieBreak(kind) for kind in order.split(",") if kind),
     )
+    # AI seats are never entrants (a tournament stored before they stopped being: skipped)
+    entrants = [row for row in entrants if not is_bot(row["user_id"])]
     tables_of: dict[int, list[Table]] = {}
     matches: dict[tuple[int, int], int] = {}
     for row in tables:
@@ -394,4 +434,5 @@ def _built(head, entrants, rounds, tables, byes) -> StoredTournament:
         names={row["user_id"]: row["name"] for row in entrants},
         state=state,
         matches=matches,
+        told=frozenset(row[0] for row in rounds if row[1] is not None),
     )

@@ -13,9 +13,9 @@ from bot.presentation.i18n import Translator, translator
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.table.tournaments.screens import format_label, name_of, rules_line
+from bot.tournaments.formats import standings
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points, table_points
-from bot.tournaments.formats import standings
 from bot.web.tables import TABLE_GAMES
 
 # the page's words ("tournament.page." keys of the tournament catalogue)

@@ -264,4 +264,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game, step)
     );
     """,
+    # 9: a tournament's tie-breaks in the order its creator chose, as SQLite's 15 ('' = its
+    # format's own)
+    """
+    ALTER TABLE tournaments ADD COLUMN tie_breaks TEXT NOT NULL DEFAULT '';
+    """,
 ]

@@ -291,4 +291,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game, step)
     );
     """,
+    # 15: a tournament's tie-breaks in the order its creator chose ('' = its format's
+    # own)
+    """
+    ALTER TABLE tournaments ADD COLUMN tie_breaks TEXT NOT NULL DEFAULT '';
+    """,
 ]

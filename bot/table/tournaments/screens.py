@@ -13,10 +13,10 @@ from bot.presentation.i18n import Translator, format_duration
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.telegram_api.callbacks import Callback, Kind
+from bot.tournaments.formats import standings
 from bot.tournaments.model import ByeKind, Format, Tournament
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points
-from bot.tournaments.formats import standings
 
 MEDALS = ("🥇", "🥈", "🥉")
 SHOWN_ROWS = 30  # standings rows in the message (Telegram's 4,096 characters); the rest: "…"

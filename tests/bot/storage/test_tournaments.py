@@ -136,7 +136,8 @@ async def test_late_join_and_withdrawal(storage):
 
 
 async def test_byes_and_game_points_come_back_as_written(storage):
-    rules = Rules(Format.SWISS, 4, rounds=2)
+    # (the game's limits come back from its engine: Azul seats 2 to 4)
+    rules = Rules(Format.SWISS, 4, rounds=2, smallest=2, largest=4)
     tournament_id = await with_entrants(storage, 5, rules)
     round_ = Round(1, (Table((1, 2, 3, 4)),), (Bye(5, ByeKind.FULL),))
     await storage.add_tournament_round(tournament_id, round_)
