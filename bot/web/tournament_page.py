@@ -49,12 +49,13 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
     for round_ in state.rounds:
         tables = []
         for index, table in enumerate(round_.tables):
-            points = table_points(table) if table.finished else {}
+            points = table_points(table, state.rules.table_size) if table.finished else {}
             seats = [
                 {
                     "name": name_of(stored, t, player),
                     "place": table.places[seat] if table.places is not None else None,
-                    "points": format_points(points[player]) if table.finished else None,
+                    # (an AI seat scores for nobody: no points)
+                    "points": format_points(points[player]) if player in points else None,
                     "me": player == asker,
                 }
                 for seat, player in enumerate(table.players)

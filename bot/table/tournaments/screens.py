@@ -13,10 +13,12 @@ from bot.presentation.i18n import Translator, format_duration
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.telegram_api.callbacks import Callback, Kind
-from bot.tournaments.formats import standings
-from bot.tournaments.model import ByeKind, Format, Tournament
+from bot.tournaments.formats import format_of, standings
+from bot.tournaments.formats.elimination import CHAMPION
+from bot.tournaments.model import ByeKind, Format, Rules, Tournament, is_bot
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points
+from bot.tournaments.standings import Row
 
 MEDALS = ("🥇", "🥈", "🥉")
 SHOWN_ROWS = 30  # standings rows in the message (Telegram's 4,096 characters); the rest: "…"
@@ -112,6 +114,8 @@ def lobby_screen(
         )
     second.append(press(tid, f"{clock_label(t, stored.turn_seconds)} ▸", "clock"))
     rows.append(second)
+    order = " → ".join(tie_names(t, state.rules))
+    rows.append([press(tid, f"⚙️ {t('tournament.ties_button', order=order)} ▸", "ties")])
     for name, value in stored.options.items():  # the game's own options, as in a lobby
         rows.append([press(tid, f"⚙️ {ui.option_label(t, name, value)} ▸", f"o.{name}")])
     bots = t("tournament.bots_on") if stored.with_bots else t("tournament.bots_off")
@@ -131,25 +135,93 @@ def starts_in_label(t: Translator, starts_in: str | None) -> str:
     return t("tournament.when", when=starts_in) if starts_in else t("tournament.when_by_hand")
 
 
+def tie_breaks_of(rules: Rules):
+    return format_of(rules).tie_breaks(rules)
+
+
+def tie_names(t: Translator, rules: Rules) -> list[str]:
+    """The tie-breaks' names, in the order the standings use them."""
+    return [t(f"tournament.tie.{kind.value}") for kind in tie_breaks_of(rules)]
+
+
 def standings_lines(t: Translator, stored: StoredTournament) -> list[str]:
-    rows = standings(stored.state)
-    lines = [t("tournament.standings_head")]
+    state = stored.state
+    rows = standings(state)
+    elimination = state.rules.format is Format.ELIMINATION
+    if elimination:
+        lines = [t("tournament.standings_head.elimination")]
+    else:
+        columns = " · ".join(tie_names(t, state.rules))
+        lines = [t("tournament.standings_head", measures=columns)]
+    order = tie_breaks_of(state.rules)
     for row in rows[:SHOWN_ROWS]:
         name = html.escape(name_of(stored, t, row.player))
         if row.withdrawn:
             name = f"<s>{name}</s> 🏳️"  # withdrawn: struck out, and flagged for screen readers
+        if elimination:
+            lines.append(
+                t(
+                    "tournament.standings_row.elimination",
+                    place=row.rank,
+                    name=name,
+                    detail=reached(t, row, state),
+                )
+            )
+            continue
+        ties = " · ".join(format_points(row.tie_break(kind)) for kind in order)
         lines.append(
             t(
                 "tournament.standings_row",
                 place=row.rank,
                 name=name,
                 points=format_points(row.points),
-                value=format_points(row.buchholz),
-                score=row.game_points,
+                ties=ties,
             )
         )
     if len(rows) > SHOWN_ROWS:
         lines.append(t.plural("tournament.more", len(rows) - SHOWN_ROWS))
+    return lines
+
+
+def reached(t: Translator, row: Row, state: Tournament) -> str:
+    """An elimination row's own columns: the round reached, the place at its table there,
+    and whether they went on."""
+    final = bool(state.rounds) and row.reached == len(state.rounds) and _final(state)
+    if row.table_place is None:
+        key = "playing" if row.status != "advanced" else "passed"
+    elif final:
+        key = "champion" if row.status == CHAMPION else "final"
+    else:
+        key = row.status
+    return t(f"tournament.reached.{key}", round=row.reached, table_place=row.table_place or 0)
+
+
+def _final(state: Tournament) -> bool:
+    last = state.rounds[-1]
+    return len(last.tables) == 1 and not last.byes
+
+
+def rule_lines(t: Translator, stored: StoredTournament) -> list[str]:
+    """The rules the standings follow, published with them: what a place is worth, the
+    tie-breaks in their order, and the tables that had bots."""
+    rules = stored.state.rules
+    if rules.format is Format.ELIMINATION:
+        lines = [t.plural("tournament.rule.elimination", rules.advance)]
+    elif rules.table_size == 2:
+        lines = [t("tournament.rule.two_player")]
+    else:
+        lines = [t("tournament.rule.multiplayer")]
+    first, second, third = tie_names(t, rules)
+    lines.append(t("tournament.tie_breaks", first=first, second=second, third=third))
+    with_bots = [
+        t("tournament.bot_table", round=round_.number, number=index)
+        for round_ in stored.state.rounds
+        for index, table in enumerate(round_.tables, 1)
+        if any(is_bot(player) for player in table.players)
+    ]
+    if with_bots:
+        shown = "; ".join(with_bots[:SHOWN_TABLES])
+        lines.append(t("tournament.bot_tables", tables=shown))
     return lines
 
 
@@ -201,7 +273,7 @@ def running_screen(
         if len(current.tables) > SHOWN_TABLES:
             lines.append(t.plural("tournament.more_tables", len(current.tables) - SHOWN_TABLES))
         lines += bye_lines(t, stored, current.byes)
-    lines += ["", t("tournament.tie_breaks")]
+    lines += ["", *rule_lines(t, stored)]
     if page_link is not None:
         label = html.escape(t("tournament.page.link"))
         lines.append(f'<a href="{html.escape(page_link)}">{label}</a>')
