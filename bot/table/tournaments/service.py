@@ -38,7 +38,7 @@ from bot.table.locks import MatchLocks
 from bot.table.publishing.lobby_view import option_choices
 from bot.table.publishing.messages import Ending
 from bot.table.publishing.publisher import Publisher
-from bot.table.timers import Timers
+from bot.table.timers import LATE_JOBS_RUN, Timers
 from bot.table.tournaments import screens
 from bot.telegram_api.messenger import MessageGone, Messenger, Unreachable
 from bot.tournaments import entries
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 ROUND_CHOICES = (3, 4, 5, 6, 7, 2)
 STARTS_IN = (0, 900, 3600, 86400)  # the lobby's start: by hand, or this long after choosing
 NO_SHOW_TIMEOUTS = 2  # timeouts in a row that withdraw a player after their match
-SWEEP_SECONDS = 5  # how often lobbies whose start time came are looked for
+SWEEP_SECONDS = 30  # the net behind each lobby's own start job: how often due ones are sought
 MEMBERSHIP_SECONDS = 60  # a member's right to join, asked of Telegram this seldom
 GAME_OPTION = "o."  # a lobby button's payload for one of the game's own options: o.<name>
 
@@ -239,8 +239,28 @@ class Tournaments:
             await self.storage.set_tournament_setup(
                 stored.id, rules, turn, bots, starts_at, options
             )
+        if option == "when":
+            self._start_at(stored.id, starts_at)
         self.redraw(stored.id)
         return True
+
+    def _start_at(self, tournament_id: int, starts_at: float | None) -> None:
+        """A job that starts the lobby at its time (the sweep is the net behind it): run
+        however late the event loop lets it fire, never dropped."""
+        job_queue = self.timers.job_queue
+        if job_queue is None:
+            return
+        name = f"tournament-start-{tournament_id}"
+        for job in job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+        if starts_at is None:
+            return
+        job_queue.run_once(
+            self._on_sweep,
+            when=max(0.0, starts_at - self.clock()),
+            name=name,
+            job_kwargs=LATE_JOBS_RUN,
+        )
 
     def starts_in(self, stored: StoredTournament) -> float | None:
         if stored.starts_at is None:
@@ -507,6 +527,8 @@ class Tournaments:
             stored = await self.storage.tournament(tournament_id)
             if stored.state.rules.bots:
                 self.storage.unrated_tournaments.add(tournament_id)
+            if stored.status == "lobby":
+                self._start_at(tournament_id, stored.starts_at)
             async with self._lock(tournament_id):
                 for match_id in stored.matches.values():
                     match = await self.storage.load(match_id)
@@ -520,7 +542,9 @@ class Tournaments:
             self.redraw(tournament_id)
         job_queue = self.timers.job_queue
         if job_queue is not None:
-            job_queue.run_repeating(self._on_sweep, SWEEP_SECONDS, name="tournament-starts")
+            job_queue.run_repeating(
+                self._on_sweep, SWEEP_SECONDS, name="tournament-starts", job_kwargs=LATE_JOBS_RUN
+            )
 
     async def _on_sweep(self, context) -> None:
         await self.start_due()
