@@ -319,14 +319,16 @@ def pairings_text(stored: StoredTournament, t: Translator) -> str:
 def podium_text(stored: StoredTournament, t: Translator) -> str:
     rows = standings(stored.state)
     lines = [t("tournament.podium_head", game=html.escape(get_ui(stored.game).title(t))), ""]
+    elimination = stored.state.rules.format is Format.ELIMINATION
     for row in rows[:3]:
         medal = MEDALS[row.rank - 1] if row.rank <= 3 else f"{row.rank}."
+        name = mention(stored, t, row.player)
+        if elimination:  # where they got to, not points nobody played for
+            detail = reached(t, row, stored.state)
+            lines.append(t("tournament.podium_row.elimination", medal=medal, name=name,
+                           detail=detail))  # fmt: skip
+            continue
         lines.append(
-            t(
-                "tournament.podium_row",
-                medal=medal,
-                name=mention(stored, t, row.player),
-                points=format_points(row.points),
-            )
+            t("tournament.podium_row", medal=medal, name=name, points=format_points(row.points))
         )
     return "\n".join(lines)
