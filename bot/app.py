@@ -307,7 +307,7 @@ async def _on_stop(application: Application) -> None:
     # (the next start computes them again, the same); let the messages go out before closing,
     # within Publisher.finish's bound (a PaaS kills a process about 30 s after SIGTERM)
     host = get_host(application)
-    await asyncio.gather(host.ai_seats.stop(), host.hints.close())
+    await asyncio.gather(host.ai_seats.stop(), host.hints.close(), host.tournaments.close())
     await host.publisher.finish()
     await host.outage.idle()
 

@@ -193,14 +193,19 @@ def ranked(
             return mine.sonneborn_berger
         return Fraction(mine.game_points)
 
-    def key(player: int) -> tuple:
-        head = prefix(player) if prefix is not None else ()
-        return (*head, -points[player], *(-measure(player, kind) for kind in order))
-
-    ranked = sorted(points, key=lambda player: (key(player), seeds[player]))
+    withdrawn = {e.player for e in tournament.entrants if e.withdrawn_after is not None}
+    keys = {  # each player's key once: a big field's Fractions are not cheap
+        player: (
+            *(prefix(player) if prefix is not None else ()),
+            -points[player],
+            *(-measure(player, kind) for kind in order),
+        )
+        for player in points
+    }
+    ranked = sorted(points, key=lambda player: (keys[player], seeds[player]))
     rows: list[Row] = []
     for position, player in enumerate(ranked, start=1):
-        tied_above = rows and key(rows[-1].player) == key(player)
+        tied_above = rows and keys[rows[-1].player] == keys[player]
         mine = tally[player]
         rows.append(
             Row(
@@ -211,7 +216,7 @@ def ranked(
                 game_points=mine.game_points,
                 played=mine.played,
                 byes=mine.byes,
-                withdrawn=tournament.entrant(player).withdrawn_after is not None,
+                withdrawn=player in withdrawn,
                 sonneborn_berger=mine.sonneborn_berger,
                 bot_tables=tuple(mine.bot_rounds),
                 **(columns(player) if columns is not None else {}),

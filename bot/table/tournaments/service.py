@@ -40,6 +40,7 @@ from bot.table.publishing.messages import Ending
 from bot.table.publishing.publisher import Publisher
 from bot.table.timers import LATE_JOBS_RUN, Timers
 from bot.table.tournaments import screens
+from bot.table.worker_pool import Overrun, WorkerPool
 from bot.telegram_api.messenger import MessageGone, Messenger, Unreachable
 from bot.tournaments import entries
 from bot.tournaments.formats import format_of, standings
@@ -56,6 +57,7 @@ STARTS_IN = (0, 900, 3600, 86400)  # the lobby's start: by hand, or this long af
 NO_SHOW_TIMEOUTS = 2  # timeouts in a row that withdraw a player after their match
 SWEEP_SECONDS = 30  # the net behind each lobby's own start job: how often due ones are sought
 MEMBERSHIP_SECONDS = 60  # a member's right to join, asked of Telegram this seldom
+PAIRING_SECONDS = 300.0  # a round's pairing's bound (1,000 players take well under 1 s)
 GAME_OPTION = "o."  # a lobby button's payload for one of the game's own options: o.<name>
 
 
@@ -104,6 +106,11 @@ class Tournaments:
         self._drawing: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
         self._members: dict[tuple[int, int], tuple[bool, float]] = {}
+        # the next round is paired in a worker process: FIDE's Dutch system matches in C
+        # holding the GIL, which a thread would not keep off the event loop (no worker
+        # processes, ``AI_WORKERS=0``: a thread all the same)
+        self.pairing = WorkerPool(min(settings.ai_workers, 1), "tournament pairing")
+        self._warming: asyncio.Task | None = None  # its worker started after start-up
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -376,8 +383,11 @@ class Tournaments:
                 await self._finish(stored)
                 return
             try:  # pairing a big field takes a while: not on the event loop
-                round_ = await asyncio.to_thread(next_round, state)
+                round_ = await self.pairing.run(PAIRING_SECONDS, next_round, state)
             except NoNextRound:
+                return
+            except Overrun:
+                log.error("tournament %s: pairing ran past %s s", stored.id, PAIRING_SECONDS)
                 return
             if not await self.storage.add_tournament_round(stored.id, round_):
                 return  # paired before (another start): what is stored stands
@@ -540,6 +550,7 @@ class Tournaments:
                             break
                 await self._advance(stored)
             self.redraw(tournament_id)
+        self._warming = asyncio.get_running_loop().create_task(self.pairing.warm())
         job_queue = self.timers.job_queue
         if job_queue is not None:
             job_queue.run_repeating(
@@ -611,7 +622,9 @@ class Tournaments:
                 page = self.messenger.main_app_link(param)
             elif self.publisher.tables.tournament_link(stored.id) is not None:
                 page = self.messenger.deep_link(f"p{stored.id}")
-            text, markup = screens.running_screen(
+            # the standings of a big field take tens of milliseconds: not on the event loop
+            text, markup = await asyncio.to_thread(
+                screens.running_screen,
                 stored,
                 t,
                 self._watch_link(stored),
@@ -637,6 +650,13 @@ class Tournaments:
         if self.publisher.tables.link(probe) is None:
             return lambda match_id: None
         return lambda match_id: self.messenger.deep_link(f"w{match_id}")
+
+    async def close(self) -> None:
+        """At shutdown: the pairing's worker stops (a round being paired is paired again at
+        the next start: nothing of it was written)."""
+        if self._warming is not None:
+            await asyncio.gather(self._warming, return_exceptions=True)
+        await self.pairing.close()
 
     async def idle(self) -> None:
         """Wait until every end heard is dealt with and every message drawn (tests)."""
