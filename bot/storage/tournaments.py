@@ -149,24 +149,17 @@ class TournamentStore:
             )
         return _built(head[0], entrants, rounds, tables, byes)
 
-    async def enter_tournament(self, tournament_id: int, user_id: int, name: str) -> bool:
-        """Adds the player (after everyone in, with a half bye for each round started);
-        False if they were in already."""
-        async with self._transaction() as tx:
-            started = await tx.rows(
-                "SELECT COUNT(*) FROM tournament_rounds WHERE tournament_id = ?", (tournament_id,)
-            )
-            seed = await tx.rows(
-                "SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_entrants "
-                "WHERE tournament_id = ?",
-                (tournament_id,),
-            )
-            added = await tx.run(
+    async def enter_tournament(self, tournament_id: int, entrant: Entrant, name: str) -> bool:
+        """Writes the entrant as the core made them (``entries.enter``: their seed, the
+        rounds they missed); False if they were in already."""
+        return (
+            await self._run(
                 "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed, "
                 "late_rounds) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (tournament_id, user_id, name, seed[0][0], started[0][0]),
+                (tournament_id, entrant.player, name, entrant.seed, entrant.late_rounds),
             )
-        return added == 1
+            == 1
+        )
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> bool:
         """Out of a tournament still in its lobby; False if they were not in it."""
@@ -179,15 +172,14 @@ class TournamentStore:
             == 1
         )
 
-    async def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> bool:
-        """Never paired again (the round being played still counts); False if they were not
-        in it or had withdrawn already."""
+    async def withdraw_from_tournament(self, tournament_id: int, entrant: Entrant) -> bool:
+        """Writes a withdrawal as the core made it (``entries.withdraw``: the last round
+        they are in); False if they were not in it or had withdrawn already."""
         return (
             await self._run(
-                "UPDATE tournament_entrants SET withdrawn_after = (SELECT COUNT(*) FROM "
-                "tournament_rounds WHERE tournament_id = ?) WHERE tournament_id = ? "
+                "UPDATE tournament_entrants SET withdrawn_after = ? WHERE tournament_id = ? "
                 "AND user_id = ? AND withdrawn_after IS NULL",
-                (tournament_id, tournament_id, user_id),
+                (entrant.withdrawn_after, tournament_id, entrant.player),
             )
             == 1
         )

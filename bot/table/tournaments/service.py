@@ -142,7 +142,11 @@ class Tournaments:
         record = await self.storage.user(creator_id)
         if record is not None and record.can_message:  # else they join by the link, which
             # opens the private chat their games are played in
-            await self.storage.enter_tournament(tournament_id, creator_id, creator_name)
+            stored = await self.storage.tournament(tournament_id)
+            entered = entries.enter(stored.state, creator_id)
+            await self.storage.enter_tournament(
+                tournament_id, entered.entrant(creator_id), creator_name
+            )
         self.redraw(tournament_id)
         return tournament_id
 
@@ -159,14 +163,11 @@ class Tournaments:
             if stored is None or stored.status not in ("lobby", "running"):
                 return "tournament.closed"
             try:
-                entries.enter(stored.state, user_id)
+                entered = entries.enter(stored.state, user_id)
             except entries.EntryClosed:
-                return (
-                    "tournament.already_in"
-                    if user_id in stored.names
-                    else ("tournament.late_closed")
-                )
-            await self.storage.enter_tournament(tournament_id, user_id, name)
+                in_already = user_id in stored.names
+                return "tournament.already_in" if in_already else "tournament.late_closed"
+            await self.storage.enter_tournament(tournament_id, entered.entrant(user_id), name)
         self.redraw(tournament_id)
         return "tournament.joined" if stored.status == "lobby" else "tournament.joined_late"
 
@@ -334,9 +335,14 @@ class Tournaments:
     async def withdraw(self, tournament_id: int, user_id: int) -> bool:
         """Never paired again; a match of theirs still running goes on with autopilot."""
         async with self._lock(tournament_id):
-            if not await self.storage.withdraw_from_tournament(tournament_id, user_id):
-                return False
             stored = await self.storage.tournament(tournament_id)
+            if stored is None or user_id not in stored.names:
+                return False
+            state = entries.withdraw(stored.state, user_id)
+            if not await self.storage.withdraw_from_tournament(
+                tournament_id, state.entrant(user_id)
+            ):
+                return False
         await self._autopilot(stored, user_id)
         self.redraw(tournament_id)
         return True
@@ -522,8 +528,11 @@ class Tournaments:
         t = await self.t_of(stored)
         for user_id, was_absent in absent:
             # (one who withdrew already, and whose game autopilot finished, is not told of)
-            if was_absent and await self.storage.withdraw_from_tournament(stored.id, user_id):
-                state = entries.withdraw(state, user_id)
+            if not was_absent or user_id not in stored.names:
+                continue
+            withdrawn = entries.withdraw(state, user_id)
+            if await self.storage.withdraw_from_tournament(stored.id, withdrawn.entrant(user_id)):
+                state = withdrawn
                 await self._say(
                     stored, t("tournament.no_show", name=screens.mention(stored, t, user_id))
                 )

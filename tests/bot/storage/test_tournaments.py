@@ -11,7 +11,7 @@ import pytest
 
 from bot.storage import Storage, storage_for
 from bot.tournaments.formats import standings
-from bot.tournaments.model import Bye, ByeKind, Format, Round, Rules, Table
+from bot.tournaments.model import Bye, ByeKind, Entrant, Format, Round, Rules, Table
 from bot.tournaments.pairing import is_over, next_round
 from bot.tournaments.standings import points_by_player
 from tests.bot.databases import Database, Look
@@ -37,7 +37,7 @@ async def storage(database):
 async def with_entrants(storage: Storage, players: int, rules: Rules = SWISS) -> int:
     tournament_id = await storage.create_tournament(GROUP, 0, 1, "azul", {"players": 2}, rules)
     for player in range(1, players + 1):
-        assert await storage.enter_tournament(tournament_id, player, f"P{player}")
+        assert await storage.enter_tournament(tournament_id, Entrant(player, player), f"P{player}")
     return tournament_id
 
 
@@ -46,7 +46,7 @@ async def test_one_tournament_at_a_time_in_a_topic_and_entries_counted_once(stor
     assert await storage.create_tournament(GROUP, 0, 2, "azul", {}, SWISS) is None
     assert await storage.create_tournament(GROUP, 7, 2, "azul", {}, SWISS) is not None
     assert await storage.active_tournament(GROUP) == tournament_id
-    assert not await storage.enter_tournament(tournament_id, 2, "P2")
+    assert not await storage.enter_tournament(tournament_id, Entrant(2, 9), "P2")
     assert await storage.leave_tournament(tournament_id, 3)
     assert not await storage.leave_tournament(tournament_id, 3)
     stored = await storage.tournament(tournament_id)
@@ -125,9 +125,9 @@ async def test_a_restart_during_pairing_pairs_nobody_twice(database):
 async def test_late_join_and_withdrawal(storage):
     tournament_id = await with_entrants(storage, 4, Rules(Format.SWISS, 2, rounds=4))
     await storage.add_tournament_round(tournament_id, Round(1, (Table((1, 2)), Table((3, 4)))))
-    assert await storage.enter_tournament(tournament_id, 5, "Late")
-    assert await storage.withdraw_from_tournament(tournament_id, 4)
-    assert not await storage.withdraw_from_tournament(tournament_id, 4)
+    assert await storage.enter_tournament(tournament_id, Entrant(5, 5, late_rounds=1), "Late")
+    assert await storage.withdraw_from_tournament(tournament_id, Entrant(4, 4, 0, 1))
+    assert not await storage.withdraw_from_tournament(tournament_id, Entrant(4, 4, 0, 2))
     stored = await storage.tournament(tournament_id)
     assert stored.state.entrant(5).late_rounds == 1
     assert stored.state.entrant(4).withdrawn_after == 1
