@@ -253,3 +253,17 @@ def test_a_field_too_big_for_the_dutch_library_is_grouped_by_score():
         tournament = play_round(tournament)
     assert len(set(pairs_met(tournament))) == len(pairs_met(tournament)), "no rematch"
     assert max(full_byes(tournament).values()) == 1
+
+
+def test_an_elimination_is_seeded_by_rating_with_newcomers_last():
+    from bot.tournaments.entries import seeded_by_rating
+
+    tournament = new(Rules(Format.ELIMINATION, 3, advance=1), 7)
+    # players 2, 5 and 7 are rated (7 best); the others are newcomers, in order of joining
+    seeded = seeded_by_rating(tournament, {2: 10.0, 5: 30.0, 7: 50.0})
+    order = [e.player for e in sorted(seeded.entrants, key=lambda e: e.seed)]
+    assert order == [7, 5, 2, 1, 3, 4, 6]
+    first = next_round(seeded)
+    # 7 at tables of 3: 4 + 3, no pass; the top seeds head the tables
+    assert not first.byes and sorted(len(t.players) for t in first.tables) == [3, 4]
+    assert {t.players[0] for t in first.tables} == {7, 5}
