@@ -10,9 +10,9 @@ from functools import cache
 from typing import Any
 
 from bot.presentation.i18n import Translator, translator
+from bot.presentation.tournaments import format_label, name_of, rules_line
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
-from bot.table.tournaments.screens import format_label, name_of, rules_line
 from bot.tournaments.formats import standings
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points, table_points

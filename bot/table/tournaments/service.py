@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from telegram.error import TelegramError
 
+from bot.presentation import tournaments as words
 from bot.presentation.i18n import Translator, format_duration
 from bot.settings import TURN_PRESETS, Settings
 from bot.storage import Match, Seat, Storage
@@ -408,7 +409,7 @@ class Tournaments:
         number = len(stored.state.rounds)
         if not number or number in stored.told:
             return
-        sent = await self._say(stored, screens.pairings_text(stored, await self.t_of(stored)))
+        sent = await self._say(stored, words.pairings_text(stored, await self.t_of(stored)))
         if sent is not None:
             await self.storage.set_round_message(stored.id, number, sent)
 
@@ -452,7 +453,7 @@ class Tournaments:
         async with self.lock(match.id):
             for player in seated:
                 seat = Seat(seat=len(match.seats), user_id=player, name="")
-                seat.name = screens.name_of(stored, t, player)
+                seat.name = words.name_of(stored, t, player)
                 if player < 0:
                     seat.ai = NORMAL
                 match.seats.append(seat)
@@ -466,7 +467,7 @@ class Tournaments:
         if not await self.storage.set_tournament_status(stored.id, "finished", ("running",)):
             return
         finished = dataclasses.replace(stored, status="finished")
-        await self._say(finished, screens.podium_text(finished, await self.t_of(finished)))
+        await self._say(finished, words.podium_text(finished, await self.t_of(finished)))
 
     # -- hearing the matches ------------------------------------------------------------------
     def match_ended(self, match: Match, record: MatchRecord) -> None:
@@ -534,7 +535,7 @@ class Tournaments:
             if await self.storage.withdraw_from_tournament(stored.id, withdrawn.entrant(user_id)):
                 state = withdrawn
                 await self._say(
-                    stored, t("tournament.no_show", name=screens.mention(stored, t, user_id))
+                    stored, t("tournament.no_show", name=words.mention(stored, t, user_id))
                 )
         return dataclasses.replace(stored, state=state)
 
@@ -623,7 +624,7 @@ class Tournaments:
             link = self.messenger.deep_link(f"t{stored.id}")
             text, markup = screens.lobby_screen(stored, t, link, when)
         elif stored.status == "cancelled" and not stored.state.rounds:
-            text, markup = t("tournament.cancelled_lobby", title=screens.title(t, stored)), None
+            text, markup = t("tournament.cancelled_lobby", title=words.title(t, stored)), None
         else:
             page = None  # its page in the app: opened in the group, or by the private chat
             param = self.publisher.tables.tournament_start_param(stored.id)
