@@ -345,6 +345,9 @@ async def test_a_restart_between_pairing_and_opening_the_tables(api, database, m
         assert reopened.state.rounds == paired.state.rounds
         assert sorted(reopened.matches) == [(1, 0), (1, 1)]
         assert len(set(reopened.matches.values())) == 2
+        # the round's pairings message, which the crash kept from going out, goes out once
+        pairings = [text for text in texts(driver, GROUP) if "Round 1 of 3: the tables" in text]
+        assert len(pairings) == 1
         await play_round(driver, [ALICE, BOB, CAROL, DAVE])
         done = await host(driver).storage.tournament(paired.id)
         assert done.status == "finished"
@@ -403,3 +406,23 @@ async def test_a_timed_start_is_scheduled_for_its_time_and_starts_then(driver: D
         await job_queue.stop(wait=False)
     assert (await stored(driver)).status == "running"
     assert any("Round 1 of 3" in text for text in texts(driver, GROUP))
+
+
+async def test_the_creator_picks_the_tie_breaks_order_and_the_standings_name_it(
+    driver: Driver, api
+):
+    await open_with(driver, ALICE, [ALICE, BOB])
+    assert "Ties: Buchholz → Sonneborn–Berger → game points" in str(
+        tournament_message(driver).buttons()
+    )
+    await driver.press_label(ALICE, GROUP, "Ties:")
+    assert "Ties: Sonneborn–Berger → Buchholz → game points" in str(
+        tournament_message(driver).buttons()
+    )
+    assert await driver.press_label(MALLORY, GROUP, "Ties:") == (
+        "Only its creator or an admin can do that."
+    )
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    text = tournament_message(driver).text
+    assert "(points · Sonneborn–Berger · Buchholz · game points)" in text
+    assert "Ties: Sonneborn–Berger, then Buchholz, then game points." in text
