@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
+from bot.tournaments.formats import format_of
 from bot.tournaments.model import Entrant, Round, Table, Tournament
 
 
@@ -20,7 +21,7 @@ def enter(tournament: Tournament, player: int) -> Tournament:
     """A player joins: before the start, or late (a half bye for each round already started)."""
     if any(entrant.player == player for entrant in tournament.entrants):
         raise EntryClosed("already in")
-    if tournament.rounds and not tournament.late_join_open():
+    if tournament.rounds and not format_of(tournament).late_join_open(tournament):
         raise EntryClosed("late entry is over")
     seed = max((entrant.seed for entrant in tournament.entrants), default=0) + 1
     entrant = Entrant(player, seed, late_rounds=len(tournament.rounds))

@@ -138,8 +138,3 @@ class Tournament:
         """Who is paired in this round, by seed."""
         playing = [entrant for entrant in self.entrants if entrant.active_in(round_number)]
         return sorted(playing, key=lambda entrant: entrant.seed)
-
-    def late_join_open(self) -> bool:
-        """Late entries are taken until half the rounds have started (not in a round robin,
-        whose schedule is fixed at the start, nor in an elimination)."""
-        return self.rules.format is Format.SWISS and 2 * len(self.rounds) < self.rules.rounds

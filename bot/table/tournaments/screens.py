@@ -25,6 +25,7 @@ from bot.presentation.tournaments import (
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.telegram_api.callbacks import Callback, Kind
+from bot.tournaments.formats import format_of
 from bot.tournaments.model import Format
 from bot.tournaments.pairing import planned_rounds
 
@@ -113,7 +114,7 @@ def running_screen(
         label = html.escape(t("tournament.page.link"))
         lines.append(f'<a href="{html.escape(page_link)}">{label}</a>')
     markup = None
-    if stored.status == "running" and state.late_join_open():
+    if stored.status == "running" and format_of(state).late_join_open(state):
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton(t("tournament.join_late"), url=late_link)]]
         )

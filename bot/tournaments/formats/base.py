@@ -35,6 +35,8 @@ class TournamentFormat(ABC):
         return number > self.planned_rounds(tournament) or len(tournament.active(number)) < 2
 
     def late_join_open(self, tournament: Tournament) -> bool:
+        """Whether late entries are taken now (not in a round robin, whose schedule is fixed
+        at the start, nor in an elimination)."""
         return False
 
     def tie_breaks(self, rules: Rules) -> tuple[TieBreak, ...]:

@@ -40,6 +40,7 @@ class Swiss(TournamentFormat):
         return tournament.rules.rounds
 
     def late_join_open(self, tournament: Tournament) -> bool:
+        """Until half the rounds have started."""
         return 2 * len(tournament.rounds) < tournament.rules.rounds
 
     def next_round(self, tournament: Tournament) -> Round | None:
