@@ -14,7 +14,7 @@ from bot.presentation.i18n import Translator, format_duration
 from bot.presentation.ui import get_ui
 from bot.tournaments.formats import format_of, standings
 from bot.tournaments.formats.elimination import CHAMPION
-from bot.tournaments.model import ByeKind, Format, Rules, Tournament, is_bot
+from bot.tournaments.model import ByeKind, Rules, Tournament, is_bot
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points
 from bot.tournaments.standings import Row
@@ -59,10 +59,10 @@ def mention(stored: Shown, t: Translator, player: int) -> str:
 
 
 def format_label(t: Translator, state: Tournament) -> str:
-    rules = state.rules
-    if rules.format is Format.ELIMINATION:
-        return t.plural("tournament.format.elimination", rules.advance)
-    return t(f"tournament.format.{rules.format.value}")
+    played = format_of(state)
+    if played.label_counts_advance:
+        return t.plural(played.label, state.rules.advance)
+    return t(played.label)
 
 
 def clock_label(t: Translator, seconds: int) -> str:
@@ -77,7 +77,7 @@ def rules_line(t: Translator, stored: Shown) -> str:
         format_label(t, state),
         t("tournament.table_size", count=state.rules.table_size),
         t("tournament.rounds", count=planned_rounds(state))
-        if state.rules.format is Format.SWISS or state.rounds
+        if format_of(state).rounds_chosen or state.rounds
         else t("tournament.rounds_from_field"),
         clock_label(t, stored.turn_seconds),
     ]
@@ -106,9 +106,9 @@ def tie_names(t: Translator, rules: Rules) -> list[str]:
 def standings_lines(t: Translator, stored: Shown) -> list[str]:
     state = stored.state
     rows = standings(state)
-    elimination = state.rules.format is Format.ELIMINATION
-    if elimination:
-        lines = [t("tournament.standings_head.elimination")]
+    own = format_of(state).own_standings
+    if own is not None:
+        lines = [t(f"tournament.standings_head.{own}")]
     else:
         columns = " · ".join(tie_names(t, state.rules))
         lines = [t("tournament.standings_head", measures=columns)]
@@ -117,10 +117,10 @@ def standings_lines(t: Translator, stored: Shown) -> list[str]:
         name = html.escape(name_of(stored, t, row.player))
         if row.withdrawn:
             name = f"<s>{name}</s> 🏳️"  # withdrawn: struck out, and flagged for screen readers
-        if elimination:
+        if own is not None:
             lines.append(
                 t(
-                    "tournament.standings_row.elimination",
+                    f"tournament.standings_row.{own}",
                     place=row.rank,
                     name=name,
                     detail=reached(t, row, state),
@@ -164,8 +164,9 @@ def rule_lines(t: Translator, stored: Shown) -> list[str]:
     """The rules the standings follow, published with them: what a place is worth, the
     tie-breaks in their order, and the tables that had bots."""
     rules = stored.state.rules
-    if rules.format is Format.ELIMINATION:
-        lines = [t.plural("tournament.rule.elimination", rules.advance)]
+    own = format_of(rules).own_standings
+    if own is not None:
+        lines = [t.plural(f"tournament.rule.{own}", rules.advance)]
     elif rules.table_size == 2:
         lines = [t("tournament.rule.two_player")]
     else:
@@ -241,13 +242,13 @@ def pairings_text(stored: Shown, t: Translator) -> str:
 def podium_text(stored: Shown, t: Translator) -> str:
     rows = standings(stored.state)
     lines = [t("tournament.podium_head", game=html.escape(get_ui(stored.game).title(t))), ""]
-    elimination = stored.state.rules.format is Format.ELIMINATION
+    own = format_of(stored.state).own_standings
     for row in rows[:3]:
         medal = MEDALS[row.rank - 1] if row.rank <= 3 else f"{row.rank}."
         name = mention(stored, t, row.player)
-        if elimination:  # where they got to, not points nobody played for
+        if own is not None:  # where they got to, not points nobody played for
             detail = reached(t, row, stored.state)
-            lines.append(t("tournament.podium_row.elimination", medal=medal, name=name,
+            lines.append(t(f"tournament.podium_row.{own}", medal=medal, name=name,
                            detail=detail))  # fmt: skip
             continue
         lines.append(

@@ -26,7 +26,6 @@ from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.telegram_api.callbacks import Callback, Kind
 from bot.tournaments.formats import format_of
-from bot.tournaments.model import Format
 from bot.tournaments.pairing import planned_rounds
 
 
@@ -61,7 +60,7 @@ def lobby_screen(
         ],
     ]
     second = []
-    if state.rules.format is Format.SWISS:
+    if format_of(state).rounds_chosen:
         second.append(
             press(tid, f"⚙️ {t('tournament.rounds', count=state.rules.rounds)} ▸", "rounds")
         )

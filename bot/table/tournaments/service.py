@@ -44,6 +44,7 @@ from bot.table.tournaments import screens
 from bot.table.worker_pool import Overrun, WorkerPool
 from bot.telegram_api.messenger import MessageGone, Messenger, Unreachable
 from bot.tournaments import entries
+from bot.tournaments.formats import choices as format_choices
 from bot.tournaments.formats import format_of, standings
 from bot.tournaments.model import TIE_BREAK_ORDERS, Format, Rules
 from bot.tournaments.pairing import NoNextRound, is_over, next_round
@@ -208,19 +209,14 @@ class Tournaments:
         options = None
         sizes = table_sizes(stored.game)
         if option == "format":
-            formats = [Format.SWISS]
-            formats.append(Format.ROUND_ROBIN if rules.table_size == 2 else Format.ELIMINATION)
-            chosen = next_value(formats, rules.format)
+            chosen = next_value(format_choices(rules.table_size), rules.format)
             rules = dataclasses.replace(
                 rules, format=chosen, advance=rules.table_size // 2, tie_breaks=()
             )
         elif option == "size":
             size = next_value(sizes, rules.table_size)
-            chosen = rules.format
-            if (chosen is Format.ROUND_ROBIN and size != 2) or (
-                chosen is Format.ELIMINATION and size < 3
-            ):
-                chosen = Format.SWISS
+            offered = format_choices(size)
+            chosen = rules.format if rules.format in offered else offered[0]
             rules = dataclasses.replace(rules, table_size=size, format=chosen, advance=size // 2)
         elif option == "ties":
             order = format_of(rules).tie_breaks(rules)
@@ -286,10 +282,11 @@ class Tournaments:
             rules = stored.state.rules
             if len(humans) < 2:
                 return "tournament.need_players"
-            tables = rules.format is not Format.ROUND_ROBIN  # (a round robin pairs any field)
-            if tables and not rules.bots and len(humans) < min(allowed_sizes(rules)):
+            played = format_of(rules)
+            short = len(humans) < min(allowed_sizes(rules))
+            if short and not played.pairs_any_field and not rules.bots:
                 return "tournament.need_table"
-            if rules.format is Format.ELIMINATION:  # seeded by the group's rating in the game
+            if played.seeds_by_rating:  # by the group's rating in the game
                 ratings = await self.storage.ratings_of(stored.game, stored.chat_id, humans)
                 seeded = entries.seeded_by_rating(stored.state, ratings)
                 await self.storage.set_tournament_seeds(

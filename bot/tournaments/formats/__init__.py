@@ -30,6 +30,12 @@ def _found() -> dict[Format, TournamentFormat]:
 FORMATS = _found()
 
 
+def choices(table_size: int) -> list[Format]:
+    """The formats a lobby offers at tables of this size, in their order."""
+    fitting = [f for f in FORMATS.values() if f.fits(table_size)]
+    return [f.format for f in sorted(fitting, key=lambda f: f.order)]
+
+
 def format_of(what: Tournament | Rules) -> TournamentFormat:
     rules = what.rules if isinstance(what, Tournament) else what
     return FORMATS[rules.format]

@@ -17,9 +17,19 @@ from bot.tournaments.model import Bye, ByeKind, Format, Round, Rules, Table, Tie
 class TournamentFormat(ABC):
     format: ClassVar[Format]
     default_tie_breaks: ClassVar[tuple[TieBreak, ...]]
-    # the message keys of its standings' heading and rows (bot.presentation's catalogues)
-    standings_row: ClassVar[str] = "tournament.standings_row"
-    standings_rule: ClassVar[str] = "tournament.rule.swiss"
+    order: ClassVar[int]  # its place among the lobby's choices
+    rounds_chosen: ClassVar[bool] = False  # the creator picks the rounds (else the field)
+    pairs_any_field: ClassVar[bool] = False  # needs no table's worth of players to start
+    seeds_by_rating: ClassVar[bool] = False  # seeds by the group's rating, not by joining
+    # its words: the message key of its name (counted by `advance` where it is plural), of
+    # its own standings' heading, row and rule (None: the points columns and rule)
+    label: ClassVar[str]
+    label_counts_advance: ClassVar[bool] = False
+    own_standings: ClassVar[str | None] = None
+
+    def fits(self, table_size: int) -> bool:
+        """Whether it is played at tables of this size."""
+        return True
 
     @abstractmethod
     def next_round(self, tournament: Tournament) -> Round | None:

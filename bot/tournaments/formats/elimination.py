@@ -34,8 +34,14 @@ PLAYING, ADVANCED, OUT, CHAMPION = "playing", "advanced", "out", "champion"
 class Elimination(TournamentFormat):
     format = Format.ELIMINATION
     default_tie_breaks = (TieBreak.GAME_POINTS, TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER)
-    standings_row = "tournament.standings_row.elimination"
-    standings_rule = "tournament.rule.elimination"
+    order = 2
+    seeds_by_rating = True
+    label = "tournament.format.elimination"
+    label_counts_advance = True
+    own_standings = "elimination"  # tournament.standings_head/row.elimination, its rule
+
+    def fits(self, table_size: int) -> bool:
+        return table_size >= 3
 
     def planned_rounds(self, tournament: Tournament) -> int:
         rules = tournament.rules

@@ -14,7 +14,12 @@ from bot.tournaments.model import Bye, ByeKind, Format, Round, Table, TieBreak, 
 class RoundRobin(TournamentFormat):
     format = Format.ROUND_ROBIN
     default_tie_breaks = (TieBreak.SONNEBORN_BERGER, TieBreak.BUCHHOLZ, TieBreak.GAME_POINTS)
-    standings_rule = "tournament.rule.round_robin"
+    order = 1
+    pairs_any_field = True
+    label = "tournament.format.round_robin"
+
+    def fits(self, table_size: int) -> bool:
+        return table_size == 2
 
     def planned_rounds(self, tournament: Tournament) -> int:
         size = len(tournament.entrants)

@@ -34,6 +34,9 @@ DUTCH_MAX_FIELD = 128
 
 class Swiss(TournamentFormat):
     format = Format.SWISS
+    order = 0
+    rounds_chosen = True
+    label = "tournament.format.swiss"
     default_tie_breaks = (TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER, TieBreak.GAME_POINTS)
 
     def planned_rounds(self, tournament: Tournament) -> int:
