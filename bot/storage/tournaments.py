@@ -6,7 +6,10 @@ What survives a restart, and how nothing happens twice: a round is written with 
 tables and byes in one transaction, and only if its number is new (a second pairing of the
 same round, after a restart in the middle of one, writes nothing); a table's result is set
 only while it is still empty (a match's end heard twice counts once); an entrant is added
-once. :meth:`TournamentStore.tournament` builds the pure core's state back from the rows.
+once. The rules live in the core, not here: an entrant, a withdrawal, a table's result and
+the seeds are written as the core made them (``bot.tournaments.entries``).
+:meth:`TournamentStore.tournament` builds the pure core's state back from the rows (the
+game's table limits from its engine; AI seats are never entrants).
 """
 
 from __future__ import annotations
