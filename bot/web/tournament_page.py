@@ -6,11 +6,13 @@ asker's language (the ``tournament`` catalogue)."""
 
 from __future__ import annotations
 
+import html
+import re
 from functools import cache
 from typing import Any
 
 from bot.presentation.i18n import Translator, translator
-from bot.presentation.tournaments import format_label, name_of, rules_line
+from bot.presentation.tournaments import format_label, name_of, rule_lines, rules_line
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.tournaments.formats import standings
@@ -88,8 +90,14 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
         "rounds": planned_rounds(state),
         "standings": rows,
         "played": rounds,
-        "texts": texts(t),
+        # the rules the standings follow (points, the tie-breaks in their order), as the
+        # group's message publishes them, in plain text
+        "texts": {**texts(t), "tie_breaks": _plain(" ".join(rule_lines(t, stored)))},
     }
+
+
+def _plain(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
 def texts(t: Translator) -> dict[str, str]:

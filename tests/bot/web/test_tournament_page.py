@@ -69,6 +69,11 @@ async def test_an_entrant_sees_standings_rounds_and_each_tables_match(table_bot)
     assert all(seat["place"] is None for seat in playing["players"])
     assert len(first["byes"]) == 1 and first["byes"][0]["kind"] == "full"
     assert page["texts"]["replay"] == "▶️ Replay"
+    # the rules the standings follow, as the group's message publishes them, in plain text
+    assert page["texts"]["tie_breaks"] == (
+        "Points: a win 1, a draw ½, a bye 1. "
+        "Ties: Buchholz, then Sonneborn–Berger, then game points."
+    )
 
 
 async def test_a_member_of_the_group_sees_it_in_their_language(table_bot):
