@@ -112,7 +112,6 @@ def standings_lines(t: Translator, stored: Shown) -> list[str]:
     else:
         columns = " · ".join(tie_names(t, state.rules))
         lines = [t("tournament.standings_head", measures=columns)]
-    order = tie_breaks_of(state.rules)
     for row in rows[:SHOWN_ROWS]:
         name = html.escape(name_of(stored, t, row.player))
         if row.withdrawn:
@@ -127,14 +126,14 @@ def standings_lines(t: Translator, stored: Shown) -> list[str]:
                 )
             )
             continue
-        ties = " · ".join(format_points(row.tie_break(kind)) for kind in order)
+        points, *ties = standings_cells(t, row, state)
         lines.append(
             t(
                 "tournament.standings_row",
                 place=row.rank,
                 name=name,
-                points=format_points(row.points),
-                ties=ties,
+                points=points,
+                ties=" · ".join(ties),
             )
         )
     if len(rows) > SHOWN_ROWS:
@@ -145,14 +144,41 @@ def standings_lines(t: Translator, stored: Shown) -> list[str]:
 def reached(t: Translator, row: Row, state: Tournament) -> str:
     """An elimination row's own columns: the round reached, the place at its table there,
     and whether they went on."""
+    key = _outcome(row, state)
+    return t(f"tournament.reached.{key}", round=row.reached, table_place=row.table_place or 0)
+
+
+def _outcome(row: Row, state: Tournament) -> str:
+    """Where an elimination row stands: playing, passed, advanced, out, final, champion."""
     final = bool(state.rounds) and row.reached == len(state.rounds) and _final(state)
     if row.table_place is None:
-        key = "playing" if row.status != "advanced" else "passed"
-    elif final:
-        key = "champion" if row.status == CHAMPION else "final"
-    else:
-        key = row.status
-    return t(f"tournament.reached.{key}", round=row.reached, table_place=row.table_place or 0)
+        return "playing" if row.status != "advanced" else "passed"
+    if final:
+        return "champion" if row.status == CHAMPION else "final"
+    return row.status
+
+
+# an elimination's own columns, as a table shows them apart (the message joins them)
+OWN_COLUMNS = ("round_reached", "table_place", "outcome")
+
+
+def standings_columns(t: Translator, rules: Rules) -> list[str]:
+    """The standings' columns after rank and name, as the message names them: points and
+    the tie-breaks in the creator's order, or a format's own columns."""
+    own = format_of(rules).own_standings
+    if own is not None:
+        return [t(f"tournament.column.{own}.{column}") for column in OWN_COLUMNS]
+    return [t("tournament.column.points"), *tie_names(t, rules)]
+
+
+def standings_cells(t: Translator, row: Row, state: Tournament) -> list[str]:
+    """A row's values under `standings_columns`."""
+    if format_of(state).own_standings is not None:
+        place = str(row.table_place) if row.table_place is not None else "–"
+        outcome = t(f"tournament.outcome.{_outcome(row, state)}")
+        return [str(row.reached), place, outcome]
+    order = tie_breaks_of(state.rules)
+    return [format_points(row.points), *(format_points(row.tie_break(kind)) for kind in order)]
 
 
 def _final(state: Tournament) -> bool:

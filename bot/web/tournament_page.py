@@ -12,7 +12,14 @@ from functools import cache
 from typing import Any
 
 from bot.presentation.i18n import Translator, translator
-from bot.presentation.tournaments import format_label, name_of, rule_lines, rules_line
+from bot.presentation.tournaments import (
+    format_label,
+    name_of,
+    rule_lines,
+    rules_line,
+    standings_cells,
+    standings_columns,
+)
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.tournaments.formats import standings
@@ -22,9 +29,9 @@ from bot.web.tables import TABLE_GAMES
 
 # the page's words ("tournament.page." keys of the tournament catalogue)
 PAGE_TEXTS = (
-    "standings", "rank", "player", "points", "buchholz", "game_points", "withdrawn",
+    "standings", "rank", "player", "withdrawn",
     "rounds", "round", "table", "playing", "done", "stopped", "open", "replay", "no_app",
-    "tie_breaks", "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
+    "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
 )  # fmt: skip
 
 
@@ -39,9 +46,8 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
         {
             "rank": row.rank,
             "name": name_of(stored, t, row.player),
-            "points": format_points(row.points),
-            "buchholz": format_points(row.buchholz),
-            "game_points": row.game_points,
+            # under `columns`: points and the tie-breaks in their order, or the format's own
+            "cells": standings_cells(t, row, state),
             "withdrawn": row.withdrawn,
             "me": row.player == asker,
         }
@@ -88,11 +94,13 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
         "status_text": t(f"tournament.page.status.{stored.status}"),
         "round": len(state.rounds),
         "rounds": planned_rounds(state),
+        "columns": standings_columns(t, state.rules),
         "standings": rows,
+        # the rules the standings follow (what a place is worth, the tie-breaks in their
+        # order, the tables that had bots), as the group's message publishes them, plain
+        "notes": [_plain(line) for line in rule_lines(t, stored)],
         "played": rounds,
-        # the rules the standings follow (points, the tie-breaks in their order), as the
-        # group's message publishes them, in plain text
-        "texts": {**texts(t), "tie_breaks": _plain(" ".join(rule_lines(t, stored)))},
+        "texts": texts(t),
     }
 
 
