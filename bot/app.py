@@ -171,6 +171,9 @@ def build_host(settings: Settings, application: Application) -> Host:
     # a database outage is told to the groups with a running match, once, and its end too
     outage = OutageNotice(storage, messenger, settings.default_language)
     storage.on_outage = outage
+    tournaments = Tournaments(settings, storage, messenger, languages, lock, publisher, timers)
+    # a tournament's table ends as one event carrying the match's record
+    storage.on_match_end = tournaments.match_ended
     return Host(
         settings,
         storage,
@@ -184,7 +187,7 @@ def build_host(settings: Settings, application: Application) -> Host:
         hints,
         outage,
         Draining(storage),
-        Tournaments(settings, storage, messenger, languages, lock, publisher, timers),
+        tournaments,
         SeasonPodiums(storage, messenger, languages, lambda: timers.clock()),
     )
 
@@ -305,7 +308,7 @@ async def _on_stop(application: Application) -> None:
     # (the next start computes them again, the same); let the messages go out before closing,
     # within Publisher.finish's bound (a PaaS kills a process about 30 s after SIGTERM)
     host = get_host(application)
-    await asyncio.gather(host.ai_seats.stop(), host.hints.close())
+    await asyncio.gather(host.ai_seats.stop(), host.hints.close(), host.tournaments.close())
     await host.publisher.finish()
     await host.outage.idle()
 

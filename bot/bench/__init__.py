@@ -355,14 +355,17 @@ def main(argv: list[str] | None = None) -> None:
 
 
 @asynccontextmanager
-async def bot_for_a_bench(database: Path, api: FakeTelegram) -> AsyncIterator[Driver]:
-    """The whole bot against ``api`` on a SQLite file, with no pace and no AI workers (a
-    bench counts every call and plays every move itself); its driver, until it stops."""
+async def bot_for_a_bench(
+    database: Path, api: FakeTelegram, ai_workers: int = 0
+) -> AsyncIterator[Driver]:
+    """The whole bot against ``api`` on a SQLite file, with no pace and (by default) no AI
+    workers (a bench counts every call and plays every move itself); its driver, until it
+    stops."""
     settings = Settings(
         telegram_bot_token="123456:BENCH",
         database_path=database,
         rate_limit=False,
-        ai_workers=0,
+        ai_workers=ai_workers,
         _env_file=None,
     )
     app = build_application(settings, request=api)

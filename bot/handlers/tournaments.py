@@ -17,7 +17,7 @@ from bot.table.host import BotContext, Host
 from bot.table.tournaments.service import GAME_OPTION
 from bot.telegram_api.callbacks import Callback, Kind
 
-LOBBY_OPTIONS = ("format", "size", "rounds", "clock", "bots", "when")
+LOBBY_OPTIONS = ("format", "size", "rounds", "ties", "clock", "bots", "when")
 STOP, KEEP = "stop", "keep"
 
 
@@ -309,6 +309,7 @@ async def withdraw_button(update: Update, context: BotContext, stored: StoredTou
 
 async def left_the_group(chat_id: int, user_id: int, context: BotContext) -> None:
     """A member left the group (or was removed): out of its tournaments, cleanly."""
+    context.host.tournaments.forget_member(chat_id, user_id)
     await context.host.tournaments.withdraw_everywhere(user_id, chat_id)
     await context.host.tournaments.idle()
 

@@ -146,9 +146,10 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
         # called with True when calls start being refused (StorageUnavailable), with False
         # when the database takes them again: once each per outage
         self.on_outage: Callable[[bool], None] = lambda started: None
-        # called with each started match whose end (finished or cancelled) was just committed:
-        # a tournament hears its tables end here (the match knows only its tournament's id)
-        self.on_match_end: Callable[[Match], None] = lambda match: None
+        # called with each started match whose end (finished or cancelled) was just committed,
+        # and its record (built once, as written): a tournament hears its tables end here
+        # (the match knows only its tournament's id); wired by bot.app
+        self.on_match_end: Callable[[Match, MatchRecord], None] = lambda match, record: None
         # tournaments filled with bots, whose tables rate nobody (kept by their service)
         self.unrated_tournaments: set[int] = set()
         self.out_of_service = False
@@ -556,7 +557,7 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
             match.logged = len(entries)
         self._remember(match, display=False)
         if write.record is not None:
-            self.on_match_end(match)
+            self.on_match_end(match, write.record)
 
     def _remember(self, match: Match, display: bool) -> None:
         """Write a saved match through to the cache: its play fields, or its display fields

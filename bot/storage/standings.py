@@ -131,6 +131,20 @@ class Standings:
         )
         return [Standing(row[0], row[1], row[2], row[3]) for row in rows]
 
+    async def ratings_of(
+        self, game: str, chat_id: int, user_ids: Sequence[int]
+    ) -> dict[int, float]:
+        """The group's rating (the ordinal) of each of these players who has one in the game."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self._rows(
+            f"SELECT user_id, ordinal FROM ratings WHERE scope = ? AND game = ? "
+            f"AND user_id IN ({marks})",
+            (chat_id, game, *user_ids),
+        )
+        return {row[0]: row[1] for row in rows}
+
     async def rated_games(self, games: Sequence[str], chat_id: int | None = None) -> list[str]:
         """Those of ``games`` that have a leaderboard in this scope (one index probe each,
         not a scan of the scope's ratings)."""

@@ -6,7 +6,10 @@ What survives a restart, and how nothing happens twice: a round is written with 
 tables and byes in one transaction, and only if its number is new (a second pairing of the
 same round, after a restart in the middle of one, writes nothing); a table's result is set
 only while it is still empty (a match's end heard twice counts once); an entrant is added
-once. :meth:`TournamentStore.tournament` builds the pure core's state back from the rows.
+once. The rules live in the core, not here: an entrant, a withdrawal, a table's result and
+the seeds are written as the core made them (``bot.tournaments.entries``).
+:meth:`TournamentStore.tournament` builds the pure core's state back from the rows (the
+game's table limits from its engine; AI seats are never entrants).
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from bot.tournaments.model import (
     Round,
     Rules,
     Table,
+    TieBreak,
     Tournament,
+    is_bot,
 )
+from games import get_engine
 
 ACTIVE_TOURNAMENT = ("lobby", "running")
 
@@ -50,6 +56,7 @@ class StoredTournament:
     names: dict[int, str]
     state: Tournament
     matches: dict[tuple[int, int], int]  # (round, table index) -> the table's match
+    told: frozenset[int] = frozenset()  # the rounds whose pairings message went out
 
     @property
     def rated(self) -> bool:
@@ -86,8 +93,9 @@ class TournamentStore:
         now = time.time()
         rows = await self._rows(
             "INSERT INTO tournaments (chat_id, thread_id, creator_id, game, options, format, "
-            "table_size, rounds, advance, turn_seconds, with_bots, starts_at, status, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) "
+            "table_size, rounds, advance, turn_seconds, with_bots, starts_at, tie_breaks, "
+            "status, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) "
             "ON CONFLICT DO NOTHING RETURNING id",
             (
                 chat_id,
@@ -102,6 +110,7 @@ class TournamentStore:
                 turn_seconds,
                 with_bots,
                 starts_at,
+                _tie_breaks(rules),
                 now,
                 now,
             ),
@@ -127,7 +136,8 @@ class TournamentStore:
                 (tournament_id,),
             )
             rounds = await tx.rows(
-                "SELECT number FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+                "SELECT number, message_id FROM tournament_rounds WHERE tournament_id = ? "
+                "ORDER BY number",
                 (tournament_id,),
             )
             tables = await tx.rows(
@@ -142,24 +152,17 @@ class TournamentStore:
             )
         return _built(head[0], entrants, rounds, tables, byes)
 
-    async def enter_tournament(self, tournament_id: int, user_id: int, name: str) -> bool:
-        """Adds the player (after everyone in, with a half bye for each round started);
-        False if they were in already."""
-        async with self._transaction() as tx:
-            started = await tx.rows(
-                "SELECT COUNT(*) FROM tournament_rounds WHERE tournament_id = ?", (tournament_id,)
-            )
-            seed = await tx.rows(
-                "SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_entrants "
-                "WHERE tournament_id = ?",
-                (tournament_id,),
-            )
-            added = await tx.run(
+    async def enter_tournament(self, tournament_id: int, entrant: Entrant, name: str) -> bool:
+        """Writes the entrant as the core made them (``entries.enter``: their seed, the
+        rounds they missed); False if they were in already."""
+        return (
+            await self._run(
                 "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed, "
                 "late_rounds) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (tournament_id, user_id, name, seed[0][0], started[0][0]),
+                (tournament_id, entrant.player, name, entrant.seed, entrant.late_rounds),
             )
-        return added == 1
+            == 1
+        )
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> bool:
         """Out of a tournament still in its lobby; False if they were not in it."""
@@ -172,15 +175,14 @@ class TournamentStore:
             == 1
         )
 
-    async def withdraw_from_tournament(self, tournament_id: int, user_id: int) -> bool:
-        """Never paired again (the round being played still counts); False if they were not
-        in it or had withdrawn already."""
+    async def withdraw_from_tournament(self, tournament_id: int, entrant: Entrant) -> bool:
+        """Writes a withdrawal as the core made it (``entries.withdraw``: the last round
+        they are in); False if they were not in it or had withdrawn already."""
         return (
             await self._run(
-                "UPDATE tournament_entrants SET withdrawn_after = (SELECT COUNT(*) FROM "
-                "tournament_rounds WHERE tournament_id = ?) WHERE tournament_id = ? "
+                "UPDATE tournament_entrants SET withdrawn_after = ? WHERE tournament_id = ? "
                 "AND user_id = ? AND withdrawn_after IS NULL",
-                (tournament_id, tournament_id, user_id),
+                (entrant.withdrawn_after, tournament_id, entrant.player),
             )
             == 1
         )
@@ -303,13 +305,14 @@ class TournamentStore:
         return (
             await self._run(
                 "UPDATE tournaments SET format = ?, table_size = ?, rounds = ?, advance = ?, "
-                "turn_seconds = ?, with_bots = ?, starts_at = ?, updated_at = ? "
+                "tie_breaks = ?, turn_seconds = ?, with_bots = ?, starts_at = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'lobby'",
                 (
                     rules.format.value,
                     rules.table_size,
                     rules.rounds,
                     rules.advance,
+                    _tie_breaks(rules),
                     turn_seconds,
                     with_bots,
                     starts_at,
@@ -319,6 +322,23 @@ class TournamentStore:
             )
             == 1
         )
+
+    async def set_round_message(self, tournament_id: int, number: int, message_id: int) -> None:
+        """A round's pairings message went out (told once, after a restart too)."""
+        await self._run(
+            "UPDATE tournament_rounds SET message_id = ? WHERE tournament_id = ? AND number = ?",
+            (message_id, tournament_id, number),
+        )
+
+    async def set_tournament_seeds(self, tournament_id: int, seeds: dict[int, int]) -> None:
+        """The entrants' seeds as the core ordered them (an elimination's, by rating)."""
+        async with self._transaction() as tx:
+            for user_id, seed in seeds.items():
+                await tx.run(
+                    "UPDATE tournament_entrants SET seed = ? WHERE tournament_id = ? "
+                    "AND user_id = ?",
+                    (seed, tournament_id, user_id),
+                )
 
     async def tournaments_of(self, user_id: int) -> list[int]:
         """The active tournaments a player is in (and has not withdrawn from)."""
@@ -347,10 +367,25 @@ class TournamentStore:
         return [row[0] for row in rows]
 
 
+def _tie_breaks(rules: Rules) -> str:
+    return ",".join(kind.value for kind in rules.tie_breaks)
+
+
 def _built(head, entrants, rounds, tables, byes) -> StoredTournament:
+    engine = get_engine(head["game"])
+    order = head["tie_breaks"] or ""
     rules = Rules(
-        Format(head["format"]), head["table_size"], rounds=head["rounds"], advance=head["advance"]
+        Format(head["format"]),
+        head["table_size"],
+        rounds=head["rounds"],
+        advance=head["advance"],
+        smallest=engine.min_players,
+        largest=engine.max_players,
+        bots=bool(head["with_bots"]),
+        tie_breaks=tuple(TieBreak(kind) for kind in order.split(",") if kind),
     )
+    # AI seats are never entrants (a tournament stored before they stopped being: skipped)
+    entrants = [row for row in entrants if not is_bot(row["user_id"])]
     tables_of: dict[int, list[Table]] = {}
     matches: dict[tuple[int, int], int] = {}
     for row in tables:
@@ -394,4 +429,5 @@ def _built(head, entrants, rounds, tables, byes) -> StoredTournament:
         names={row["user_id"]: row["name"] for row in entrants},
         state=state,
         matches=matches,
+        told=frozenset(row[0] for row in rounds if row[1] is not None),
     )

@@ -96,6 +96,14 @@ class WorkerPool:
                 result.cancel()
         return result.result()
 
+    async def warm(self) -> None:
+        """Start the workers now, from a thread: spawning them takes a second that the event
+        loop must not wait through (a call's first use would spawn them on it)."""
+        if self.workers == 0 or self._closed:
+            return
+        executor = self._current()
+        await asyncio.to_thread(lambda: executor.submit(int).result())
+
     async def close(self) -> None:
         """Shutdown: drop calls not started and wait for those running — for at most
         :data:`CLOSE_SECONDS`, then kill the workers (a runaway must not hold up a stop)."""

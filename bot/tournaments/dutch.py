@@ -2,8 +2,9 @@
 
 The tournament's history is handed to the library as the TRF it reads (built in memory, never
 written to a file): a starting number per entrant in seed order, each round's result as FIDE
-writes it (a pairing-allocated bye "U", a late joiner's half bye "H", absence "Z"), and the
-withdrawn left out of the round. The Dutch system never pairs two players twice and never
+writes it (a pairing-allocated bye "U", a late joiner's half bye "H", absence "Z"; a game
+against an AI seat as the unpaired round it stands for), and the withdrawn left out of the
+round. The Dutch system never pairs two players twice and never
 gives the pairing-allocated bye twice; when that is impossible (small fields, long
 tournaments) it says so and the caller pairs by :mod:`.grouping` instead.
 """
@@ -17,9 +18,14 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 
-from bot.tournaments.model import ByeKind, Tournament
+from bot.tournaments.model import ByeKind, Tournament, is_bot
 
 _BYES = {ByeKind.FULL: ResultToken.PAIRING_ALLOCATED_BYE, ByeKind.HALF: ResultToken.HALF_POINT_BYE}
+_BOT_GAME = {  # a game against an AI seat, as the unpaired round it stands for
+    ResultToken.WIN: ResultToken.PAIRING_ALLOCATED_BYE,
+    ResultToken.DRAW: ResultToken.HALF_POINT_BYE,
+    ResultToken.LOSS: ResultToken.ZERO_POINT_BYE,
+}
 _POINTS_TIMES_TEN = {
     ResultToken.WIN: 10,
     ResultToken.DRAW: 5,
@@ -68,6 +74,14 @@ def _trf(tournament: Tournament) -> ParsedTrf:
                 raise ValueError("pairing a round before the last one ended")
             first, second = table.players
             tokens = _game_tokens(table.places)
+            if is_bot(first) or is_bot(second):  # a game against an AI seat: to the Dutch
+                # system, the round a bye would have been (it is never a second one)
+                human, token = (second, tokens[1]) if is_bot(first) else (first, tokens[0])
+                results[human].append(
+                    RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED, result=_BOT_GAME[token])
+                )
+                seen.add(human)
+                continue
             for player, opponent, colour, token in (
                 (first, second, ColorToken.WHITE, tokens[0]),
                 (second, first, ColorToken.BLACK, tokens[1]),

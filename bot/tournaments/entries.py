@@ -7,7 +7,9 @@ back from the database after a restart.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
+from bot.tournaments.formats import format_of
 from bot.tournaments.model import Entrant, Round, Table, Tournament
 
 
@@ -19,7 +21,7 @@ def enter(tournament: Tournament, player: int) -> Tournament:
     """A player joins: before the start, or late (a half bye for each round already started)."""
     if any(entrant.player == player for entrant in tournament.entrants):
         raise EntryClosed("already in")
-    if tournament.rounds and not tournament.late_join_open():
+    if tournament.rounds and not format_of(tournament).late_join_open(tournament):
         raise EntryClosed("late entry is over")
     seed = max((entrant.seed for entrant in tournament.entrants), default=0) + 1
     entrant = Entrant(player, seed, late_rounds=len(tournament.rounds))
@@ -59,3 +61,31 @@ def finish_table(
     rounds = list(tournament.rounds)
     rounds[round_number - 1] = dataclasses.replace(round_, tables=tables)
     return dataclasses.replace(tournament, rounds=tuple(rounds))
+
+
+def table_result(
+    players: tuple[int, ...],
+    ranks: Mapping[int, int | None],
+    scores: Mapping[int, int | None],
+    lower_is_better: bool = False,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A table's places and game points from its match's record (each seat's rank and score
+    by player). A seat without a rank comes last; places are ranks made dense from 1 (two
+    sharing 1st, then 3rd); game points count up — a penalty game's go in as negatives."""
+    seat_ranks = [ranks.get(player) or len(players) for player in players]
+    places = tuple(1 + sum(other < rank for other in seat_ranks) for rank in seat_ranks)
+    sign = -1 if lower_is_better else 1
+    return places, tuple(sign * (scores.get(player) or 0) for player in players)
+
+
+def seeded_by_rating(tournament: Tournament, ratings: Mapping[int, float]) -> Tournament:
+    """Seeds by the group's rating in the game, best first; newcomers (no rating) after
+    everyone rated, in their order of joining."""
+    by_joining = sorted(tournament.entrants, key=lambda entrant: entrant.seed)
+    rated = sorted((e for e in by_joining if e.player in ratings), key=lambda e: -ratings[e.player])
+    newcomers = [e for e in by_joining if e.player not in ratings]
+    entrants = tuple(
+        dataclasses.replace(entrant, seed=seed)
+        for seed, entrant in enumerate([*rated, *newcomers], start=1)
+    )
+    return dataclasses.replace(tournament, entrants=entrants)

@@ -1,11 +1,12 @@
 """Swiss tables of 3–5 players (and 2-player rounds the Dutch system cannot pair).
 
-Players come in standings order, leaders first. Tables are filled from the top: a table takes
-the highest player not yet seated, then whoever comes next in the order and has sat with its
-members least often, so leaders play leaders and repeats are avoided where the field allows.
-A pass of swaps between tables then removes repeats the greedy filling left at the bottom,
-as long as a swap does not spread a table's scores more than it saves. At 2 players a small
-field is first searched exhaustively for a round without a rematch.
+Players come in standings order, leaders first, and the round's table sizes in order (from
+:mod:`.seating`). A search seats the tables from the top: each table takes the highest player
+not yet seated, then the next players in the order who have not sat with any of its members
+— backtracking when a later table could not be filled without a repeat — so the first
+grouping found is the repeat-free one nearest the standings: leaders together. Only when no
+repeat-free grouping exists (or the search's budget runs out on a big field) does a greedy
+filling decide, with a pass of swaps between tables that removes repeats at the bottom.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from fractions import Fraction
 from itertools import combinations
 
 REPEAT_COST = 1000  # a rematch weighs more than any spread of scores within a table
-EXACT_SEARCH_STEPS = 20_000  # the 2-player search's budget before the greedy pairing decides
+SEARCH_STEPS = 50_000  # the search's budget (every small field is searched to its end)
 SWAP_DISTANCE = 6  # tables compared when removing repeats: neighbours in the order
 
 
@@ -39,20 +40,75 @@ def choose_byes(order: Sequence[int], count: int, full_byes: Mapping[int, int]) 
 
 def group_tables(
     order: Sequence[int],
-    table_size: int,
+    sizes: Sequence[int] | int,
     met: Counter[frozenset[int]],
     points: Mapping[int, Fraction],
 ) -> list[tuple[int, ...]]:
-    """Tables of `table_size` from `order` (its length a multiple of the size)."""
-    if len(order) % table_size:
-        raise ValueError(f"{len(order)} players at tables of {table_size}")
-    if table_size == 2:
-        exact = _rematch_free_pairs(list(order), met)
-        if exact is not None:
-            return exact
-    tables = _greedy(list(order), table_size, met)
+    """Tables of the given sizes (in order; or all of one size) from `order`."""
+    if isinstance(sizes, int):
+        if len(order) % sizes:
+            raise ValueError(f"{len(order)} players at tables of {sizes}")
+        sizes = [sizes] * (len(order) // sizes)
+    if sum(sizes) != len(order):
+        raise ValueError(f"{len(order)} players at tables of {list(sizes)}")
+    found = repeat_free(list(order), list(sizes), met)
+    if found is not None:
+        return found
+    tables = _greedy(list(order), list(sizes), met)
     _swap_repeats(tables, met, points)
     return [tuple(table) for table in tables]
+
+
+def repeat_free(
+    order: list[int], sizes: list[int], met: Counter[frozenset[int]], budget: int = SEARCH_STEPS
+) -> list[tuple[int, ...]] | None:
+    """The repeat-free grouping nearest the order (depth first, each table's members taken
+    as high in the order as they can be); None if there is none, or the budget ran out."""
+    steps = 0
+
+    def fresh(candidate: int, table: list[int]) -> bool:
+        return all(not met[frozenset((candidate, member))] for member in table)
+
+    def tables_from(rest: list[int], left: list[int]) -> list[tuple[int, ...]] | None:
+        if not left:
+            return []
+        top, others = rest[0], rest[1:]
+        for size in dict.fromkeys(left):  # the top player's table: each size left, in order
+            later = list(left)
+            later.remove(size)
+            for chosen in members([top], others, 0, size - 1):
+                if chosen is None:
+                    return None
+                taken = set(chosen)
+                found = tables_from([p for p in others if p not in taken], later)
+                if found is None and steps > budget:
+                    return None
+                if found is not None:
+                    return [(top, *chosen), *found]
+        return None
+
+    def members(table: list[int], others: list[int], start: int, wanted: int):
+        """Each set of `wanted` fresh tablemates from others[start:], nearest first (None once
+        the budget is spent)."""
+        nonlocal steps
+        if wanted == 0:
+            yield []
+            return
+        for index in range(start, len(others) - wanted + 1):
+            steps += 1
+            if steps > budget:
+                yield None
+                return
+            candidate = others[index]
+            if not fresh(candidate, table):
+                continue
+            for tail in members([*table, candidate], others, index + 1, wanted - 1):
+                if tail is None:
+                    yield None
+                    return
+                yield [candidate, *tail]
+
+    return tables_from(order, sizes)
 
 
 def _repeats(table: Sequence[int], met: Counter[frozenset[int]]) -> int:
@@ -64,12 +120,12 @@ def _cost(table: Sequence[int], met: Counter[frozenset[int]], points: Mapping[in
     return REPEAT_COST * _repeats(table, met) + (max(scores) - min(scores))
 
 
-def _greedy(order: list[int], table_size: int, met: Counter[frozenset[int]]) -> list[list[int]]:
+def _greedy(order: list[int], sizes: list[int], met: Counter[frozenset[int]]) -> list[list[int]]:
     unseated = list(order)
     tables: list[list[int]] = []
-    while unseated:
+    for size in sizes:
         table = [unseated.pop(0)]
-        while len(table) < table_size:
+        while len(table) < size:
             best = 0
             best_repeats = None
             for index, candidate in enumerate(unseated):
@@ -116,27 +172,3 @@ def _try_swap(tables, here: int, there: int, met, points) -> bool:
         return False
     tables[here], tables[there] = best[1], best[2]
     return True
-
-
-def _rematch_free_pairs(order: list[int], met: Counter[frozenset[int]]):
-    """Pairs in which nobody meets an old opponent: each top player takes the first fresh one
-    below (backtracking), within a budget of steps; None if none was found."""
-    steps = 0
-
-    def search(rest: list[int]) -> list[tuple[int, int]] | None:
-        nonlocal steps
-        if not rest:
-            return []
-        top, others = rest[0], rest[1:]
-        for index, partner in enumerate(others):
-            steps += 1
-            if steps > EXACT_SEARCH_STEPS:
-                return None
-            if met[frozenset((top, partner))]:
-                continue
-            found = search(others[:index] + others[index + 1 :])
-            if found is not None:
-                return [(top, partner), *found]
-        return None
-
-    return search(order)

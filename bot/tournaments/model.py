@@ -1,8 +1,8 @@
 """A tournament's state as plain data: its rules, its entrants and the rounds played so far.
 
 Everything else in this package is a function of a :class:`Tournament`; the bot stores one and
-builds it back after a restart. A player is an int (a Telegram user id, or a negative id for
-an AI seat filling a table).
+builds it back after a restart. A player is an int: a Telegram user id, or a negative id for
+an AI seat filling a table — a seat, never an entrant (see :func:`is_bot`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,20 @@ class ByeKind(enum.StrEnum):
     ADVANCE = "advance"  # elimination: goes on to the next round without playing
 
 
+class TieBreak(enum.StrEnum):
+    BUCHHOLZ = "buchholz"  # the tablemates' scores (a bye: FIDE's virtual opponent)
+    SONNEBORN_BERGER = "sonneborn_berger"  # the scores of the tablemates one finished ahead of
+    GAME_POINTS = "game_points"  # the scores the games themselves gave
+
+
+# the orders a creator chooses from; the first of each format's own is its default
+TIE_BREAK_ORDERS: tuple[tuple[TieBreak, ...], ...] = (
+    (TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER, TieBreak.GAME_POINTS),
+    (TieBreak.SONNEBORN_BERGER, TieBreak.BUCHHOLZ, TieBreak.GAME_POINTS),
+    (TieBreak.GAME_POINTS, TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER),
+)
+
+
 class RulesError(ValueError):
     """Rules that cannot make a tournament (said to the creator in their words, not these)."""
 
@@ -37,10 +51,18 @@ class Rules:
     table_size: int  # players per table
     rounds: int = 0  # Swiss: as chosen; round robin and elimination: from the field
     advance: int = 1  # elimination only
+    # the game's own limits: a round's field is split into tables of `table_size` and the
+    # sizes next to it within them (3–5-player tables only)
+    smallest: int = MIN_TABLE
+    largest: int = MAX_TABLE
+    bots: bool = False  # AI seats fill every table to `table_size`; they are never entrants
+    tie_breaks: tuple[TieBreak, ...] = ()  # empty: the format's default order
 
     def check(self) -> None:
         if not MIN_TABLE <= self.table_size <= MAX_TABLE:
             raise RulesError(f"tables of {self.table_size}")
+        if not self.smallest <= self.table_size <= self.largest:
+            raise RulesError(f"tables of {self.table_size} outside {self.smallest}-{self.largest}")
         if self.format is Format.SWISS and not 1 <= self.rounds <= MAX_ROUNDS:
             raise RulesError(f"{self.rounds} rounds")
         if self.format is Format.ROUND_ROBIN and self.table_size != 2:
@@ -50,6 +72,11 @@ class Rules:
                 raise RulesError("elimination is for 3-5-player tables")
             if not 1 <= self.advance < self.table_size:
                 raise RulesError(f"top {self.advance} of {self.table_size}")
+
+
+def is_bot(player: int) -> bool:
+    """An AI seat: it orders the humans at its table and is ranked nowhere."""
+    return player < 0
 
 
 @dataclass(frozen=True)
@@ -111,10 +138,3 @@ class Tournament:
         """Who is paired in this round, by seed."""
         playing = [entrant for entrant in self.entrants if entrant.active_in(round_number)]
         return sorted(playing, key=lambda entrant: entrant.seed)
-
-    def late_join_open(self) -> bool:
-        """Late entries are taken until half the rounds have started (not in a round robin,
-        whose schedule is fixed at the start, nor in an elimination)."""
-        if self.rules.format is not Format.SWISS:
-            return False
-        return 2 * len(self.rounds) < self.rules.rounds

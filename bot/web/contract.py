@@ -377,9 +377,9 @@ class StandingRow(Model):
 
     rank: int
     name: str
-    points: str  # as players write them: 2½
-    buchholz: str
-    game_points: int
+    # under the page's columns, as players write them (2½): points and the tie-breaks in
+    # the creator's order, or an elimination's round reached, place at its table, outcome
+    cells: list[str]
     withdrawn: bool
     me: bool
 
@@ -425,7 +425,9 @@ class TournamentPage(Model):
     status_text: str
     round: int  # rounds paired so far
     rounds: int  # planned
+    columns: list[str]  # the standings' columns after rank and name, named
     standings: list[StandingRow]
+    notes: list[str]  # the standings' rules: points, tie-breaks, the tables that had bots
     played: list[TournamentRound]
     texts: dict[str, str]
 

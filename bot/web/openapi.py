@@ -19,7 +19,7 @@ from pydantic.json_schema import models_json_schema
 
 from bot.web import contract
 
-API_VERSION = "1.0"  # the contract's own: raised when an answer or a request changes shape
+API_VERSION = "1.1"  # the contract's own: raised when an answer or a request changes shape
 
 REF = "#/components/schemas/{model}"
 

@@ -6,23 +6,32 @@ asker's language (the ``tournament`` catalogue)."""
 
 from __future__ import annotations
 
+import html
+import re
 from functools import cache
 from typing import Any
 
 from bot.presentation.i18n import Translator, translator
+from bot.presentation.tournaments import (
+    format_label,
+    name_of,
+    rule_lines,
+    rules_line,
+    standings_cells,
+    standings_columns,
+)
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
-from bot.table.tournaments.screens import format_label, name_of, rules_line
+from bot.tournaments.formats import standings
 from bot.tournaments.pairing import planned_rounds
 from bot.tournaments.scoring import format_points, table_points
-from bot.tournaments.standings import standings
 from bot.web.tables import TABLE_GAMES
 
 # the page's words ("tournament.page." keys of the tournament catalogue)
 PAGE_TEXTS = (
-    "standings", "rank", "player", "points", "buchholz", "game_points", "withdrawn",
+    "standings", "rank", "player", "withdrawn",
     "rounds", "round", "table", "playing", "done", "stopped", "open", "replay", "no_app",
-    "tie_breaks", "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
+    "bye_full", "bye_half", "bye_advance", "no_rounds", "home",
 )  # fmt: skip
 
 
@@ -37,9 +46,8 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
         {
             "rank": row.rank,
             "name": name_of(stored, t, row.player),
-            "points": format_points(row.points),
-            "buchholz": format_points(row.buchholz),
-            "game_points": row.game_points,
+            # under `columns`: points and the tie-breaks in their order, or the format's own
+            "cells": standings_cells(t, row, state),
             "withdrawn": row.withdrawn,
             "me": row.player == asker,
         }
@@ -49,12 +57,13 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
     for round_ in state.rounds:
         tables = []
         for index, table in enumerate(round_.tables):
-            points = table_points(table) if table.finished else {}
+            points = table_points(table, state.rules.table_size) if table.finished else {}
             seats = [
                 {
                     "name": name_of(stored, t, player),
                     "place": table.places[seat] if table.places is not None else None,
-                    "points": format_points(points[player]) if table.finished else None,
+                    # (an AI seat scores for nobody: no points)
+                    "points": format_points(points[player]) if player in points else None,
                     "me": player == asker,
                 }
                 for seat, player in enumerate(table.players)
@@ -85,7 +94,11 @@ def payload(stored: StoredTournament, t: Translator, asker: int) -> dict[str, An
         "status_text": t(f"tournament.page.status.{stored.status}"),
         "round": len(state.rounds),
         "rounds": planned_rounds(state),
+        "columns": standings_columns(t, state.rules),
         "standings": rows,
+        # the rules the standings follow (what a place is worth, the tie-breaks in their
+        # order, the tables that had bots), as the group's message publishes them, plain
+        "notes": [_plain(line) for line in rule_lines(t, stored)],
         "played": rounds,
         "texts": texts(t),
     }
@@ -98,6 +111,10 @@ def listing(stored: StoredTournament, t: Translator) -> dict[str, Any]:
         "title": f"🏆 {get_ui(stored.game).title(t)}",
         "status": t(f"tournament.page.status.{stored.status}"),
     }
+
+
+def _plain(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
 def texts(t: Translator) -> dict[str, str]:

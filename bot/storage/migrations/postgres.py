@@ -275,4 +275,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, game)
     );
     """,
+    # 10: a tournament's tie-breaks in the order its creator chose, as SQLite's 16 ('' = its
+    # format's own)
+    """
+    ALTER TABLE tournaments ADD COLUMN tie_breaks TEXT NOT NULL DEFAULT '';
+    """,
 ]

@@ -304,4 +304,9 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, game)
     );
     """,
+    # 16: a tournament's tie-breaks in the order its creator chose ('' = its format's
+    # own)
+    """
+    ALTER TABLE tournaments ADD COLUMN tie_breaks TEXT NOT NULL DEFAULT '';
+    """,
 ]

@@ -1,6 +1,5 @@
-"""What a tournament shows: its one message in the group (the lobby, then the standings with
-tie-breaks and the round's tables, then the final standings), each round's pairings, the
-podium. Pure functions of the stored tournament and a translator."""
+"""What a tournament shows in Telegram: its lobby and its running message with their buttons.
+Their words are the presentation's (:mod:`bot.presentation.tournaments`)."""
 
 from __future__ import annotations
 
@@ -9,70 +8,25 @@ from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.presentation.i18n import Translator, format_duration
+from bot.presentation.i18n import Translator
+from bot.presentation.tournaments import (
+    SHOWN_TABLES,
+    bye_lines,
+    clock_label,
+    format_label,
+    rule_lines,
+    rules_line,
+    standings_lines,
+    starts_in_label,
+    table_line,
+    tie_names,
+    title,
+)
 from bot.presentation.ui import get_ui
 from bot.storage.tournaments import StoredTournament
 from bot.telegram_api.callbacks import Callback, Kind
-from bot.tournaments.model import ByeKind, Format, Tournament
+from bot.tournaments.formats import format_of
 from bot.tournaments.pairing import planned_rounds
-from bot.tournaments.scoring import format_points
-from bot.tournaments.standings import standings
-
-MEDALS = ("🥇", "🥈", "🥉")
-SHOWN_ROWS = 30  # standings rows in the message (Telegram's 4,096 characters); the rest: "…"
-SHOWN_TABLES = 24  # a round's tables in the tournament message
-# the pairings message's tables and byes, each player mentioned (notified): within Telegram's
-# 4,096 characters; the players of the tables beyond have their private prompt
-PAIRED_TABLES = 24
-NAME_CHARS = 32
-MENTIONED = 8
-
-
-def name_of(stored: StoredTournament, t: Translator, player: int) -> str:
-    """A player's name as the tournament's messages show it: long names cut, so that 30 rows
-    of standings or 24 tables of pairings always fit in one message."""
-    if player < 0:
-        return t("tournament.bot_name", number=-player)
-    name = stored.names.get(player, "?")
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
-
-
-def mention(stored: StoredTournament, t: Translator, player: int) -> str:
-    """A player's name that notifies them (a bot's: plain)."""
-    name = html.escape(name_of(stored, t, player))
-    return name if player < 0 else f'<a href="tg://user?id={player}">{name}</a>'
-
-
-def format_label(t: Translator, state: Tournament) -> str:
-    rules = state.rules
-    if rules.format is Format.ELIMINATION:
-        return t.plural("tournament.format.elimination", rules.advance)
-    return t(f"tournament.format.{rules.format.value}")
-
-
-def clock_label(t: Translator, seconds: int) -> str:
-    if not seconds:
-        return t("tournament.clock.none")
-    return t("tournament.clock", limit=format_duration(t, seconds))
-
-
-def rules_line(t: Translator, stored: StoredTournament) -> str:
-    state = stored.state
-    parts = [
-        format_label(t, state),
-        t("tournament.table_size", count=state.rules.table_size),
-        t("tournament.rounds", count=planned_rounds(state))
-        if state.rules.format is Format.SWISS or state.rounds
-        else t("tournament.rounds_from_field"),
-        clock_label(t, stored.turn_seconds),
-    ]
-    if stored.with_bots:
-        parts.append(t("tournament.with_bots"))
-    return " · ".join(parts)
-
-
-def title(t: Translator, stored: StoredTournament) -> str:
-    return t("tournament.title", game=html.escape(get_ui(stored.game).title(t)))
 
 
 def press(tournament_id: int, label: str, payload: str) -> InlineKeyboardButton:
@@ -106,12 +60,14 @@ def lobby_screen(
         ],
     ]
     second = []
-    if state.rules.format is Format.SWISS:
+    if format_of(state).rounds_chosen:
         second.append(
             press(tid, f"⚙️ {t('tournament.rounds', count=state.rules.rounds)} ▸", "rounds")
         )
     second.append(press(tid, f"{clock_label(t, stored.turn_seconds)} ▸", "clock"))
     rows.append(second)
+    order = " → ".join(tie_names(t, state.rules))
+    rows.append([press(tid, f"⚙️ {t('tournament.ties_button', order=order)} ▸", "ties")])
     for name, value in stored.options.items():  # the game's own options, as in a lobby
         rows.append([press(tid, f"⚙️ {ui.option_label(t, name, value)} ▸", f"o.{name}")])
     bots = t("tournament.bots_on") if stored.with_bots else t("tournament.bots_off")
@@ -125,55 +81,6 @@ def lobby_screen(
         [press(tid, t("tournament.start"), "start"), press(tid, t("tournament.cancel"), "cancel")]
     )
     return "\n".join(lines), InlineKeyboardMarkup(rows)
-
-
-def starts_in_label(t: Translator, starts_in: str | None) -> str:
-    return t("tournament.when", when=starts_in) if starts_in else t("tournament.when_by_hand")
-
-
-def standings_lines(t: Translator, stored: StoredTournament) -> list[str]:
-    rows = standings(stored.state)
-    lines = [t("tournament.standings_head")]
-    for row in rows[:SHOWN_ROWS]:
-        name = html.escape(name_of(stored, t, row.player))
-        if row.withdrawn:
-            name = f"<s>{name}</s> 🏳️"  # withdrawn: struck out, and flagged for screen readers
-        lines.append(
-            t(
-                "tournament.standings_row",
-                place=row.rank,
-                name=name,
-                points=format_points(row.points),
-                value=format_points(row.buchholz),
-                score=row.game_points,
-            )
-        )
-    if len(rows) > SHOWN_ROWS:
-        lines.append(t.plural("tournament.more", len(rows) - SHOWN_ROWS))
-    return lines
-
-
-def table_line(
-    t: Translator,
-    stored: StoredTournament,
-    number: int,
-    players: tuple[int, ...],
-    places: tuple[int, ...] | None,
-    watch: Callable[[int], str | None],
-) -> str:
-    if places is None:
-        names = " – ".join(html.escape(name_of(stored, t, p)) for p in players)
-        state = "⏳"
-    else:
-        order = sorted(zip(places, players, strict=True))
-        names = " – ".join(f"{place}. {html.escape(name_of(stored, t, p))}" for place, p in order)
-        state = "✅"
-    line = t("tournament.table_line", number=number, players=names, detail=state)
-    match_id = stored.matches.get((len(stored.state.rounds), number - 1))
-    link = watch(match_id) if match_id is not None and places is None else None
-    if link is not None:
-        line += f' <a href="{html.escape(link)}">{html.escape(t("tournament.the_table"))}</a>'
-    return line
 
 
 def running_screen(
@@ -201,60 +108,13 @@ def running_screen(
         if len(current.tables) > SHOWN_TABLES:
             lines.append(t.plural("tournament.more_tables", len(current.tables) - SHOWN_TABLES))
         lines += bye_lines(t, stored, current.byes)
-    lines += ["", t("tournament.tie_breaks")]
+    lines += ["", *rule_lines(t, stored)]
     if page_link is not None:
         label = html.escape(t("tournament.page.link"))
         lines.append(f'<a href="{html.escape(page_link)}">{label}</a>')
     markup = None
-    if stored.status == "running" and state.late_join_open():
+    if stored.status == "running" and format_of(state).late_join_open(state):
         markup = InlineKeyboardMarkup(
             [[InlineKeyboardButton(t("tournament.join_late"), url=late_link)]]
         )
     return "\n".join(lines), markup
-
-
-def bye_lines(t: Translator, stored: StoredTournament, byes) -> list[str]:
-    lines = []
-    for kind in (ByeKind.FULL, ByeKind.ADVANCE):
-        names = [html.escape(name_of(stored, t, b.player)) for b in byes if b.kind is kind]
-        if names:
-            lines.append(t(f"tournament.bye.{kind.value}", names=", ".join(names)))
-    return lines
-
-
-def pairings_text(stored: StoredTournament, t: Translator) -> str:
-    """A round's pairings: one message that notifies every player of the round."""
-    state = stored.state
-    current = state.rounds[-1]
-    lines = [
-        t("tournament.pairings_head", round=current.number, total=planned_rounds(state)),
-        html.escape(get_ui(stored.game).title(t)),
-        "",
-    ]
-    for index, table in enumerate(current.tables[:PAIRED_TABLES], 1):
-        players = " – ".join(mention(stored, t, p) for p in table.players)
-        lines.append(t("tournament.table_line", number=index, players=players, detail=""))
-    if len(current.tables) > PAIRED_TABLES:  # (each of them has had their private prompt)
-        lines.append(t.plural("tournament.more_tables", len(current.tables) - PAIRED_TABLES))
-    for kind in (ByeKind.FULL, ByeKind.ADVANCE):
-        names = [mention(stored, t, b.player) for b in current.byes if b.kind is kind][:MENTIONED]
-        if names:
-            lines.append(t(f"tournament.bye.{kind.value}", names=", ".join(names)))
-    lines += ["", t("tournament.pairings_hint")]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def podium_text(stored: StoredTournament, t: Translator) -> str:
-    rows = standings(stored.state)
-    lines = [t("tournament.podium_head", game=html.escape(get_ui(stored.game).title(t))), ""]
-    for row in rows[:3]:
-        medal = MEDALS[row.rank - 1] if row.rank <= 3 else f"{row.rank}."
-        lines.append(
-            t(
-                "tournament.podium_row",
-                medal=medal,
-                name=mention(stored, t, row.player),
-                points=format_points(row.points),
-            )
-        )
-    return "\n".join(lines)

@@ -26,10 +26,11 @@ from collections.abc import Callable
 
 from telegram.error import TelegramError
 
+from bot.presentation import tournaments as words
 from bot.presentation.i18n import Translator, format_duration
 from bot.settings import TURN_PRESETS, Settings
 from bot.storage import Match, Seat, Storage
-from bot.storage.records import build_record
+from bot.storage.records import MatchRecord, build_record
 from bot.storage.tournaments import StoredTournament
 from bot.table import flow
 from bot.table.ai_moves import NORMAL
@@ -38,12 +39,16 @@ from bot.table.locks import MatchLocks
 from bot.table.publishing.lobby_view import option_choices
 from bot.table.publishing.messages import Ending
 from bot.table.publishing.publisher import Publisher
-from bot.table.timers import Timers
+from bot.table.timers import LATE_JOBS_RUN, Timers
 from bot.table.tournaments import screens
+from bot.table.worker_pool import Overrun, WorkerPool
 from bot.telegram_api.messenger import MessageGone, Messenger, Unreachable
-from bot.tournaments.model import Format, Rules
+from bot.tournaments import entries
+from bot.tournaments.formats import choices as format_choices
+from bot.tournaments.formats import format_of, standings
+from bot.tournaments.model import TIE_BREAK_ORDERS, Format, Rules
 from bot.tournaments.pairing import NoNextRound, is_over, next_round
-from bot.tournaments.standings import standings
+from bot.tournaments.seating import allowed_sizes
 from games import get_engine
 from games.ai import game_ai
 
@@ -52,7 +57,9 @@ log = logging.getLogger(__name__)
 ROUND_CHOICES = (3, 4, 5, 6, 7, 2)
 STARTS_IN = (0, 900, 3600, 86400)  # the lobby's start: by hand, or this long after choosing
 NO_SHOW_TIMEOUTS = 2  # timeouts in a row that withdraw a player after their match
-SWEEP_SECONDS = 30  # how often lobbies whose start time came are looked for
+SWEEP_SECONDS = 30  # the net behind each lobby's own start job: how often due ones are sought
+MEMBERSHIP_SECONDS = 60  # a member's right to join, asked of Telegram this seldom
+PAIRING_SECONDS = 300.0  # a round's pairing's bound (1,000 players take well under 1 s)
 GAME_OPTION = "o."  # a lobby button's payload for one of the game's own options: o.<name>
 
 
@@ -63,7 +70,14 @@ def table_sizes(game: str) -> list[int]:
 
 def default_rules(game: str) -> Rules:
     sizes = table_sizes(game)
-    return Rules(Format.SWISS, sizes[0], rounds=ROUND_CHOICES[0])
+    engine = get_engine(game)
+    return Rules(
+        Format.SWISS,
+        sizes[0],
+        rounds=ROUND_CHOICES[0],
+        smallest=engine.min_players,
+        largest=engine.max_players,
+    )
 
 
 def next_value(values, current):
@@ -93,7 +107,12 @@ class Tournaments:
         self._tasks: set[asyncio.Task] = set()
         self._drawing: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
-        storage.on_match_end = self.match_ended
+        self._members: dict[tuple[int, int], tuple[bool, float]] = {}
+        # the next round is paired in a worker process: FIDE's Dutch system matches in C
+        # holding the GIL, which a thread would not keep off the event loop (no worker
+        # processes, ``AI_WORKERS=0``: a thread all the same)
+        self.pairing = WorkerPool(min(settings.ai_workers, 1), "tournament pairing")
+        self._warming: asyncio.Task | None = None  # its worker started after start-up
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -125,23 +144,52 @@ class Tournaments:
         record = await self.storage.user(creator_id)
         if record is not None and record.can_message:  # else they join by the link, which
             # opens the private chat their games are played in
-            await self.storage.enter_tournament(tournament_id, creator_id, creator_name)
+            stored = await self.storage.tournament(tournament_id)
+            entered = entries.enter(stored.state, creator_id)
+            await self.storage.enter_tournament(
+                tournament_id, entered.entrant(creator_id), creator_name
+            )
         self.redraw(tournament_id)
         return tournament_id
 
     async def enter(self, tournament_id: int, user_id: int, name: str) -> str:
-        """A player taps Join: the message key of the answer."""
+        """A player taps Join: the message key of the answer. Only members of the group
+        may join (asked of Telegram, then known for ``MEMBERSHIP_SECONDS``)."""
+        stored = await self.storage.tournament(tournament_id)
+        if stored is None or stored.status not in ("lobby", "running"):
+            return "tournament.closed"
+        if user_id not in stored.names and not await self.is_member(stored.chat_id, user_id):
+            return "tournament.members_only"
         async with self._lock(tournament_id):
             stored = await self.storage.tournament(tournament_id)
             if stored is None or stored.status not in ("lobby", "running"):
                 return "tournament.closed"
-            if user_id in stored.names:
-                return "tournament.already_in"
-            if stored.status == "running" and not stored.state.late_join_open():
-                return "tournament.late_closed"
-            await self.storage.enter_tournament(tournament_id, user_id, name)
+            try:
+                entered = entries.enter(stored.state, user_id)
+            except entries.EntryClosed:
+                in_already = user_id in stored.names
+                return "tournament.already_in" if in_already else "tournament.late_closed"
+            await self.storage.enter_tournament(tournament_id, entered.entrant(user_id), name)
         self.redraw(tournament_id)
         return "tournament.joined" if stored.status == "lobby" else "tournament.joined_late"
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user is in the group, as Telegram said within ``MEMBERSHIP_SECONDS``
+        (a Telegram that cannot answer: let them in, the group's own rules apply)."""
+        known = self._members.get((chat_id, user_id))
+        now = time.monotonic()
+        if known is not None and now - known[1] < MEMBERSHIP_SECONDS:
+            return known[0]
+        try:
+            member = await self.messenger.is_member(chat_id, user_id)
+        except TelegramError:
+            log.warning("could not ask whether %s is in group %s", user_id, chat_id)
+            return True
+        self._members[(chat_id, user_id)] = (member, now)
+        return member
+
+    def forget_member(self, chat_id: int, user_id: int) -> None:
+        self._members.pop((chat_id, user_id), None)
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
         async with self._lock(tournament_id):
@@ -161,24 +209,25 @@ class Tournaments:
         options = None
         sizes = table_sizes(stored.game)
         if option == "format":
-            formats = [Format.SWISS]
-            formats.append(Format.ROUND_ROBIN if rules.table_size == 2 else Format.ELIMINATION)
-            chosen = next_value(formats, rules.format)
-            rules = dataclasses.replace(rules, format=chosen, advance=rules.table_size // 2)
+            chosen = next_value(format_choices(rules.table_size), rules.format)
+            rules = dataclasses.replace(
+                rules, format=chosen, advance=rules.table_size // 2, tie_breaks=()
+            )
         elif option == "size":
             size = next_value(sizes, rules.table_size)
-            chosen = rules.format
-            if (chosen is Format.ROUND_ROBIN and size != 2) or (
-                chosen is Format.ELIMINATION and size < 3
-            ):
-                chosen = Format.SWISS
+            offered = format_choices(size)
+            chosen = rules.format if rules.format in offered else offered[0]
             rules = dataclasses.replace(rules, table_size=size, format=chosen, advance=size // 2)
+        elif option == "ties":
+            order = format_of(rules).tie_breaks(rules)
+            rules = dataclasses.replace(rules, tie_breaks=next_value(TIE_BREAK_ORDERS, order))
         elif option == "rounds":
             rules = dataclasses.replace(rules, rounds=next_value(ROUND_CHOICES, rules.rounds))
         elif option == "clock":
             turn = next_value(TURN_PRESETS, turn)
         elif option == "bots":
             bots = not bots
+            rules = dataclasses.replace(rules, bots=bots)
         elif option.startswith(GAME_OPTION):
             name = option.removeprefix(GAME_OPTION)
             choices = option_choices(stored.game)
@@ -195,8 +244,28 @@ class Tournaments:
             await self.storage.set_tournament_setup(
                 stored.id, rules, turn, bots, starts_at, options
             )
+        if option == "when":
+            self._start_at(stored.id, starts_at)
         self.redraw(stored.id)
         return True
+
+    def _start_at(self, tournament_id: int, starts_at: float | None) -> None:
+        """A job that starts the lobby at its time (the sweep is the net behind it): run
+        however late the event loop lets it fire, never dropped."""
+        job_queue = self.timers.job_queue
+        if job_queue is None:
+            return
+        name = f"tournament-start-{tournament_id}"
+        for job in job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
+        if starts_at is None:
+            return
+        job_queue.run_once(
+            self._on_sweep,
+            when=max(0.0, starts_at - self.clock()),
+            name=name,
+            job_kwargs=LATE_JOBS_RUN,
+        )
 
     def starts_in(self, stored: StoredTournament) -> float | None:
         if stored.starts_at is None:
@@ -213,19 +282,21 @@ class Tournaments:
             rules = stored.state.rules
             if len(humans) < 2:
                 return "tournament.need_players"
-            field = len(humans)
-            tables = rules.format is not Format.ROUND_ROBIN  # (a round robin pairs any field)
-            if tables and not stored.with_bots and field < rules.table_size:
+            played = format_of(rules)
+            short = len(humans) < min(allowed_sizes(rules))
+            if short and not played.pairs_any_field and not rules.bots:
                 return "tournament.need_table"
-            if tables and stored.with_bots:
-                missing = -field % rules.table_size
-                for number in range(1, missing + 1):
-                    await self.storage.enter_tournament(tournament_id, -number, "bot")
+            if played.seeds_by_rating:  # by the group's rating in the game
+                ratings = await self.storage.ratings_of(stored.game, stored.chat_id, humans)
+                seeded = entries.seeded_by_rating(stored.state, ratings)
+                await self.storage.set_tournament_seeds(
+                    tournament_id, {e.player: e.seed for e in seeded.entrants}
+                )
             if not await self.storage.set_tournament_status(tournament_id, "running", ("lobby",)):
                 return "tournament.closed"
-            if stored.with_bots:
+            if rules.bots:
                 self.storage.unrated_tournaments.add(tournament_id)
-            await self._advance(tournament_id)
+            await self._advance(await self.storage.tournament(tournament_id))
         self.redraw(tournament_id)
         return None
 
@@ -262,9 +333,14 @@ class Tournaments:
     async def withdraw(self, tournament_id: int, user_id: int) -> bool:
         """Never paired again; a match of theirs still running goes on with autopilot."""
         async with self._lock(tournament_id):
-            if not await self.storage.withdraw_from_tournament(tournament_id, user_id):
-                return False
             stored = await self.storage.tournament(tournament_id)
+            if stored is None or user_id not in stored.names:
+                return False
+            state = entries.withdraw(stored.state, user_id)
+            if not await self.storage.withdraw_from_tournament(
+                tournament_id, state.entrant(user_id)
+            ):
+                return False
         await self._autopilot(stored, user_id)
         self.redraw(tournament_id)
         return True
@@ -294,39 +370,61 @@ class Tournaments:
             self.publisher.request(match)
 
     # -- rounds -------------------------------------------------------------------------------
-    async def _advance(self, tournament_id: int) -> None:
-        """Under the tournament's lock: open the current round's missing tables, or pair the
-        next round once the current one is over, or finish the tournament."""
+    async def _advance(self, stored: StoredTournament | None) -> None:
+        """Under the tournament's lock, from its state as just read: open the current
+        round's missing tables (and tell its pairings, if a restart came between), or pair
+        the next round once the current one is over — once, off the event loop — or finish
+        the tournament."""
         for _ in range(64):  # rounds of byes alone end at once; a bound all the same
-            stored = await self.storage.tournament(tournament_id)
             if stored is None or stored.status != "running":
                 return
             state = stored.state
             if state.rounds and not state.rounds[-1].finished:
                 await self._open_tables(stored)
+                await self._tell_pairings(stored)
                 return
-            if is_over(state):
+            if is_over(state):  # (never pairs: cheap)
                 await self._finish(stored)
                 return
-            try:  # a big field takes a while to pair: not on the event loop
-                round_ = await asyncio.to_thread(next_round, state)
+            try:  # pairing a big field takes a while: not on the event loop
+                round_ = await self.pairing.run(PAIRING_SECONDS, next_round, state)
             except NoNextRound:
                 return
-            if await self.storage.add_tournament_round(tournament_id, round_):
-                paired = await self.storage.tournament(tournament_id)
-                await self._open_tables(paired)  # the games first: nothing waits on a message
-                await self._say(paired, screens.pairings_text(paired, await self.t_of(paired)))
+            except Overrun:
+                log.error("tournament %s: pairing ran past %s s", stored.id, PAIRING_SECONDS)
+                return
+            if not await self.storage.add_tournament_round(stored.id, round_):
+                return  # paired before (another start): what is stored stands
+            stored = dataclasses.replace(stored, state=entries.add_round(state, round_))
+            if not round_.tables:
+                continue  # a round of byes alone: over as soon as it starts
+            stored = await self._open_tables(stored)  # the games first: nothing waits on a message
+            await self._tell_pairings(stored)
+            return
 
-    async def _open_tables(self, stored: StoredTournament) -> None:
+    async def _tell_pairings(self, stored: StoredTournament) -> None:
         number = len(stored.state.rounds)
+        if not number or number in stored.told:
+            return
+        sent = await self._say(stored, words.pairings_text(stored, await self.t_of(stored)))
+        if sent is not None:
+            await self.storage.set_round_message(stored.id, number, sent)
+
+    async def _open_tables(self, stored: StoredTournament) -> StoredTournament:
+        """The round's tables without a match opened; the tournament with their matches."""
+        number = len(stored.state.rounds)
+        matches = dict(stored.matches)
         for index, table in enumerate(stored.state.rounds[-1].tables):
-            if (number, index) in stored.matches or table.finished:
+            if (number, index) in matches or table.finished:
                 continue
-            await self._open_table(stored, number, index, table.players)
+            opened = await self._open_table(stored, number, index, table.players)
+            if opened is not None:
+                matches[(number, index)] = opened
+        return dataclasses.replace(stored, matches=matches)
 
     async def _open_table(
         self, stored: StoredTournament, number: int, index: int, players: tuple[int, ...]
-    ) -> None:
+    ) -> int | None:
         t = await self.t_of(stored)
         title = t("tournament.match_title", round=number, number=index + 1)
         match = await self.storage.create_tournament_match(
@@ -342,7 +440,7 @@ class Tournaments:
         if not await self.storage.set_table_match(stored.id, number, index, match.id):
             match.status = "cancelled"  # another start opened this table first
             await self.storage.save(match)
-            return
+            return None
         engine = get_engine(stored.game)
         seated = list(players)
         filler = -100
@@ -352,7 +450,7 @@ class Tournaments:
         async with self.lock(match.id):
             for player in seated:
                 seat = Seat(seat=len(match.seats), user_id=player, name="")
-                seat.name = screens.name_of(stored, t, player)
+                seat.name = words.name_of(stored, t, player)
                 if player < 0:
                     seat.ai = NORMAL
                 match.seats.append(seat)
@@ -360,94 +458,126 @@ class Tournaments:
             await flow.start_match(self.storage, match, self.clock())
             await self.timers.settle(match)
         self.publisher.request(match)
+        return match.id
 
     async def _finish(self, stored: StoredTournament) -> None:
         if not await self.storage.set_tournament_status(stored.id, "finished", ("running",)):
             return
-        finished = await self.storage.tournament(stored.id)
-        await self._say(finished, screens.podium_text(finished, await self.t_of(finished)))
+        finished = dataclasses.replace(stored, status="finished")
+        await self._say(finished, words.podium_text(finished, await self.t_of(finished)))
 
     # -- hearing the matches ------------------------------------------------------------------
-    def match_ended(self, match: Match) -> None:
-        """The storage committed a match's end: a tournament's is heard in the background."""
+    def match_ended(self, match: Match, record: MatchRecord) -> None:
+        """The storage committed a match's end, with its record: a tournament's is heard in
+        the background."""
         if match.tournament_id is None:
             return
-        task = asyncio.get_running_loop().create_task(self.hear(match.tournament_id, match.id))
+        task = asyncio.get_running_loop().create_task(
+            self.hear(match.tournament_id, record, [_seat_state(seat) for seat in match.humans])
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def hear(self, tournament_id: int, match_id: int) -> None:
+    async def hear(
+        self, tournament_id: int, record: MatchRecord, absent: list[tuple[int, bool]]
+    ) -> None:
+        """One table's end, done once: one read under the tournament's lock; the core turns
+        the record into the table's result and applies it; the storage writes that; the
+        next round is paired (once, in a thread) if it was the round's last table."""
         try:
             async with self._lock(tournament_id):
-                await self._hear(tournament_id, match_id)
-                await self._advance(tournament_id)
+                stored = await self.storage.tournament(tournament_id)
+                stored = await self._heard(stored, record, absent)
+                await self._advance(stored)
         except Exception:
-            log.exception("tournament %s: could not hear match %s", tournament_id, match_id)
+            log.exception("tournament %s: could not hear match %s", tournament_id, record.match_id)
         self.redraw(tournament_id)
 
-    async def _hear(self, tournament_id: int, match_id: int) -> None:
-        stored = await self.storage.tournament(tournament_id)
-        match = await self.storage.load(match_id)
-        if stored is None or match is None or stored.status != "running":
-            return
-        if match.status != "finished":  # stopped, or the bot was removed from the group
-            log.info("tournament %s: match %s ended unfinished", tournament_id, match_id)
-            await self.storage.set_tournament_status(tournament_id, "cancelled", ("running",))
-            return
-        record = build_record(match, "finished", time.time())
-        ranks = {p.user_id: p.rank for p in record.players}
-        scores = {p.user_id: p.score for p in record.players}
+    async def _heard(
+        self,
+        stored: StoredTournament | None,
+        record: MatchRecord,
+        absent: list[tuple[int, bool]],
+    ) -> StoredTournament | None:
+        """The tournament with this table's result in it (None if there is nothing to go on
+        with: not running, or cancelled by the match's stop)."""
+        if stored is None or stored.status != "running":
+            return None
+        match_id = record.match_id
+        if record.outcome != "finished":  # stopped, or the bot was removed from the group
+            log.info("tournament %s: match %s ended unfinished", stored.id, match_id)
+            await self.storage.set_tournament_status(stored.id, "cancelled", ("running",))
+            return None
         where = next(((r, i) for (r, i), m in stored.matches.items() if m == match_id), None)
         if where is None:
-            return
+            return stored
         table = stored.state.rounds[where[0] - 1].tables[where[1]]
-        entrants_ranks = [ranks.get(player) or len(table.players) for player in table.players]
-        places = tuple(1 + sum(other < rank for other in entrants_ranks) for rank in entrants_ranks)
-        # game points count up: a penalty game's (Who's the Donkey?) go in as negatives
-        sign = -1 if game_ai(stored.game).lower_is_better else 1
-        points = tuple(sign * (scores.get(player) or 0) for player in table.players)
+        if table.finished:
+            return stored  # heard before
+        places, points = entries.table_result(
+            table.players,
+            {p.user_id: p.rank for p in record.players},
+            {p.user_id: p.score for p in record.players},
+            game_ai(stored.game).lower_is_better,
+        )
         if await self.storage.finish_tournament_table(match_id, places, points) is None:
-            return  # heard before
-        for seat in match.humans:
-            absent = seat.autopilot or seat.timeouts >= NO_SHOW_TIMEOUTS
+            return stored  # heard before
+        state = entries.finish_table(stored.state, where[0], where[1], places, points)
+        t = await self.t_of(stored)
+        for user_id, was_absent in absent:
             # (one who withdrew already, and whose game autopilot finished, is not told of)
-            if absent and await self.storage.withdraw_from_tournament(tournament_id, seat.user_id):
-                t = await self.t_of(stored)
+            if not was_absent or user_id not in stored.names:
+                continue
+            withdrawn = entries.withdraw(state, user_id)
+            if await self.storage.withdraw_from_tournament(stored.id, withdrawn.entrant(user_id)):
+                state = withdrawn
                 await self._say(
-                    stored, t("tournament.no_show", name=screens.mention(stored, t, seat.user_id))
+                    stored, t("tournament.no_show", name=words.mention(stored, t, user_id))
                 )
+        return dataclasses.replace(stored, state=state)
 
     async def restore(self) -> None:
         """At start-up: the ends missed while the bot was down are heard, the tables without
-        a match opened, and the sweep for timed starts begins."""
+        a match opened, a round's pairings told if a restart came before, and the sweep for
+        timed starts begins."""
         for tournament_id in await self.storage.running_tournaments():
             stored = await self.storage.tournament(tournament_id)
-            if stored.with_bots:
+            if stored.state.rules.bots:
                 self.storage.unrated_tournaments.add(tournament_id)
+            if stored.status == "lobby":
+                self._start_at(tournament_id, stored.starts_at)
             async with self._lock(tournament_id):
                 for match_id in stored.matches.values():
                     match = await self.storage.load(match_id)
                     if match is not None and match.status in ("finished", "cancelled"):
-                        await self._hear(tournament_id, match_id)
-                await self._advance(tournament_id)
+                        record = build_record(match, match.status, time.time())
+                        absent = [_seat_state(seat) for seat in match.humans]
+                        stored = await self._heard(stored, record, absent)
+                        if stored is None:
+                            break
+                await self._advance(stored)
             self.redraw(tournament_id)
+        self._warming = asyncio.get_running_loop().create_task(self.pairing.warm())
         job_queue = self.timers.job_queue
         if job_queue is not None:
-            job_queue.run_repeating(self._on_sweep, SWEEP_SECONDS, name="tournament-starts")
+            job_queue.run_repeating(
+                self._on_sweep, SWEEP_SECONDS, name="tournament-starts", job_kwargs=LATE_JOBS_RUN
+            )
 
     async def _on_sweep(self, context) -> None:
         await self.start_due()
 
     # -- the group's messages -----------------------------------------------------------------
-    async def _say(self, stored: StoredTournament, text: str) -> None:
-        """A message to the group; one that cannot go out is logged, and the tournament goes
-        on (its players' games are in their private chats)."""
+    async def _say(self, stored: StoredTournament, text: str) -> int | None:
+        """A message to the group (its id); one that cannot go out is logged, and the
+        tournament goes on (its players' games are in their private chats)."""
         try:
-            await self.messenger.send(stored.chat_id, text, thread_id=stored.thread_id)
+            return await self.messenger.send(stored.chat_id, text, thread_id=stored.thread_id)
         except Unreachable:
             log.info("tournament %s: the bot left its group", stored.id)
         except TelegramError:
             log.exception("tournament %s: a message to its group failed", stored.id)
+        return None
 
     def redraw(self, tournament_id: int) -> None:
         """Bring the tournament's message up to date, in the background (one drawing at a
@@ -491,7 +621,7 @@ class Tournaments:
             link = self.messenger.deep_link(f"t{stored.id}")
             text, markup = screens.lobby_screen(stored, t, link, when)
         elif stored.status == "cancelled" and not stored.state.rounds:
-            text, markup = t("tournament.cancelled_lobby", title=screens.title(t, stored)), None
+            text, markup = t("tournament.cancelled_lobby", title=words.title(t, stored)), None
         else:
             page = None  # its page in the app: opened in the group, or by the private chat
             param = self.publisher.tables.tournament_start_param(stored.id)
@@ -499,7 +629,9 @@ class Tournaments:
                 page = self.messenger.main_app_link(param)
             elif self.publisher.tables.tournament_link(stored.id) is not None:
                 page = self.messenger.deep_link(f"p{stored.id}")
-            text, markup = screens.running_screen(
+            # the standings of a big field take tens of milliseconds: not on the event loop
+            text, markup = await asyncio.to_thread(
+                screens.running_screen,
                 stored,
                 t,
                 self._watch_link(stored),
@@ -526,6 +658,13 @@ class Tournaments:
             return lambda match_id: None
         return lambda match_id: self.messenger.deep_link(f"w{match_id}")
 
+    async def close(self) -> None:
+        """At shutdown: the pairing's worker stops (a round being paired is paired again at
+        the next start: nothing of it was written)."""
+        if self._warming is not None:
+            await asyncio.gather(self._warming, return_exceptions=True)
+        await self.pairing.close()
+
     async def idle(self) -> None:
         """Wait until every end heard is dealt with and every message drawn (tests)."""
         while self._tasks or self._drawing:
@@ -535,3 +674,9 @@ class Tournaments:
 
     def leaders(self, stored: StoredTournament) -> list[int]:
         return [row.player for row in standings(stored.state)[:3]]
+
+
+def _seat_state(seat: Seat) -> tuple[int, bool]:
+    """A human seat's player and whether they were absent at the end (two timeouts in a row,
+    or on autopilot): such a player is withdrawn after the match."""
+    return seat.user_id, seat.autopilot or seat.timeouts >= NO_SHOW_TIMEOUTS

@@ -14,7 +14,7 @@ export async function drawTournament(main, id, tools) {
     h("p", { class: "tournament-rules" }, page.rules),
     h("p", { class: "tournament-status", "data-status": page.status }, page.round ? `${page.status_text} · ${say(texts, "round", { round: page.round, total: page.rounds })}` : page.status_text),
     standings(page, texts),
-    h("p", { class: "tournament-note" }, texts.tie_breaks),
+    ...page.notes.map((note) => h("p", { class: "tournament-note" }, note)),
     h("h2", {}, texts.rounds),
     page.played.length ? h("div", { class: "tournament-rounds" }, [...page.played].reverse().map((round, index) => roundOf(round, page, texts, index === 0))) : h("p", {}, texts.no_rounds),
     h("p", {}, h("button", { type: "button", class: "action quiet", "data-home": "1", onclick: tools.home }, texts.home)),
@@ -27,9 +27,8 @@ function standings(page, texts) {
     {},
     h("th", { scope: "col" }, texts.rank),
     h("th", { scope: "col", class: "name" }, texts.player),
-    h("th", { scope: "col" }, texts.points),
-    h("th", { scope: "col" }, texts.buchholz),
-    h("th", { scope: "col" }, texts.game_points),
+    // points and the tie-breaks in the creator's order, or the format's own columns
+    ...page.columns.map((column) => h("th", { scope: "col" }, column)),
   );
   const rows = page.standings.map((row) =>
     h(
@@ -37,9 +36,7 @@ function standings(page, texts) {
       { class: row.me ? "me" : "", "data-rank": String(row.rank) },
       h("td", {}, String(row.rank)),
       h("th", { scope: "row", class: "name" }, row.withdrawn ? h("s", {}, row.name) : row.name, row.withdrawn ? ` 🏳️ ${texts.withdrawn}` : ""),
-      h("td", {}, row.points),
-      h("td", {}, row.buchholz),
-      h("td", {}, String(row.game_points)),
+      ...row.cells.map((cell) => h("td", {}, cell)),
     ),
   );
   return h(

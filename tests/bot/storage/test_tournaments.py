@@ -10,9 +10,10 @@ import asyncpg
 import pytest
 
 from bot.storage import Storage, storage_for
-from bot.tournaments.model import Bye, ByeKind, Format, Round, Rules, Table
+from bot.tournaments.formats import standings
+from bot.tournaments.model import Bye, ByeKind, Entrant, Format, Round, Rules, Table
 from bot.tournaments.pairing import is_over, next_round
-from bot.tournaments.standings import points_by_player, standings
+from bot.tournaments.standings import points_by_player
 from tests.bot.databases import Database, Look
 from tests.bot.tournaments.helpers import by_lowest_id
 
@@ -36,7 +37,7 @@ async def storage(database):
 async def with_entrants(storage: Storage, players: int, rules: Rules = SWISS) -> int:
     tournament_id = await storage.create_tournament(GROUP, 0, 1, "azul", {"players": 2}, rules)
     for player in range(1, players + 1):
-        assert await storage.enter_tournament(tournament_id, player, f"P{player}")
+        assert await storage.enter_tournament(tournament_id, Entrant(player, player), f"P{player}")
     return tournament_id
 
 
@@ -45,7 +46,7 @@ async def test_one_tournament_at_a_time_in_a_topic_and_entries_counted_once(stor
     assert await storage.create_tournament(GROUP, 0, 2, "azul", {}, SWISS) is None
     assert await storage.create_tournament(GROUP, 7, 2, "azul", {}, SWISS) is not None
     assert await storage.active_tournament(GROUP) == tournament_id
-    assert not await storage.enter_tournament(tournament_id, 2, "P2")
+    assert not await storage.enter_tournament(tournament_id, Entrant(2, 9), "P2")
     assert await storage.leave_tournament(tournament_id, 3)
     assert not await storage.leave_tournament(tournament_id, 3)
     stored = await storage.tournament(tournament_id)
@@ -124,9 +125,9 @@ async def test_a_restart_during_pairing_pairs_nobody_twice(database):
 async def test_late_join_and_withdrawal(storage):
     tournament_id = await with_entrants(storage, 4, Rules(Format.SWISS, 2, rounds=4))
     await storage.add_tournament_round(tournament_id, Round(1, (Table((1, 2)), Table((3, 4)))))
-    assert await storage.enter_tournament(tournament_id, 5, "Late")
-    assert await storage.withdraw_from_tournament(tournament_id, 4)
-    assert not await storage.withdraw_from_tournament(tournament_id, 4)
+    assert await storage.enter_tournament(tournament_id, Entrant(5, 5, late_rounds=1), "Late")
+    assert await storage.withdraw_from_tournament(tournament_id, Entrant(4, 4, 0, 1))
+    assert not await storage.withdraw_from_tournament(tournament_id, Entrant(4, 4, 0, 2))
     stored = await storage.tournament(tournament_id)
     assert stored.state.entrant(5).late_rounds == 1
     assert stored.state.entrant(4).withdrawn_after == 1
@@ -135,7 +136,8 @@ async def test_late_join_and_withdrawal(storage):
 
 
 async def test_byes_and_game_points_come_back_as_written(storage):
-    rules = Rules(Format.SWISS, 4, rounds=2)
+    # (the game's limits come back from its engine: Azul seats 2 to 4)
+    rules = Rules(Format.SWISS, 4, rounds=2, smallest=2, largest=4)
     tournament_id = await with_entrants(storage, 5, rules)
     round_ = Round(1, (Table((1, 2, 3, 4)),), (Bye(5, ByeKind.FULL),))
     await storage.add_tournament_round(tournament_id, round_)
@@ -145,4 +147,4 @@ async def test_byes_and_game_points_come_back_as_written(storage):
     assert stored.state.rules == rules
     assert stored.state.rounds[0].byes == (Bye(5, ByeKind.FULL),)
     assert stored.state.rounds[0].tables[0].game_points == (60, 41, 41, 12)
-    assert points_by_player(stored.state) == {1: 6, 2: 3, 3: 3, 4: 0, 5: 3}
+    assert points_by_player(stored.state) == {1: 12, 2: 6, 3: 6, 4: 0, 5: 6}

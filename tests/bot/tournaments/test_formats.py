@@ -7,6 +7,7 @@ from itertools import combinations
 import pytest
 
 from bot.tournaments.entries import EntryClosed, add_round, enter, finish_table, withdraw
+from bot.tournaments.formats import standings
 from bot.tournaments.model import ByeKind, Format, Rules, RulesError
 from bot.tournaments.pairing import (
     DUTCH_MAX_FIELD,
@@ -16,7 +17,7 @@ from bot.tournaments.pairing import (
     planned_rounds,
 )
 from bot.tournaments.scoring import table_points
-from bot.tournaments.standings import points_by_player, standings
+from bot.tournaments.standings import points_by_player
 from tests.bot.tournaments.helpers import by_lowest_id, new, pairs_met, play_round
 
 
@@ -66,29 +67,28 @@ def test_the_dutch_system_gives_way_when_rematches_cannot_be_avoided():
 def test_a_swiss_of_three_to_five_player_tables():
     tournament = new(Rules(Format.SWISS, 4, rounds=3), 10)
     first = next_round(tournament)
-    assert [len(t.players) for t in first.tables] == [4, 4] and len(first.byes) == 2
+    # 10 at tables of 4: a seat for everyone at 4 + 3 + 3, the leaders (by seed) together
+    assert [t.players for t in first.tables] == [(1, 2, 3, 4), (5, 6, 7), (8, 9, 10)]
+    assert not first.byes
     tournament = play_round(tournament)
     second = next_round(tournament)
     winners = {t.players[t.places.index(1)] for t in tournament.rounds[0].tables}
     points = points_by_player(tournament)
-    # the round's winners lead and are seated together at the top table, filled with the best
-    # scores that do not repeat a table of round 1 (2 and 6 sat with 1 and 5: the byes' 3 go up)
-    assert winners == {1, 5} and set(second.tables[0].players) == {1, 5, 9, 10}
-    assert sorted(points[p] for p in second.tables[0].players) == [3, 3, 6, 6]
+    # the three winners (12 each, whatever their table's size) lead and sit together
+    assert winners == {1, 5, 8} and {1, 5, 8} <= set(second.tables[0].players)
+    assert all(points[p] == 12 for p in winners)
     round_one = {
         frozenset(p) for t in tournament.rounds[0].tables for p in combinations(t.players, 2)
     }
     round_two = {frozenset(p) for t in second.tables for p in combinations(t.players, 2)}
-    # the other table is what is left of round 1's two tables (the byes being 4 and 8): two
-    # from each, so two repeats are unavoidable and there are no more
-    assert len(round_one & round_two) == 2
-    assert {b.player for b in second.byes} == {4, 8}  # the lowest without a bye yet
+    # a table of 4 from three tables of round 1 repeats one pair at least; the rest need none
+    assert len(round_one & round_two) == 1
     tournament = play_round(tournament)
     tournament = play_round(tournament)
     assert is_over(tournament)
-    assert max(full_byes(tournament).values()) == 1, "6 byes among 10: nobody twice"
-    # place points: each table gives out 6+4+2+0, each bye a middle place's 3
-    assert sum(points_by_player(tournament).values()) == 3 * (2 * 12 + 2 * 3)
+    assert not full_byes(tournament), "nobody sits out"
+    # every table gives out 6 a player on average, whatever its size
+    assert sum(points_by_player(tournament).values()) == 3 * 10 * 6
 
 
 def test_multiplayer_swiss_avoids_repeat_tablemates():
@@ -99,15 +99,22 @@ def test_multiplayer_swiss_avoids_repeat_tablemates():
 
 
 def test_five_player_tables_and_three_player_tables():
-    for size, field in ((5, 11), (3, 9)):
-        tournament = new(Rules(Format.SWISS, size, rounds=3), field)
+    for size, field, largest, out in (
+        (5, 13, 5, 0),  # 5 + 4 + 4
+        (5, 11, 5, 1),  # no 4s and 5s make 11 (and 3 is no size next to 5): one sits out
+        (3, 9, 5, 0),
+        (4, 5, 4, 1),  # a 5-player table is beyond the game: one sits out
+    ):
+        rules = Rules(Format.SWISS, size, rounds=3, largest=largest)
+        tournament = new(rules, field)
         for _ in range(3):
             tournament = play_round(tournament)
         assert is_over(tournament)
         for round_ in tournament.rounds:
-            assert all(len(t.players) == size for t in round_.tables)
-            assert len(round_.byes) == field % size
-        if field % size:
+            seated = sum(len(t.players) for t in round_.tables)
+            assert seated + len(round_.byes) == field and len(round_.byes) == out
+            assert all(size - 1 <= len(t.players) <= size + 1 for t in round_.tables)
+        if out:
             assert max(full_byes(tournament).values()) == 1
 
 
@@ -139,13 +146,13 @@ def test_an_elimination_keeps_the_top_of_each_table_until_one_final():
     tournament = new(Rules(Format.ELIMINATION, 4, advance=2), 10)
     assert planned_rounds(tournament) == 3
     first = next_round(tournament)
-    # 10 at tables of 4: two tables, the two best seeds pass; the seeds snake over the tables
-    assert [b.player for b in first.byes] == [1, 2]
-    assert [t.players for t in first.tables] == [(3, 6, 7, 10), (4, 5, 8, 9)]
+    # 10 at tables of 4: 4 + 3 + 3, nobody passes; the seeds snake over the tables
+    assert not first.byes
+    assert [t.players for t in first.tables] == [(1, 6, 7, 10), (2, 5, 8), (3, 4, 9)]
     tournament = play_round(tournament)
     second = next_round(tournament)
-    # 1, 2 passed; 3, 6 and 4, 5 won their tables: six left, tables of 4 again
-    assert len(second.tables) == 1 and len(second.byes) == 2
+    # the top two of each table go on: six, at two tables of 3
+    assert [len(t.players) for t in second.tables] == [3, 3] and not second.byes
     tournament = play_round(tournament)
     final = next_round(tournament)
     assert len(final.tables) == 1 and not final.byes and len(final.tables[0].players) == 4
@@ -246,3 +253,17 @@ def test_a_field_too_big_for_the_dutch_library_is_grouped_by_score():
         tournament = play_round(tournament)
     assert len(set(pairs_met(tournament))) == len(pairs_met(tournament)), "no rematch"
     assert max(full_byes(tournament).values()) == 1
+
+
+def test_an_elimination_is_seeded_by_rating_with_newcomers_last():
+    from bot.tournaments.entries import seeded_by_rating
+
+    tournament = new(Rules(Format.ELIMINATION, 3, advance=1), 7)
+    # players 2, 5 and 7 are rated (7 best); the others are newcomers, in order of joining
+    seeded = seeded_by_rating(tournament, {2: 10.0, 5: 30.0, 7: 50.0})
+    order = [e.player for e in sorted(seeded.entrants, key=lambda e: e.seed)]
+    assert order == [7, 5, 2, 1, 3, 4, 6]
+    first = next_round(seeded)
+    # 7 at tables of 3: 4 + 3, no pass; the top seeds head the tables
+    assert not first.byes and sorted(len(t.players) for t in first.tables) == [3, 4]
+    assert {t.players[0] for t in first.tables} == {7, 5}

@@ -158,9 +158,10 @@ async def test_options_cycle_to_round_robin_and_fill_with_bots(driver: Driver, a
     await driver.press_label(BOB, GROUP, "Join")
     await driver.press_label(ALICE, GROUP, "▶️ Start")
     state = (await stored(driver)).state
-    # two people and a bot make the one table of three: the final
-    assert len(state.entrants) == 3 and sum(e.player < 0 for e in state.entrants) == 1
+    # two people and a bot make the one table of three: the final; the bot is no entrant
+    assert [e.player for e in state.entrants] == [ALICE.id, BOB.id]
     assert len(state.rounds[0].tables) == 1 and len(state.rounds[0].tables[0].players) == 3
+    assert sum(player < 0 for player in state.rounds[0].tables[0].players) == 1
     await play_round(driver, [ALICE, BOB])
     assert any("the tournament is over" in text for text in texts(driver, GROUP))
 
@@ -344,6 +345,84 @@ async def test_a_restart_between_pairing_and_opening_the_tables(api, database, m
         assert reopened.state.rounds == paired.state.rounds
         assert sorted(reopened.matches) == [(1, 0), (1, 1)]
         assert len(set(reopened.matches.values())) == 2
+        # the round's pairings message, which the crash kept from going out, goes out once
+        pairings = [text for text in texts(driver, GROUP) if "Round 1 of 3: the tables" in text]
+        assert len(pairings) == 1
         await play_round(driver, [ALICE, BOB, CAROL, DAVE])
         done = await host(driver).storage.tournament(paired.id)
         assert done.status == "finished"
+
+
+async def test_a_tournament_beside_a_running_match_gets_an_answer(driver: Driver, api):
+    from tests.bot.play5211 import start_game
+
+    await start_game(driver, GROUP, ALICE, [ALICE, BOB])
+    before = len(api.visible(GROUP))
+    await driver.send(CAROL, GROUP, "/tournament 5211")
+    assert len(api.visible(GROUP)) > before, "an answer in the group"
+    lobby = tournament_message(driver)
+    assert "Players" in lobby.text
+
+
+async def test_only_the_groups_members_join_by_the_link(driver: Driver, api):
+    await open_with(driver, ALICE, [ALICE])
+    api.outsiders[GROUP].add(MALLORY.id)
+    await driver.press_label(MALLORY, GROUP, "Join")
+    assert api.last(MALLORY.id).text == (
+        "Only members of the group this tournament is played in can join it."
+    )
+    assert MALLORY.id not in (await stored(driver)).names
+    await driver.press_label(BOB, GROUP, "Join")
+    assert BOB.id in (await stored(driver)).names
+
+
+async def test_a_timed_start_is_scheduled_for_its_time_and_starts_then(driver: Driver, api):
+    """The real scheduler: a job at the lobby's start time (never dropped for firing late),
+    which starts it when it fires."""
+    import asyncio
+    import time
+
+    bot = host(driver)
+    await open_with(driver, ALICE, [ALICE, BOB])
+    await driver.press_label(ALICE, GROUP, "Start time: by hand")  # in 15 minutes
+    tid = await tournament_id(driver)
+    job_queue = driver.app.job_queue
+    (job,) = job_queue.get_jobs_by_name(f"tournament-start-{tid}")
+    assert abs(job.job.trigger.run_date.timestamp() - (time.time() + 15 * 60)) < 5
+    assert job.job.misfire_grace_time is None  # a late loop runs it late, never skips it
+    # started for real: the job fires at its time and the tournament starts
+    await bot.storage.set_tournament_setup(
+        tid, (await stored(driver)).state.rules, 180, False, bot.clock() + 0.3
+    )
+    bot.tournaments._start_at(tid, bot.clock() + 0.3)
+    await job_queue.start()
+    try:
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if any("Round 1 of 3" in text for text in texts(driver, GROUP)):
+                break
+        await driver.settle()
+    finally:
+        await job_queue.stop(wait=False)
+    assert (await stored(driver)).status == "running"
+    assert any("Round 1 of 3" in text for text in texts(driver, GROUP))
+
+
+async def test_the_creator_picks_the_tie_breaks_order_and_the_standings_name_it(
+    driver: Driver, api
+):
+    await open_with(driver, ALICE, [ALICE, BOB])
+    assert "Ties: Buchholz → Sonneborn–Berger → game points" in str(
+        tournament_message(driver).buttons()
+    )
+    await driver.press_label(ALICE, GROUP, "Ties:")
+    assert "Ties: Sonneborn–Berger → Buchholz → game points" in str(
+        tournament_message(driver).buttons()
+    )
+    assert await driver.press_label(MALLORY, GROUP, "Ties:") == (
+        "Only its creator or an admin can do that."
+    )
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    text = tournament_message(driver).text
+    assert "(points · Sonneborn–Berger · Buchholz · game points)" in text
+    assert "Ties: Sonneborn–Berger, then Buchholz, then game points." in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.presentation import tournaments as words
 from bot.presentation.i18n import translator
 from bot.storage.tournaments import StoredTournament
 from bot.table.tournaments import screens
@@ -36,9 +37,9 @@ def test_a_big_rounds_messages_fit_in_one_message_each():
     stored = big_tournament()
     for lang in ("en", "ru", "uk", "it"):
         t = translator(lang)
-        pairings = screens.pairings_text(stored, t)
+        pairings = words.pairings_text(stored, t)
         assert len(visible(pairings)) < 4096
-        assert t.plural("tournament.more_tables", 150 - screens.PAIRED_TABLES) in pairings
+        assert t.plural("tournament.more_tables", 150 - words.PAIRED_TABLES) in pairings
         text, _ = screens.running_screen(stored, t, lambda match_id: None, "https://t.me/x")
         assert len(visible(text)) < 4096
-        assert t.plural("tournament.more", FIELD - screens.SHOWN_ROWS) in text
+        assert t.plural("tournament.more", FIELD - words.SHOWN_ROWS) in text

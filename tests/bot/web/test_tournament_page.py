@@ -16,6 +16,7 @@ from tests.bot.conftest import ALICE, BOB, CAROL, DAVE, GROUP, MALLORY
 from tests.bot.play5211 import choose, has_choice
 from tests.bot.tournaments.test_in_a_group import (
     open_with,
+    play_round,
     tournament_id,
     tournament_message,
 )
@@ -56,9 +57,13 @@ async def test_an_entrant_sees_standings_rounds_and_each_tables_match(table_bot)
     names = [row["name"] for row in page["standings"]]
     assert sorted(names) == ["Alice", "Bob", "Carol"]
     assert [row["me"] for row in page["standings"]] == [name == "Bob" for name in names]
+    # its columns the message's: points, then the tie-breaks in the creator's order, named
+    assert page["columns"] == ["Points", "Buchholz", "Sonneborn–Berger", "game points"]
     message = tournament_message(table_bot.driver).text
+    assert "(points · Buchholz · Sonneborn–Berger · game points)" in message
     for row in page["standings"]:
-        assert f"{row['rank']}. {row['name']} — {row['points']} · {row['buchholz']}" in message
+        assert len(row["cells"]) == 4
+        assert f"{row['rank']}. {row['name']} — {' · '.join(row['cells'])}" in message
     # round 1 done (its table replays), round 2 playing (its table opens live)
     first, second = page["played"]
     done, playing = first["tables"][0], second["tables"][0]
@@ -70,6 +75,12 @@ async def test_an_entrant_sees_standings_rounds_and_each_tables_match(table_bot)
     assert all(seat["place"] is None for seat in playing["players"])
     assert len(first["byes"]) == 1 and first["byes"][0]["kind"] == "full"
     assert page["texts"]["replay"] == "▶️ Replay"
+    # the rules the standings follow, as the group's message publishes them, in plain text
+    assert page["notes"] == [
+        "Points: a win 1, a draw ½, a bye 1.",
+        "Ties: Buchholz, then Sonneborn–Berger, then game points.",
+    ]
+    assert all(note in message for note in page["notes"])
 
 
 async def test_a_member_of_the_group_sees_it_in_their_language(table_bot):
@@ -80,6 +91,7 @@ async def test_a_member_of_the_group_sees_it_in_their_language(table_bot):
     assert answer.status_code == 200  # Dave is in the group, not in the tournament
     page = answer.json()
     assert page["texts"]["standings"] == "Classifica"
+    assert page["columns"] == ["Punti", "Buchholz", "Sonneborn–Berger", "punti di gioco"]
     assert not any(row["me"] for row in page["standings"])
 
 
@@ -131,6 +143,13 @@ async def test_the_page_shows_the_standings_and_opens_a_table(table_bot, chromiu
     await page.locator("table.standings").wait_for()
     rows = await page.locator("table.standings tbody tr").all_inner_texts()
     assert len(rows) == 3 and any("Alice" in row for row in rows)
+    # rank, player, points and the three tie-breaks in their order, each row filled
+    heads = await page.locator("table.standings thead th").all_inner_texts()
+    assert len(heads) == 6 and heads[2:4] == ["Points", "Buchholz"]
+    assert heads[4] == "Sonneborn–Berger"
+    assert await page.locator("table.standings tbody tr:first-child td").count() == 5
+    notes = await page.locator(".tournament-note").all_inner_texts()
+    assert notes[1] == "Ties: Buchholz, then Sonneborn–Berger, then game points."
     assert await page.locator("h2", has_text="Standings").count() == 1
     # the current round is open first; its table opens live, round 1's replays
     live = page.locator(f'a.table-link[data-match="{stored.matches[(2, 0)]}"]')
@@ -199,3 +218,84 @@ async def test_a_cancelled_tournament_keeps_its_page_and_its_tables_replay(table
     table = page["played"][1]["tables"][0]
     assert table["match"] == stopped and not table["done"] and not table["live"]
     assert replay.status_code == 200  # the page's link to it (?r=) opens
+
+
+async def test_a_round_robin_shows_its_own_tie_breaks_order(table_bot):
+    """A round robin breaks ties by Sonneborn–Berger first: the page's columns follow."""
+    driver = table_bot.driver
+    await open_with(driver, ALICE, [ALICE, BOB, CAROL])
+    await driver.press_label(ALICE, GROUP, "Swiss")  # → round robin
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    tid = await tournament_id(driver)
+    await play_round(driver, [ALICE, BOB, CAROL])
+    await get_host(driver.app).tournaments.idle()
+    await driver.settle()
+    async with table_bot.client() as client:
+        page = (await client.get(f"/api/tournaments/{tid}", headers=header(CAROL))).json()
+    assert page["format"] == "Round robin" and page["status"] == "finished"
+    assert page["columns"] == ["Points", "Sonneborn–Berger", "Buchholz", "game points"]
+    message = tournament_message(driver).text
+    assert "(points · Sonneborn–Berger · Buchholz · game points)" in message
+    assert [row["rank"] for row in page["standings"]] == sorted(
+        row["rank"] for row in page["standings"]
+    )
+    for row in page["standings"]:
+        assert f"{row['rank']}. {row['name']} — {' · '.join(row['cells'])}" in message
+    assert page["notes"][1] == "Ties: Sonneborn–Berger, then Buchholz, then game points."
+
+
+async def elimination_with_a_bot(bot: TableBot) -> int:
+    """Alice and Bob with a bot at one table of three: an elimination's final."""
+    driver = bot.driver
+    await open_with(driver, ALICE, [ALICE])
+    await driver.press_label(ALICE, GROUP, "Swiss")  # → round robin
+    await driver.press_label(ALICE, GROUP, "Tables of 2")  # tables of 3: back to Swiss
+    await driver.press_label(ALICE, GROUP, "Swiss")  # → elimination
+    await driver.press_label(ALICE, GROUP, "Fill with bots: off")
+    await driver.press_label(BOB, GROUP, "Join")
+    await driver.press_label(ALICE, GROUP, "▶️ Start")
+    return await tournament_id(driver)
+
+
+async def test_an_elimination_shows_its_own_columns_and_no_bot(table_bot):
+    driver = table_bot.driver
+    tid = await elimination_with_a_bot(table_bot)
+
+    async def page_of(user) -> dict:
+        async with table_bot.client() as client:
+            return (await client.get(f"/api/tournaments/{tid}", headers=header(user))).json()
+
+    page = await page_of(ALICE)
+    assert page["format"].startswith("Elimination")
+    assert page["columns"] == ["Round reached", "Place at the table", "Goes on or out"]
+    # the bot took a seat at the table, but is no entrant: no row of its own
+    assert sorted(row["name"] for row in page["standings"]) == ["Alice", "Bob"]
+    assert any(seat["name"].startswith("🤖") for seat in page["played"][0]["tables"][0]["players"])
+    assert [row["cells"] for row in page["standings"]] == [["1", "–", "playing"]] * 2
+    assert page["notes"][-1] == (
+        "🤖 Bots sat at: round 1, table 1. They fill seats and rank nowhere."
+    )
+    assert page["notes"][0].startswith("The top 1 of each table goes on")
+    await play_round(driver, [ALICE, BOB])
+    await get_host(driver.app).tournaments.idle()
+    await driver.settle()
+    page = await page_of(BOB)
+    assert page["status"] == "finished"
+    first, second = page["standings"]
+    stored = await get_host(driver.app).storage.tournament(tid)
+    places = dict(zip(stored.state.rounds[0].tables[0].players,
+                      stored.state.rounds[0].tables[0].places, strict=True))  # fmt: skip
+    humans = sorted((place, player) for player, place in places.items() if player > 0)
+    # the message's words, apart: the final's places at the table, the winner named
+    for row, (place, _) in zip((first, second), humans, strict=True):
+        assert row["cells"][:2] == ["1", str(place)]
+    assert first["cells"][2] in ("the winner 🏆", "final")
+    assert second["cells"][2] == "final"
+    message = tournament_message(driver).text
+    assert "(round reached · place at the table)" in message
+    # in each language, the catalogue's words
+    russian = replace(CAROL, language_code="ru")
+    async with table_bot.client() as client:
+        ru = (await client.get(f"/api/tournaments/{tid}", headers=header(russian))).json()
+    assert ru["columns"] == ["До какого тура дошёл", "Место за столом", "Итог"]
+    assert ru["standings"][1]["cells"][2] == "финал"

@@ -55,6 +55,7 @@ LABELS = {
     "rating",
     "start",  # where every rating starts (1500)
     "place",
+    "table_place",  # an elimination row's place at its table
     "id",
     "megabytes",  # a measure with its unit's symbol ("12.5 MB"): no agreement
 }
@@ -66,6 +67,8 @@ TEXT = {
     "example", "values", "by", "waited", "date",
     # tournaments: a podium's medal, why a timed start failed, when it starts; a season's months
     "medal", "why", "when", "season",
+    # tournaments: the tie-breaks' names and their order, a row's tie-break values, bot tables
+    "second", "third", "order", "ties", "measures", "tables",
     # the operator's /status
     "version", "uptime", "backend", "database", "lock", "draining", "playing", "memory",
 }  # fmt: skip
