@@ -92,6 +92,25 @@ class Transaction(Protocol):
         """Execute a write; returns the number of rows it changed."""
 
 
+class SharedWorkers(Protocol):
+    """What several workers on one database share (PostgreSQL: :mod:`bot.storage.shared`):
+    a name for this worker, the inbox of updates, each match's lock across workers."""
+
+    name: str
+
+    def match_lock(self, match_id: int) -> AbstractAsyncContextManager[None]: ...
+
+    async def take_update(self, update_id: int, body: str) -> bool: ...
+
+    async def handled(self, update_id: int) -> None: ...
+
+    async def take_orphans(self) -> list[str]: ...
+
+    async def forget_old(self) -> None: ...
+
+    async def waiting(self) -> int: ...
+
+
 @dataclass
 class StorageStats:
     """What the storage costs, for the bench: hand-offs to the database (a call to the
@@ -150,6 +169,9 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         self.on_match_end: Callable[[Match], None] = lambda match: None
         # tournaments filled with bots, whose tables rate nobody (kept by their service)
         self.unrated_tournaments: set[int] = set()
+        # several workers on this database (PostgreSQL): their inbox and locks; None where
+        # one process serves it (SQLite)
+        self.shared: SharedWorkers | None = None
         self.out_of_service = False
         self.holds_lock = False  # open, and no other instance took the lock since (health)
         self._lock_watch: asyncio.Task | None = None
@@ -457,6 +479,11 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         )
         self._matches.put(match.id, copy_match(match))
         return match
+
+    def forget_match(self, match_id: int) -> None:
+        """Drop the match's cached copy: another worker may have changed it (called under
+        its lock across workers, so the next load reads what they left)."""
+        self._matches.pop(match_id, None)
 
     async def load(self, match_id: int) -> Match | None:
         cached = self._matches.hit(match_id)

@@ -1,22 +1,55 @@
 """One lock per match: updates for the same match are handled one at a time, updates for
-different matches concurrently."""
+different matches concurrently.
+
+In one process (SQLite) the lock is an ``asyncio.Lock``. On PostgreSQL, where several
+workers may serve one database, it is that lock and then the match's advisory lock across
+workers (:meth:`bot.storage.shared.Shared.match_lock`): a worker's own presses queue in
+memory and hold one database connection at a time, and two workers' presses for one match
+apply one after the other. Under it the match's cached copy is dropped, so each update reads
+the state the other workers left."""
 
 from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from bot.storage import Storage
 
 
 class MatchLocks:
     """``async with locks(match_id):`` — the match's lock, made on first use. Locks vanish
-    with their last user."""
+    with their last user. ``storage``: where a lock across workers is asked for, if its
+    database is shared (``Storage.shared``); none, or SQLite: this process's lock only."""
 
-    def __init__(self) -> None:
+    def __init__(self, storage: Storage | None = None) -> None:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._storage = storage
 
-    def __call__(self, match_id: int) -> asyncio.Lock:
+    def _local(self, match_id: int) -> asyncio.Lock:
         lock = self._locks.get(match_id)
         if lock is None:
             lock = asyncio.Lock()
             self._locks[match_id] = lock
         return lock
+
+    def __call__(self, match_id: int) -> AbstractAsyncContextManager[object]:
+        local = self._local(match_id)
+        if self._storage is None or self._storage.shared is None:
+            return local
+        return self._across_workers(local, self._storage, match_id)
+
+    @staticmethod
+    @asynccontextmanager
+    async def _across_workers(
+        local: asyncio.Lock, storage: Storage, match_id: int
+    ) -> AsyncIterator[None]:
+        async with local:
+            shared = storage.shared
+            if shared is None:  # the storage closed meanwhile: this process's lock only
+                yield
+                return
+            async with shared.match_lock(match_id):
+                storage.forget_match(match_id)
+                yield
