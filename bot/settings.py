@@ -238,6 +238,12 @@ class Settings(BaseSettings):
         token = self.telegram_bot_token.get_secret_value().encode()
         return hmac.new(token, b"tablebot webhook secret", hashlib.sha256).hexdigest()
 
+    def several_workers(self) -> bool:
+        """Whether this process may serve beside others (``python -m bot`` started N times
+        with the same settings): on PostgreSQL in webhook mode. SQLite serves one process,
+        and so does long polling (Telegram's getUpdates allows a single consumer)."""
+        return bool(self.webhook_url) and is_postgres_url(self.postgres_url())
+
     def webhook_path(self) -> str:
         """The webhook's path: the bot's id (public: the secret token guards it)."""
         return self.telegram_bot_token.get_secret_value().split(":")[0]

@@ -97,6 +97,7 @@ class SharedWorkers(Protocol):
     a name for this worker, the inbox of updates, each match's lock across workers."""
 
     name: str
+    leading: bool  # this worker runs the singletons (tournaments' starts, seasons, lobbies)
 
     def match_lock(self, match_id: int) -> AbstractAsyncContextManager[None]: ...
 
@@ -105,6 +106,8 @@ class SharedWorkers(Protocol):
     async def handled(self, update_id: int) -> None: ...
 
     async def take_orphans(self) -> list[str]: ...
+
+    async def match_busy(self, match_id: int) -> bool: ...
 
     async def forget_old(self) -> None: ...
 
@@ -322,12 +325,18 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
                 chats[match.chat_id, match.thread_id] = None if lang is _MISSING else lang
         return [(chat, thread, lang) for (chat, thread), lang in chats.items()]
 
-    @staticmethod
-    def waiting_for_lock(holder: str) -> None:
+    # said to an instance that waits: how several may serve at once (issue 57)
+    SEVERAL_WORKERS = (
+        "several workers side by side need DATABASE_URL (PostgreSQL) and WEBHOOK_URL; "
+        "an SQLite file, or long polling, is served by one process"
+    )
+
+    def waiting_for_lock(self, holder: str) -> None:
         log.warning(
             "another bot instance is running on %s; waiting for it to stop "
-            "(it releases the database when it exits)",
+            "(it releases the database when it exits; %s)",
             holder,
+            self.SEVERAL_WORKERS,
         )
 
     @staticmethod
@@ -479,6 +488,11 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         )
         self._matches.put(match.id, copy_match(match))
         return match
+
+    def leads(self) -> bool:
+        """Whether this process runs the singletons: always in one process (SQLite); on a
+        shared database, only the leader among the workers."""
+        return self.shared is None or self.shared.leading
 
     def forget_match(self, match_id: int) -> None:
         """Drop the match's cached copy: another worker may have changed it (called under

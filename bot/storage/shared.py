@@ -9,7 +9,13 @@
   by the others (``take_orphans``).
 - **A match's lock:** a transaction-scoped advisory lock per match, held on a connection of
   its own for as long as the update that took it runs; the server ends it with the
-  transaction, or with the session if the worker dies.
+  transaction, or with the session if the worker dies. A deadline is played by whichever
+  worker's sweep finds it due and its match not held (``match_busy``, the advisory lock's
+  ``SKIP LOCKED``), under the lock and against the state read afresh, so it fires once.
+- **The leader:** one worker holds a session advisory lock (``LEADER_KEY``) on a connection
+  of its own and runs the singletons (tournaments' timed starts, seasons' podiums, lobbies'
+  expiry). Every worker tries for it each ``HEARTBEAT_SECONDS``: when the leader dies its
+  session ends, and another leads within a second or two.
 
 SQLite serves one process (its file lock), and has none of this.
 """
@@ -29,6 +35,9 @@ import asyncpg
 
 from bot.storage.contract import StorageUnavailable
 
+# the leader's advisory lock (session-level; any fixed 64-bit key apart from the instance
+# lock's and from match ids)
+LEADER_KEY = 0x7461626C656C6561  # "tablelea"
 HEARTBEAT_SECONDS = 1.0
 WORKER_SILENCE_SECONDS = 5.0  # a worker silent this long is gone: its updates are taken over
 # a match's lock waited for at most this long: Telegram drops a press's answer after ~15 s
@@ -77,6 +86,7 @@ class Shared:
         self._pool: asyncpg.Pool | None = None
         self._locks: asyncpg.Pool | None = None
         self._heartbeat: asyncio.Task | None = None
+        self._leader: asyncpg.Connection | None = None  # holding LEADER_KEY, while leading
 
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(
@@ -94,6 +104,7 @@ class Shared:
             command_timeout=STATEMENT_SECONDS,
         )
         await self.beat()
+        await self.try_to_lead()
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat_forever())
 
     async def close(self, within: float = 3.0) -> None:
@@ -103,6 +114,7 @@ class Shared:
             self._heartbeat.cancel()
             await asyncio.gather(self._heartbeat, return_exceptions=True)
             self._heartbeat = None
+        await self._stop_leading()
         pools = [pool for pool in (self._pool, self._locks) if pool is not None]
         if self._pool is not None:
             try:
@@ -137,8 +149,54 @@ class Shared:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
                 await self.beat()
+                await self.try_to_lead()
             except (*OUTAGE, asyncpg.PostgresError):
-                pass  # the database does not answer: the next beat tries again
+                await self._stop_leading()  # not sure to hold it: another may lead
+                # the database does not answer: the next beat tries again
+
+    # -- the leader ------------------------------------------------------------------------
+    @property
+    def leading(self) -> bool:
+        return self._leader is not None and not self._leader.is_closed()
+
+    async def try_to_lead(self) -> bool:
+        """Lead if nobody does (the leader's session is the lock's); a leader makes sure its
+        session still answers. True while this worker leads."""
+        if self.leading:
+            await self._leader.fetchval("SELECT 1", timeout=STATEMENT_SECONDS)
+            return True
+        connection = await asyncpg.connect(
+            self.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_SECONDS
+        )
+        try:
+            taken = await connection.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_KEY)
+        except BaseException:
+            connection.terminate()
+            raise
+        if not taken:
+            await connection.close(timeout=STATEMENT_SECONDS)
+            return False
+        try:
+            await self.pool.execute("UPDATE workers SET led_at = now() WHERE name = $1", self.name)
+        except BaseException:
+            connection.terminate()
+            raise
+        self._leader = connection
+        return True
+
+    async def _stop_leading(self) -> None:
+        connection, self._leader = self._leader, None
+        if connection is not None:
+            connection.terminate()  # its session ends: the lock is free for another
+
+    async def leader(self) -> str | None:
+        """The worker that leads now, by its name (the latest to take the lead that is
+        still heard from)."""
+        return await self.pool.fetchval(
+            "SELECT name FROM workers WHERE led_at IS NOT NULL AND seen_at > now() - "
+            "make_interval(secs => $1) ORDER BY led_at DESC LIMIT 1",
+            WORKER_SILENCE_SECONDS,
+        )
 
     async def workers(self) -> list[Worker]:
         """Every worker heard from in the last minute, the longest-running first."""
@@ -202,6 +260,11 @@ class Shared:
         return await self.pool.fetchval("SELECT COUNT(*) FROM inbox WHERE done_at IS NULL")
 
     # -- a match's lock --------------------------------------------------------------------
+    async def match_busy(self, match_id: int) -> bool:
+        """Whether another worker holds the match's lock right now (asked without waiting,
+        and let go at once)."""
+        return await self.pool.fetchval("SELECT NOT pg_try_advisory_xact_lock($1)", match_id)
+
     @asynccontextmanager
     async def match_lock(self, match_id: int) -> AsyncIterator[None]:
         """The match's advisory lock across workers, for as long as the block runs: taken in

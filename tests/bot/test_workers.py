@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -24,7 +26,10 @@ from bot.testing.fake_server import free_port
 from bot.testing.fake_telegram import FakeTelegram
 from tests.bot.conftest import ALICE, BOB, GROUP, running_bot
 from tests.bot.databases import Database, Look
-from tests.bot.play5211 import has_choice, select, start_game
+from tests.bot.helpers import Clock
+from tests.bot.play5211 import board, choose, has_choice, select, start_game
+from tests.bot.process import ROOT, BotProcess, ProcessDriver, until
+from tests.bot.web.test_health import post_update, until_status
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"])
 
@@ -225,3 +230,117 @@ async def test_two_workers_presses_for_one_match_apply_one_after_the_other(api, 
         assert status == "finished"
         assert not any("try again" in (answer.get("text") or "") for answer in api.answers)
         look.close()
+
+
+# -- deadlines and the leader --------------------------------------------------------------
+async def test_a_deadline_two_workers_find_at_once_is_played_once(api, database: Database):
+    """Bob's deadline passes while two workers run: both sweeps find it, and the timer
+    jobs of both fire too; the normal AI plays for him once, and the match goes on."""
+    async with workers(api, database, 2) as [first, second]:
+        clock = Clock()
+        for driver in (first, second):
+            get_host(driver.app).clock = clock
+        await start_game(first, GROUP, ALICE, [ALICE, BOB])
+        await choose(first, ALICE)
+        clock.now += 181
+        hosts = [get_host(driver.app) for driver in (first, second)]
+        await asyncio.gather(*(host.timers.sweep() for host in hosts))
+        await asyncio.gather(*(host.timers.tick(1) for host in hosts))
+        await asyncio.gather(first.settle(), second.settle())
+        assert await hosts[1].storage.automatic_moves(1) == 1
+        assert "Round 1, part 2 of 3" in board(first, GROUP).text
+        # the next part's deadline too, once: Bob's second timeout in a row (then autopilot)
+        await choose(second, ALICE)
+        clock.now += 181
+        await asyncio.gather(*(host.timers.sweep() for host in hosts))
+        await asyncio.gather(first.settle(), second.settle())
+        look = Look(database)
+        notices = dict(look.rows("SELECT key, COUNT(*) FROM notices GROUP BY key"))
+        assert notices["timer.timeout"] == 2 and notices["timer.autopilot"] == 1
+        versions = [version for version, _, _ in moves_of(look)]
+        assert versions == sorted(set(versions))
+        look.close()
+
+
+LEADER = """
+import asyncio, sys
+from bot.storage.postgres import PostgresStorage
+
+async def main():
+    storage = PostgresStorage(sys.argv[1], instance_lock=False)  # a worker among several
+    await storage.open()
+    print(storage.shared.name if storage.leads() else "following", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_leader_killed_another_worker_leads_within_5_seconds(api, database: Database):
+    """A worker process leads; another worker starts and follows; the leader is killed
+    with SIGKILL (no goodbye): the other leads within 5 s."""
+    leader = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LEADER, database.url, stdout=asyncio.subprocess.PIPE, cwd=ROOT
+    )
+    try:
+        name = (await asyncio.wait_for(leader.stdout.readline(), 60)).strip().decode()
+        assert name != "following"
+        async with workers(api, database, 1) as [driver]:
+            shared = get_host(driver.app).storage.shared
+            assert not shared.leading and not await shared.try_to_lead()  # one at a time
+            assert await shared.leader() == name
+            leader.kill()  # kill -9
+            await leader.wait()
+            killed = time.monotonic()
+            while not shared.leading:
+                assert time.monotonic() - killed < 5, "nobody leads 5 s after the kill"
+                await asyncio.sleep(0.05)
+            took = time.monotonic() - killed
+            assert await shared.leader() == shared.name
+            print(f"failover in {took:.2f} s")
+    finally:
+        if leader.returncode is None:
+            leader.kill()
+            await leader.wait()
+
+
+# -- side by side: real processes ----------------------------------------------------------
+@pytest.mark.usefixtures("no_bot_left_running")
+async def test_two_webhook_processes_serve_side_by_side_and_answer_an_update_sent_to_both_once(
+    server, database: Database
+):
+    """On PostgreSQL in webhook mode a second ``python -m bot`` does not wait for the first:
+    both serve (their health checks say so), and an update a router hands to both is
+    answered once."""
+    ports = [free_port(), free_port()]
+    bots = [
+        BotProcess(server, database, log=f"web{n}.log", PORT=str(port), WEBHOOK_URL=HOOK)
+        for n, port in enumerate(ports, start=1)
+    ]
+    driver = ProcessDriver(server.api)
+    driver.group(GROUP, "Game Night")
+    try:
+        for bot in bots:
+            await bot.start(ready="setWebhook")
+        for port in ports:
+            await until_status(port, 200)
+        secret = [p for m, p in server.api.calls if m == "setWebhook"][-1]["secret_token"]
+        update = driver.message_update(ALICE, GROUP, "/help")
+        sent = len(server.api.calls)
+        answers = await asyncio.gather(*(post_update(port, update, secret) for port in ports))
+        assert answers == [200, 200]
+
+        def replies() -> int:
+            return sum(
+                1
+                for method, params in server.api.calls[sent:]
+                if method == "sendMessage" and int(params["chat_id"]) == GROUP
+            )
+
+        await until(lambda: replies() > 0, what="the update to be answered")
+        await asyncio.sleep(1.0)  # time for a second answer, were there one
+        assert replies() == 1
+    finally:
+        for bot in bots:
+            if bot.process is not None and bot.process.returncode is None:
+                await bot.terminate()

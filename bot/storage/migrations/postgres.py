@@ -276,7 +276,8 @@ MIGRATIONS: list[str] = [
     CREATE TABLE workers (
         name TEXT PRIMARY KEY,
         started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        seen_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        led_at TIMESTAMPTZ  -- when it took the lead, if it did
     );
     CREATE TABLE inbox (
         update_id BIGINT PRIMARY KEY,
