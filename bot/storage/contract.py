@@ -61,6 +61,7 @@ from bot.storage.rows import (
 from bot.storage.seasons import SeasonReads, season_of
 from bot.storage.standings import Standings
 from bot.storage.tournaments import TournamentStore
+from bot.storage.workers import SharedWorkers
 
 log = logging.getLogger("bot.storage")
 
@@ -90,28 +91,6 @@ class Transaction(Protocol):
 
     async def run(self, sql: str, args: Sequence = ()) -> int:
         """Execute a write; returns the number of rows it changed."""
-
-
-class SharedWorkers(Protocol):
-    """What several workers on one database share (PostgreSQL: :mod:`bot.storage.shared`):
-    a name for this worker, the inbox of updates, each match's lock across workers."""
-
-    name: str
-    leading: bool  # this worker runs the singletons (tournaments' starts, seasons, lobbies)
-
-    def match_lock(self, match_id: int) -> AbstractAsyncContextManager[None]: ...
-
-    async def take_update(self, update_id: int, body: str) -> bool: ...
-
-    async def handled(self, update_id: int) -> None: ...
-
-    async def take_orphans(self) -> list[str]: ...
-
-    async def match_busy(self, match_id: int) -> bool: ...
-
-    async def forget_old(self) -> None: ...
-
-    async def waiting(self) -> int: ...
 
 
 @dataclass

@@ -86,7 +86,8 @@ class Shared:
         self._pool: asyncpg.Pool | None = None
         self._locks: asyncpg.Pool | None = None
         self._heartbeat: asyncio.Task | None = None
-        self._leader: asyncpg.Connection | None = None  # holding LEADER_KEY, while leading
+        self._leader: asyncpg.Connection | None = None  # asks for LEADER_KEY, holds it
+        self._leading = False
 
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(
@@ -157,35 +158,33 @@ class Shared:
     # -- the leader ------------------------------------------------------------------------
     @property
     def leading(self) -> bool:
-        return self._leader is not None and not self._leader.is_closed()
+        connection = self._leader
+        return self._leading and connection is not None and not connection.is_closed()
 
     async def try_to_lead(self) -> bool:
-        """Lead if nobody does (the leader's session is the lock's); a leader makes sure its
-        session still answers. True while this worker leads."""
+        """Lead if nobody does (the lock is the session's of a connection kept for it); a
+        leader makes sure its session still answers. True while this worker leads."""
+        connection = self._leader
+        if connection is None or connection.is_closed():
+            self._leading = False
+            connection = self._leader = await asyncpg.connect(
+                self.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_SECONDS
+            )
         if self.leading:
-            await self._leader.fetchval("SELECT 1", timeout=STATEMENT_SECONDS)
+            await connection.fetchval("SELECT 1")
             return True
-        connection = await asyncpg.connect(
-            self.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_SECONDS
-        )
-        try:
-            taken = await connection.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_KEY)
-        except BaseException:
-            connection.terminate()
-            raise
-        if not taken:
-            await connection.close(timeout=STATEMENT_SECONDS)
+        if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_KEY):
             return False
         try:
             await self.pool.execute("UPDATE workers SET led_at = now() WHERE name = $1", self.name)
         except BaseException:
-            connection.terminate()
+            await self._stop_leading()  # not said: let go, for another to take
             raise
-        self._leader = connection
+        self._leading = True
         return True
 
     async def _stop_leading(self) -> None:
-        connection, self._leader = self._leader, None
+        connection, self._leader, self._leading = self._leader, None, False
         if connection is not None:
             connection.terminate()  # its session ends: the lock is free for another
 
