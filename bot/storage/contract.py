@@ -468,6 +468,9 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         self._matches.put(match.id, copy_match(match))
         return match
 
+    def refuse_if_unavailable(self) -> None:
+        """Raise :class:`StorageUnavailable` at once while calls are refused (PostgreSQL)."""
+
     def leads(self) -> bool:
         """Whether this process runs the singletons: always in one process (SQLite); on a
         shared database, only the leader among the workers."""

@@ -277,7 +277,7 @@ class PostgresStorage(Storage):
         await asyncio.gather(
             *map(_close_pool, pools),
             self._release_lock(),
-            *([shared.close(CLOSE_SECONDS)] if shared is not None else []),
+            *([_close_shared(shared)] if shared is not None else []),
         )
 
     async def _migrate(self) -> None:
@@ -308,6 +308,11 @@ class PostgresStorage(Storage):
         if self._pool is None:
             raise RuntimeError("storage is not open")
         return self._pool
+
+    def refuse_if_unavailable(self) -> None:
+        if self._unavailable is not None:
+            self._refused()
+            raise StorageUnavailable(self._unavailable)
 
     # -- the contract's primitives ---------------------------------------------------------
     @asynccontextmanager
@@ -469,6 +474,15 @@ async def _close_pool(pool: asyncpg.Pool) -> None:
         await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
     except (*OUTAGE, asyncio.CancelledError):
         pool.terminate()  # a server that does not answer must not hold up a stop
+
+
+async def _close_shared(shared: Shared) -> None:
+    """The workers' side closed within ``CLOSE_SECONDS``, else cut."""
+    closing = asyncio.ensure_future(shared.close(CLOSE_SECONDS))
+    done, _ = await asyncio.wait({closing}, timeout=CLOSE_SECONDS)
+    if not done:
+        closing.cancel()
+        shared.terminate()
 
 
 async def _nothing_to_reset(connection: asyncpg.Connection) -> None:

@@ -23,7 +23,6 @@ SQLite serves one process (its file lock), and has none of this.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import secrets
 import socket
@@ -34,14 +33,16 @@ from dataclasses import dataclass
 import asyncpg
 
 from bot.storage.contract import StorageUnavailable
+from bot.storage.workers import MatchHeld
 
 # the leader's advisory lock (session-level; any fixed 64-bit key apart from the instance
 # lock's and from match ids)
 LEADER_KEY = 0x7461626C656C6561  # "tablelea"
 HEARTBEAT_SECONDS = 1.0
 WORKER_SILENCE_SECONDS = 5.0  # a worker silent this long is gone: its updates are taken over
-# a match's lock waited for at most this long: Telegram drops a press's answer after ~15 s
-MATCH_LOCK_SECONDS = 10.0
+# a match's lock waited for at most this long (as long as one call to the database may take)
+MATCH_LOCK_SECONDS = 5.0
+RELEASE_SECONDS = 1.0  # letting a match's lock go: a server silent this long has it cut
 MATCH_LOCK_CONNECTIONS = 16  # matches one worker holds at once; more wait for a connection
 KEEP_HANDLED_SECONDS = 24 * 3600  # Telegram keeps an unconfirmed update for a day at most
 ORPHANS_AT_ONCE = 100
@@ -103,6 +104,7 @@ class Shared:
             max_size=MATCH_LOCK_CONNECTIONS,
             timeout=CONNECT_TIMEOUT,
             command_timeout=STATEMENT_SECONDS,
+            reset=_nothing_to_reset,  # each lock's transaction ends before it goes back
         )
         await self.beat()
         await self.try_to_lead()
@@ -112,8 +114,8 @@ class Shared:
         """Leave: the worker's row goes, so what it had not handled is taken over at once
         (``within`` seconds, a server that does not answer is cut)."""
         if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            await asyncio.gather(self._heartbeat, return_exceptions=True)
+            self._heartbeat.cancel()  # (a beat cut short on a silent server is not waited for)
+            await asyncio.wait({self._heartbeat}, timeout=within / 4)
             self._heartbeat = None
         await self._stop_leading()
         pools = [pool for pool in (self._pool, self._locks) if pool is not None]
@@ -130,6 +132,16 @@ class Shared:
                 await asyncio.wait_for(pool.close(), within / 2)
             except (*OUTAGE, asyncpg.PostgresError):
                 pool.terminate()
+
+    def terminate(self) -> None:
+        """Cut every connection at once (a stop that a silent server would hold up)."""
+        for pool in (self._pool, self._locks):
+            if pool is not None:
+                pool.terminate()
+        if self._leader is not None:
+            self._leader.terminate()
+        self._pool = self._locks = self._leader = None
+        self._leading = False
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -269,29 +281,45 @@ class Shared:
         """The match's advisory lock across workers, for as long as the block runs: taken in
         a transaction of its own on a connection of its own, and released when that
         transaction ends (or its session: a worker that dies holds nothing). A database that
-        does not answer, or a lock not had in ``MATCH_LOCK_SECONDS``, raises
-        :class:`StorageUnavailable` (nothing was done)."""
+        does not answer raises :class:`StorageUnavailable`, a lock not had in
+        ``MATCH_LOCK_SECONDS`` :class:`MatchHeld` (nothing was done either way)."""
         if self._locks is None:
             raise RuntimeError("the shared database is not open")
         try:
             connection = await self._locks.acquire(timeout=MATCH_LOCK_SECONDS)
+        except TimeoutError as error:  # this worker's other matches hold every connection
+            raise MatchHeld(f"no connection free for match {match_id}'s lock") from error
         except OUTAGE as error:
             raise StorageUnavailable(f"no connection for match {match_id}'s lock") from error
         try:
-            transaction = connection.transaction()
             try:
-                await transaction.start()
+                await connection.execute("BEGIN")
+            except OUTAGE as error:
+                connection.terminate()
+                raise StorageUnavailable(f"no transaction for match {match_id}'s lock") from error
+            try:
                 await connection.execute(
                     "SELECT pg_advisory_xact_lock($1)", match_id, timeout=MATCH_LOCK_SECONDS
                 )
+            except TimeoutError as error:  # held all that time (or a server that hangs)
+                connection.terminate()
+                raise MatchHeld(f"match {match_id}'s lock was not had in time") from error
             except OUTAGE as error:
+                connection.terminate()
                 raise StorageUnavailable(f"match {match_id}'s lock was not had") from error
             try:
                 yield
             finally:
-                # nothing was written in it: its end releases the lock (a broken connection's
-                # session has ended, and the lock with it)
-                with contextlib.suppress(*OUTAGE, asyncpg.PostgresError):
-                    await transaction.rollback()
+                # nothing was written in it: its end lets the lock go; a server that does
+                # not answer has the session cut, which lets it go too
+                try:
+                    await connection.execute("ROLLBACK", timeout=RELEASE_SECONDS)
+                except (*OUTAGE, asyncpg.PostgresError):
+                    connection.terminate()
         finally:
             await self._locks.release(connection)
+
+
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """The pool's default reset is one more round trip per lock (UNLISTEN, RESET ALL, ...):
+    a lock's connection changes no session state, and its transaction has ended."""

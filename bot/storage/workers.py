@@ -8,6 +8,10 @@ from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 
+class MatchHeld(Exception):
+    """Another worker held the match's lock past the wait (the database answers)."""
+
+
 class SharedWorkers(Protocol):
     """What several workers on one database share (PostgreSQL: :mod:`bot.storage.shared`):
     a name for this worker, the inbox of updates, each match's lock across workers."""

@@ -15,7 +15,8 @@ import weakref
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
-from bot.storage import Storage
+from bot.storage import Storage, StorageUnavailable
+from bot.storage.workers import MatchHeld
 
 
 class MatchLocks:
@@ -50,6 +51,14 @@ class MatchLocks:
             if shared is None:  # the storage closed meanwhile: this process's lock only
                 yield
                 return
-            async with shared.match_lock(match_id):
-                storage.forget_match(match_id)
-                yield
+            storage.refuse_if_unavailable()  # a server known not to answer: at once
+            entered = False
+            try:
+                async with shared.match_lock(match_id):
+                    entered = True
+                    storage.forget_match(match_id)
+                    yield
+            except MatchHeld as error:  # the database answers: refused like an outage's
+                if entered:
+                    raise
+                raise StorageUnavailable(str(error)) from error

@@ -152,7 +152,8 @@ class Timers:
     def start_sweeper(self) -> None:
         """The safety net behind the timer jobs, every ``DEADLINE_SWEEP_SECONDS``."""
         if self.job_queue is not None:
-            every = DEADLINE_SWEEP_SECONDS if self.storage.shared is None else SHARED_SWEEP_SECONDS
+            several = self.settings.several_workers()
+            every = SHARED_SWEEP_SECONDS if several else DEADLINE_SWEEP_SECONDS
             self.job_queue.run_repeating(
                 self._on_sweep,
                 interval=every,
