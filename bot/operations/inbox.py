@@ -1,16 +1,17 @@
 """Each update handled once, whichever worker Telegram sends it to and however often.
 
-On PostgreSQL the webhook keeps every update in the shared inbox (``Storage.shared``) before
-it answers Telegram 200: an update already there (a redelivery, a duplicate, the same
-update sent to two workers) is answered 200 and nothing more, and a database that cannot
-keep it is answered 503, so Telegram sends it again later. Once its handlers have run, the
-update is marked handled. Every second each worker takes over the updates of workers gone
-before handling theirs (a crash, a kill), in Telegram's order. Whatever handles an update
-again — a worker killed between its move's commit and marking the update handled — meets
-the guards every press already has: a button's token is stale once its move is made, a
-second lobby in a chat is refused.
+With several workers (PostgreSQL in webhook mode) the webhook keeps every update in the
+shared inbox (``Storage.shared``) before it answers Telegram 200: an update already there
+(a redelivery, a duplicate, the same update sent to two workers) is answered 200 and
+nothing more, and a database that cannot keep it is answered 503, so Telegram sends it
+again later. Once its handlers have run, the update is marked handled. Every second each
+worker takes over the updates of workers gone before handling theirs (a crash, a kill), in
+Telegram's order. Whatever handles an update again — a worker killed between its move's
+commit and marking the update handled — meets the guards every press already has: a
+button's token is stale once its move is made, a second lobby in a chat is refused.
 
-On SQLite (one process) there is no inbox: updates go straight to the handlers, as always.
+Where one process serves (SQLite, long polling) there is no inbox: updates go straight to
+the handlers, as always.
 """
 
 from __future__ import annotations

@@ -304,7 +304,6 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
                 chats[match.chat_id, match.thread_id] = None if lang is _MISSING else lang
         return [(chat, thread, lang) for (chat, thread), lang in chats.items()]
 
-    # said to an instance that waits: how several may serve at once (issue 57)
     SEVERAL_WORKERS = (
         "several workers side by side need DATABASE_URL (PostgreSQL) and WEBHOOK_URL; "
         "an SQLite file, or long polling, is served by one process"
@@ -472,14 +471,15 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         """Raise :class:`StorageUnavailable` at once while calls are refused (PostgreSQL)."""
 
     def leads(self) -> bool:
-        """Whether this process runs the singletons: always in one process (SQLite); on a
-        shared database, only the leader among the workers."""
+        """Whether this process runs the singletons: the only one, or the workers' leader."""
         return self.shared is None or self.shared.leading
 
-    def forget_match(self, match_id: int) -> None:
-        """Drop the match's cached copy: another worker may have changed it (called under
-        its lock across workers, so the next load reads what they left)."""
-        self._matches.pop(match_id, None)
+    def forget_match(self, match_id: int, unless: tuple[int, float] | None = None) -> None:
+        """Drop the match's cached copy, unless it is at ``unless`` (version, last save's
+        time: the database's): another worker changed it, the next load reads it."""
+        cached = self._matches.get(match_id)
+        if cached is not None and (cached.version, cached.updated_at) != unless:
+            del self._matches[match_id]
 
     async def load(self, match_id: int) -> Match | None:
         cached = self._matches.hit(match_id)

@@ -151,9 +151,10 @@ class PostgresStorage(Storage):
             for size, settings in ((POOL_SIZE, None), (SAVE_CONNECTIONS, SAVE_SETTINGS))
         ]
         await self._migrate()
-        shared = Shared(self.url)
-        await shared.open()
-        self.shared = shared
+        if not self.instance_lock:  # a worker among several: what they share (one alone
+            shared = Shared(self.url)  # needs none of it, and pays nothing for it)
+            await shared.open()
+            self.shared = shared
 
     async def _take_lock(self, wait: bool) -> None:
         self._lock_connection = await self._connect_for_lock()

@@ -13,10 +13,10 @@ same port.
 - ``GET /livez``: 200 while the process runs (a liveness check that must not fail while an
   instance waits for the lock: a platform would kill the waiting instance).
 - ``POST /<bot id>``: an update from Telegram, with the secret token; 503 while the bot
-  does not take updates (not started yet, stopping): Telegram sends it again later. On
-  PostgreSQL the update is kept in the shared inbox first (``bot.operations.inbox``): 200
-  only once it is kept, at once for one kept already (a redelivery: nothing more is done),
-  503 if the database cannot keep it.
+  does not take updates (not started yet, stopping): Telegram sends it again later. With
+  several workers (PostgreSQL, webhook mode) the update is kept in the shared inbox first
+  (``bot.operations.inbox``): 200 only once it is kept, at once for one kept already (a
+  redelivery: nothing more is done), 503 if the database cannot keep it.
 
 Every route stands behind the door (``bot.web.door``): the same headers on every answer, a
 body refused at its headers when it is over the route's limit, refusals in one line. The

@@ -156,10 +156,10 @@ class Publisher:
         while self._dirty.get(key):
             match_ids = self._dirty.pop(key)
             for match_id in sorted(match_ids):
-                if self.storage.shared is not None:
-                    # several workers: another may have moved it since; the latest is drawn
-                    self.storage.forget_match(match_id)
                 try:
+                    shared = self.storage.shared
+                    if shared is not None:  # another worker may have moved it: the latest
+                        self.storage.forget_match(match_id, unless=await shared.stamp(match_id))
                     if key[0] == "group":
                         await self.group.draw(match_id)
                     else:
