@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -26,8 +27,16 @@ from bot.testing.fake_server import free_port
 from bot.testing.fake_telegram import FakeTelegram
 from tests.bot.conftest import ALICE, BOB, GROUP, running_bot
 from tests.bot.databases import Database, Look
-from tests.bot.helpers import Clock
-from tests.bot.play5211 import board, choose, has_choice, select, start_game
+from tests.bot.helpers import Clock, prompt
+from tests.bot.play5211 import (
+    board,
+    card_buttons,
+    choose,
+    confirm_button,
+    has_choice,
+    select,
+    start_game,
+)
 from tests.bot.process import ROOT, BotProcess, ProcessDriver, until
 from tests.bot.web.test_health import post_update, until_status
 
@@ -344,3 +353,60 @@ async def test_two_webhook_processes_serve_side_by_side_and_answer_an_update_sen
         for bot in bots:
             if bot.process is not None and bot.process.returncode is None:
                 await bot.terminate()
+
+
+async def test_three_workers_behind_a_router_that_redelivers_play_a_match_to_its_end(
+    api, database: Database
+):
+    """A router spreads every update of a whole 5211 match over three workers' webhooks at
+    random and sends a third of them to a second worker too (a redelivery): every press is
+    applied once, in the order accepted, and the match ends."""
+    rng = random.Random(57)
+    async with AsyncExitStack() as stack:
+        three = [await stack.enter_async_context(webhook_worker(api, database)) for _ in range(3)]
+        first = three[0][0]
+        for driver, _, _ in three[1:]:
+            driver._update_ids = first._update_ids
+        settings = get_host(first.app).settings
+        routed: set[int] = set()
+        twice = [0]
+
+        async def route(update: dict) -> None:
+            targets = rng.sample(range(3), 2 if rng.random() < 1 / 3 else 1)
+            twice[0] += len(targets) == 2
+            answers = await asyncio.gather(
+                *(deliver(three[n][1], settings, update) for n in targets)
+            )
+            assert all(answer.status_code == 200 for answer in answers)
+            routed.add(update["update_id"])
+            await asyncio.gather(*(handle_queued(driver, queue) for driver, _, queue in three))
+
+        async def choose_through_router(user) -> None:
+            message = prompt(first, user)
+            for index in range(5):
+                if confirm_button(message):
+                    break
+                data = card_buttons(message)[index]["callback_data"]
+                await route(first.press_update(user, user.id, message.message_id, data))
+                message = api.messages[user.id][message.message_id]
+            data = confirm_button(message)["callback_data"]
+            await route(first.press_update(user, user.id, message.message_id, data))
+
+        await start_game(first, GROUP, ALICE, [ALICE, BOB])
+        look = Look(database)
+        confirms = 0
+        for _ in range(200):
+            waiting = [user for user in (ALICE, BOB) if has_choice(first, user)]
+            if not waiting:
+                break
+            await asyncio.gather(*(choose_through_router(user) for user in waiting))
+            confirms += len(waiting)
+        assert confirms >= 6 and twice[0] >= 10  # a whole match, many updates sent twice
+        versions = [version for version, _, _ in moves_of(look)]
+        assert len(versions) == confirms  # each confirm applied once, none lost
+        assert versions == sorted(set(versions))
+        [(status,)] = look.rows("SELECT status FROM matches WHERE id = 1")
+        assert status == "finished"
+        kept = look.rows("SELECT update_id, done_at IS NOT NULL FROM inbox")
+        assert {update_id for update_id, _ in kept} == routed and all(d for _, d in kept)
+        look.close()
