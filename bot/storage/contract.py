@@ -474,12 +474,10 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         """Whether this process runs the singletons: the only one, or the workers' leader."""
         return self.shared is None or self.shared.leading
 
-    def forget_match(self, match_id: int, unless: tuple[int, float] | None = None) -> None:
-        """Drop the match's cached copy, unless it is at ``unless`` (version, last save's
-        time: the database's): another worker changed it, the next load reads it."""
-        cached = self._matches.get(match_id)
-        if cached is not None and (cached.version, cached.updated_at) != unless:
-            del self._matches[match_id]
+    def forget_match(self, match_id: int) -> None:
+        """Drop the match's cached copy: another worker may have changed it (called under
+        its lock across workers, so the next load reads what they left)."""
+        self._matches.pop(match_id, None)
 
     async def load(self, match_id: int) -> Match | None:
         cached = self._matches.hit(match_id)

@@ -38,12 +38,11 @@ from bot.storage.workers import MatchHeld
 # the leader's advisory lock (session-level; any fixed 64-bit key apart from the instance
 # lock's and from match ids)
 LEADER_KEY = 0x7461626C656C6561  # "tablelea"
+INBOX_KEY = 0x7461626C65696E62  # "tableinb": taking over a gone worker's updates
 HEARTBEAT_SECONDS = 1.0
 WORKER_SILENCE_SECONDS = 5.0  # a worker silent this long is gone: its updates are taken over
 # a match's lock waited for at most this long (as long as one call to the database may take)
 MATCH_LOCK_SECONDS = 5.0
-# what tells a cached match from the one in the database: every play save sets both
-STAMP = "SELECT version, updated_at FROM matches WHERE id = $1"
 RELEASE_SECONDS = 1.0  # letting a match's lock go: a server silent this long has it cut
 MATCH_LOCK_CONNECTIONS = 16  # matches one worker holds at once; more wait for a connection
 KEEP_HANDLED_SECONDS = 24 * 3600  # Telegram keeps an unconfirmed update for a day at most
@@ -243,17 +242,19 @@ class Shared:
         """Take over the updates of workers gone before handling them (a crash, a kill, a
         stop cut short), in the order Telegram numbered them; returns their bodies. Two
         workers looking at once take different ones (``SKIP LOCKED``)."""
-        # the conditions again on the row updated: a row another worker took over while this
-        # one waited for it is seen with its new worker, alive, and left to it
-        rows = await self.pool.fetch(
-            f"UPDATE inbox i SET worker = $1, taken_at = now() WHERE update_id IN ("
-            f" SELECT update_id FROM inbox i WHERE {ORPHANED}"
-            f" ORDER BY update_id LIMIT $3 FOR UPDATE SKIP LOCKED) AND {ORPHANED} "
-            "RETURNING update_id, body",
-            self.name,
-            WORKER_SILENCE_SECONDS,
-            ORPHANS_AT_ONCE,
-        )
+        # one worker at a time takes over (a lock for the transaction, then the statement's
+        # own snapshot): two at once could both find a row orphaned and both take it
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", INBOX_KEY)
+            rows = await connection.fetch(
+                f"UPDATE inbox i SET worker = $1, taken_at = now() WHERE update_id IN ("
+                f" SELECT update_id FROM inbox i WHERE {ORPHANED}"
+                f" ORDER BY update_id LIMIT $3 FOR UPDATE SKIP LOCKED) AND {ORPHANED} "
+                "RETURNING update_id, body",
+                self.name,
+                WORKER_SILENCE_SECONDS,
+                ORPHANS_AT_ONCE,
+            )
         return [row[1] for row in sorted(rows, key=lambda row: row[0])]
 
     async def forget_old(self) -> None:
@@ -273,26 +274,18 @@ class Shared:
         return await self.pool.fetchval("SELECT COUNT(*) FROM inbox WHERE done_at IS NULL")
 
     # -- a match's lock --------------------------------------------------------------------
-    async def stamp(self, match_id: int) -> tuple[int, float] | None:
-        """The match's version and last save's time as the database holds them."""
-        row = await self.pool.fetchrow(STAMP, match_id)
-        return None if row is None else (row[0], row[1])
-
     async def match_busy(self, match_id: int) -> bool:
         """Whether another worker holds the match's lock right now (asked without waiting,
         and let go at once)."""
         return await self.pool.fetchval("SELECT NOT pg_try_advisory_xact_lock($1)", match_id)
 
     @asynccontextmanager
-    async def match_lock(self, match_id: int) -> AsyncIterator[tuple[int, float] | None]:
+    async def match_lock(self, match_id: int) -> AsyncIterator[None]:
         """The match's advisory lock across workers, for as long as the block runs: taken in
         a transaction of its own on a connection of its own, and released when that
         transaction ends (or its session: a worker that dies holds nothing). A database that
         does not answer raises :class:`StorageUnavailable`, a lock not had in
-        ``MATCH_LOCK_SECONDS`` :class:`MatchHeld` (nothing was done either way). Gives the
-        match's version and last save's time as the database holds them under the lock
-        (None: no such match), so a cached copy is read again only if another worker
-        changed it."""
+        ``MATCH_LOCK_SECONDS`` :class:`MatchHeld` (nothing was done either way)."""
         if self._locks is None:
             raise RuntimeError("the shared database is not open")
         try:
@@ -307,8 +300,6 @@ class Shared:
                     f"BEGIN; SELECT pg_advisory_xact_lock({int(match_id)})",
                     timeout=MATCH_LOCK_SECONDS,
                 )
-                # read once the lock is had (a statement of its own: its own snapshot)
-                stamp = await connection.fetchrow(STAMP, match_id)
             except TimeoutError as error:  # held all that time (or a server that hangs)
                 connection.terminate()
                 raise MatchHeld(f"match {match_id}'s lock was not had in time") from error
@@ -316,7 +307,7 @@ class Shared:
                 connection.terminate()
                 raise StorageUnavailable(f"match {match_id}'s lock was not had") from error
             try:
-                yield None if stamp is None else (stamp[0], stamp[1])
+                yield
             finally:
                 # nothing was written in it: its end lets the lock go; a server that does
                 # not answer has the session cut, which lets it go too

@@ -5,8 +5,8 @@ Where one process serves (SQLite, long polling) the lock is an ``asyncio.Lock``.
 several workers serve one PostgreSQL, it is that lock and then the match's advisory lock across
 workers (:meth:`bot.storage.shared.Shared.match_lock`): a worker's own presses queue in
 memory and hold one database connection at a time, and two workers' presses for one match
-apply one after the other. Under it the match's cached copy is dropped if another worker
-changed the match, so each update reads the state the other workers left."""
+apply one after the other. Under it the match's cached copy is dropped, so each update
+reads the state the other workers left."""
 
 from __future__ import annotations
 
@@ -54,9 +54,11 @@ class MatchLocks:
             storage.refuse_if_unavailable()  # a server known not to answer: at once
             entered = False
             try:
-                async with shared.match_lock(match_id) as stamp:
+                async with shared.match_lock(match_id):
                     entered = True
-                    storage.forget_match(match_id, unless=stamp)
+                    # read afresh: another worker may have changed its play or what its
+                    # chats show (the publisher's fields change no version)
+                    storage.forget_match(match_id)
                     yield
             except MatchHeld as error:  # the database answers: refused like an outage's
                 if entered:

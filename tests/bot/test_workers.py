@@ -20,12 +20,13 @@ import pytest
 
 from bot.operations.inbox import Inbox
 from bot.settings import Settings
+from bot.storage import StorageUnavailable
 from bot.storage.shared import Shared
 from bot.table.host import get_host
 from bot.testing.driver import Driver
 from bot.testing.fake_server import free_port
 from bot.testing.fake_telegram import FakeTelegram
-from tests.bot.conftest import ALICE, BOB, GROUP, running_bot
+from tests.bot.conftest import ALICE, BOB, GROUP, IVAN, running_bot
 from tests.bot.databases import Database, Look
 from tests.bot.helpers import Clock, prompt
 from tests.bot.play5211 import (
@@ -46,12 +47,16 @@ HOOK = "https://bots.example.com"
 
 
 @asynccontextmanager
-async def workers(api: FakeTelegram, database: Database, count: int) -> AsyncIterator[list]:
+async def workers(
+    api: FakeTelegram, database: Database, count: int, **overrides
+) -> AsyncIterator[list]:
     """``count`` workers on one database and one Telegram, numbering their updates as one
     Telegram does."""
     async with AsyncExitStack() as stack:
         drivers = [
-            await stack.enter_async_context(running_bot(api, database, one_of_several=True))
+            await stack.enter_async_context(
+                running_bot(api, database, one_of_several=True, **overrides)
+            )
             for _ in range(count)
         ]
         for driver in drivers[1:]:
@@ -150,7 +155,14 @@ async def test_the_webhook_answers_200_only_once_the_update_is_kept(
         assert queue.empty()
         look = Look(database)
         assert look.rows("SELECT COUNT(*) FROM inbox") == [(0,)]
-        for _ in range(100):  # the storage hears the server again within a second or two
+        storage = get_host(driver.app).storage
+        for _ in range(100):  # the bot hears the server again within a second or two
+            try:
+                await storage.ping()
+                break
+            except StorageUnavailable:
+                await asyncio.sleep(0.1)
+        for _ in range(100):
             answer = await deliver(client, settings, update)
             if answer.status_code == 200:
                 break
@@ -410,3 +422,16 @@ async def test_three_workers_behind_a_router_that_redelivers_play_a_match_to_its
         kept = look.rows("SELECT update_id, done_at IS NOT NULL FROM inbox")
         assert {update_id for update_id, _ in kept} == routed and all(d for _, d in kept)
         look.close()
+
+
+async def test_status_lists_the_workers_the_leader_and_the_shared_queue(api, database: Database):
+    owners = frozenset({ALICE.id, IVAN.id})
+    async with workers(api, database, 2, owner_ids=owners) as [first, second]:
+        names = [get_host(driver.app).storage.shared.name for driver in (first, second)]
+        await first.send(ALICE, ALICE.id, "/status")
+        text = api.last(ALICE.id).text
+        assert "Instance lock: none: the workers share the database" in text
+        assert f"Workers: 2; this one: {names[0]}; the leader: {names[0]}" in text
+        assert "Updates waiting in the shared inbox: 0" in text
+        await second.send(IVAN, IVAN.id, "/status")  # on the other worker, in Russian
+        assert f"этот: {names[1]}; ведущий: {names[0]}" in api.last(IVAN.id).text

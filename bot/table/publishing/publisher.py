@@ -157,9 +157,8 @@ class Publisher:
             match_ids = self._dirty.pop(key)
             for match_id in sorted(match_ids):
                 try:
-                    shared = self.storage.shared
-                    if shared is not None:  # another worker may have moved it: the latest
-                        self.storage.forget_match(match_id, unless=await shared.stamp(match_id))
+                    if self.storage.shared is not None:  # another worker may have moved it
+                        self.storage.forget_match(match_id)  # and drawn it: the latest
                     if key[0] == "group":
                         await self.group.draw(match_id)
                     else:
