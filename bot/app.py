@@ -161,7 +161,7 @@ def build_host(settings: Settings, application: Application) -> Host:
     """The bot's services, each given what it uses; each is built after everything it
     needs, so no module imports its way back up."""
     storage = storage_for(
-        settings.postgres_url(), settings.database_path, settings.several_workers()
+        settings.postgres_url(), settings.database_path, settings.one_of_several()
     )
     storage.season_months = settings.season_months
     messenger = Messenger(application.bot, paid_broadcast=settings.paid_broadcast)

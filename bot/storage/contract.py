@@ -305,8 +305,9 @@ class Storage(Standings, SeasonReads, TournamentStore, abc.ABC):
         return [(chat, thread, lang) for (chat, thread), lang in chats.items()]
 
     SEVERAL_WORKERS = (
-        "several workers side by side need DATABASE_URL (PostgreSQL) and WEBHOOK_URL; "
-        "an SQLite file, or long polling, is served by one process"
+        "several workers side by side need SEVERAL_WORKERS=true with DATABASE_URL "
+        "(PostgreSQL) and WEBHOOK_URL; an SQLite file, or long polling, is served by one "
+        "process"
     )
 
     def waiting_for_lock(self, holder: str) -> None:

@@ -152,7 +152,7 @@ class Timers:
     def start_sweeper(self) -> None:
         """The safety net behind the timer jobs, every ``DEADLINE_SWEEP_SECONDS``."""
         if self.job_queue is not None:
-            several = self.settings.several_workers()
+            several = self.settings.one_of_several()
             every = SHARED_SWEEP_SECONDS if several else DEADLINE_SWEEP_SECONDS
             self.job_queue.run_repeating(
                 self._on_sweep,

@@ -72,7 +72,9 @@ async def webhook_worker(
     """A worker in webhook mode; the updates its webhook takes wait in the queue given back
     (the test hands them to the handlers)."""
     port = free_port()
-    async with running_bot(api, database, webhook_url=HOOK, port=port, **overrides) as driver:
+    async with running_bot(
+        api, database, webhook_url=HOOK, port=port, several_workers=True, **overrides
+    ) as driver:
         driver.group(GROUP, "Game Night")
         web = driver.app.bot_data["web"]
         queue: asyncio.Queue = asyncio.Queue()
@@ -330,12 +332,20 @@ async def test_the_leader_killed_another_worker_leads_within_5_seconds(api, data
 async def test_two_webhook_processes_serve_side_by_side_and_answer_an_update_sent_to_both_once(
     server, database: Database
 ):
-    """On PostgreSQL in webhook mode a second ``python -m bot`` does not wait for the first:
+    """With SEVERAL_WORKERS on PostgreSQL in webhook mode a second ``python -m bot`` does not
+    wait for the first:
     both serve (their health checks say so), and an update a router hands to both is
     answered once."""
     ports = [free_port(), free_port()]
     bots = [
-        BotProcess(server, database, log=f"web{n}.log", PORT=str(port), WEBHOOK_URL=HOOK)
+        BotProcess(
+            server,
+            database,
+            log=f"web{n}.log",
+            PORT=str(port),
+            WEBHOOK_URL=HOOK,
+            SEVERAL_WORKERS="true",
+        )
         for n, port in enumerate(ports, start=1)
     ]
     driver = ProcessDriver(server.api)
