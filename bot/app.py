@@ -37,6 +37,7 @@ from bot.handlers.errors import on_error
 from bot.operations import backup
 from bot.operations.database_check import check_storage
 from bot.operations.draining import Draining
+from bot.operations.inbox import Inbox
 from bot.operations.outage_notice import OutageNotice
 from bot.operations.update_log import LoggedApplication
 from bot.operations.version import VERSION
@@ -67,6 +68,7 @@ from bot.web.watchers import Watchers
 log = logging.getLogger(__name__)
 
 WEB_KEY = "web"  # bot_data: the health (and webhook) server, when one is configured
+INBOX_KEY = "inbox"  # bot_data: each update handled once across workers (PostgreSQL)
 BACKUP_CHECK_SECONDS = 3600  # how often the bot looks whether the daily backup is due
 
 COMMANDS = (
@@ -117,11 +119,16 @@ def build_application(
     application = builder.build()
     host = build_host(settings, application)
     application.bot_data[HOST_KEY] = host
+    inbox = Inbox(host.storage)
+    application.bot_data[INBOX_KEY] = inbox
+    application.after_update = inbox.handled
     port = settings.web_port()
     if port is not None:  # a web server of the bot's own: health checks (and the webhook)
         webhook = None
         if settings.webhook_url:
-            webhook = Webhook(settings.webhook_path(), settings.webhook_secret_token())
+            webhook = Webhook(
+                settings.webhook_path(), settings.webhook_secret_token(), take=inbox.take
+            )
         routes = table_app_routes(settings, host) if settings.web_app_url else []
         web = WebServer(
             HealthCheck(host.storage), port, webhook, routes, trust_proxy=settings.trust_proxy
@@ -154,11 +161,13 @@ def table_app_routes(settings: Settings, host: Host) -> list[tuple]:
 def build_host(settings: Settings, application: Application) -> Host:
     """The bot's services, each given what it uses; each is built after everything it
     needs, so no module imports its way back up."""
-    storage = storage_for(settings.postgres_url(), settings.database_path)
+    storage = storage_for(
+        settings.postgres_url(), settings.database_path, settings.one_of_several()
+    )
     storage.season_months = settings.season_months
     messenger = Messenger(application.bot, paid_broadcast=settings.paid_broadcast)
     languages = Languages(storage, settings.default_language)
-    lock = MatchLocks()
+    lock = MatchLocks(storage)
     publisher = Publisher(storage, messenger, languages, BoardPictures(storage))
     timers = Timers(settings, storage, languages, lock, publisher, application.job_queue)
     chats = ChatLifecycle(storage, messenger, languages, lock, publisher, timers)
@@ -250,6 +259,8 @@ async def _on_startup(application: Application) -> None:
     # one instance at a time: during a deploy the new one waits here for the old one to stop
     await host.storage.open()
     host.storage.on_lock_lost = lambda: stop_serving(application)
+    # the updates of workers gone before handling them (PostgreSQL), handled here
+    application.bot_data[INBOX_KEY].start(application.bot, application.update_queue)
     await host.draining.load()
     if host.draining.on:
         log.warning("draining (an operator's /drain): no new games until /drain off")
@@ -308,6 +319,7 @@ async def _on_stop(application: Application) -> None:
     # (the next start computes them again, the same); let the messages go out before closing,
     # within Publisher.finish's bound (a PaaS kills a process about 30 s after SIGTERM)
     host = get_host(application)
+    await application.bot_data[INBOX_KEY].stop()
     await asyncio.gather(host.ai_seats.stop(), host.hints.close(), host.tournaments.close())
     await host.publisher.finish()
     await host.outage.idle()

@@ -54,6 +54,12 @@ class Settings(BaseSettings):
     webhook_url: str | None = Field(
         None, description="Public HTTPS base URL; when set, serve a webhook instead of polling."
     )
+    several_workers: bool = Field(
+        False,
+        description="Serve beside other workers on the same PostgreSQL (python -m bot started "
+        "N times with the same settings); needs DATABASE_URL and WEBHOOK_URL. Off: one "
+        "process serves, a second one waits for it.",
+    )
     webhook_secret: SecretStr | None = Field(
         None,
         description="Secret token Telegram sends with each webhook request; empty: one is "
@@ -238,6 +244,12 @@ class Settings(BaseSettings):
         token = self.telegram_bot_token.get_secret_value().encode()
         return hmac.new(token, b"tablebot webhook secret", hashlib.sha256).hexdigest()
 
+    def one_of_several(self) -> bool:
+        """Whether this process serves beside others (``python -m bot`` started N times with
+        the same settings): ``SEVERAL_WORKERS``, on PostgreSQL in webhook mode (checked at
+        start-up). Off by default: a lone worker pays nothing for what several share."""
+        return self.several_workers
+
     def webhook_path(self) -> str:
         """The webhook's path: the bot's id (public: the secret token guards it)."""
         return self.telegram_bot_token.get_secret_value().split(":")[0]
@@ -255,6 +267,16 @@ class Settings(BaseSettings):
         if seconds not in TURN_PRESETS:
             raise ValueError(f"DEFAULT_TURN_SECONDS must be one of {TURN_PRESETS}")
         return seconds
+
+    @model_validator(mode="after")
+    def _several_workers_share_postgres(self) -> Settings:
+        if self.several_workers and not (self.webhook_url and is_postgres_url(self.postgres_url())):
+            raise ValueError(
+                "SEVERAL_WORKERS=true needs DATABASE_URL (PostgreSQL) and WEBHOOK_URL: an "
+                "SQLite file, or long polling (Telegram's getUpdates has one consumer), is "
+                "served by one process"
+            )
+        return self
 
     @model_validator(mode="after")
     def _paid_pace(self) -> Settings:

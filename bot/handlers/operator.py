@@ -78,7 +78,7 @@ async def status_text(host: Host, t: Translator) -> str:
         uptime=format_timedelta(time.monotonic() - host.started_at, locale=t.lang),
         backend=host.storage.backend,
         database=megabytes(t, await host.storage.database_size()),
-        lock=t("status.lock_held") if host.storage.holds_lock else t("status.lock_lost"),
+        lock=lock_line(host, t),
         draining=t("status.yes") if host.draining.on else t("status.no"),
         playing=playing or t("status.none"),
         lobbies=t.number(activity.lobbies),
@@ -89,7 +89,31 @@ async def status_text(host: Host, t: Translator) -> str:
         memory=megabytes(t, memory),
         processes=t.number(processes),
     )
+    text += await workers_lines(host, t)
     return f"{text}\n\n{tutorial.status(t, await host.storage.tutorial_counts())}"
+
+
+def lock_line(host: Host, t: Translator) -> str:
+    if host.storage.shared is not None:  # several workers: none is taken
+        return t("status.lock_shared")
+    return t("status.lock_held") if host.storage.holds_lock else t("status.lock_lost")
+
+
+async def workers_lines(host: Host, t: Translator) -> str:
+    """Several workers: how many are heard from, this one, the leader, the shared inbox's
+    updates not yet handled."""
+    shared = host.storage.shared
+    if shared is None:
+        return ""
+    workers = [worker for worker in await shared.workers() if worker.alive]
+    leader = await shared.leader()
+    return "\n" + t(
+        "status.workers",
+        count=t.number(len(workers)),
+        name=html.escape(shared.name),
+        leader=html.escape(leader) if leader else t("status.none"),
+        waiting=t.number(await shared.waiting()),
+    )
 
 
 def megabytes(t: Translator, size: int) -> str:

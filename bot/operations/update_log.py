@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from telegram.ext import Application
 
@@ -14,7 +15,15 @@ from bot.telegram_api.update_facts import facts_of
 log = logging.getLogger("bot.updates")
 
 
+async def _nothing(update: object) -> None:
+    pass
+
+
 class LoggedApplication(Application):
+    # called once an update's handlers have run, whatever they did (bot.app: the inbox
+    # marks the update handled)
+    after_update: Callable[[object], Awaitable[None]] = staticmethod(_nothing)
+
     async def process_update(self, update: object) -> None:
         started = time.perf_counter()
         try:
@@ -29,3 +38,4 @@ class LoggedApplication(Application):
                     latency,
                     extra={**facts.as_log_fields(), "latency_ms": latency},
                 )
+            await self.after_update(update)

@@ -44,13 +44,17 @@ def is_postgres_url(url: str | None) -> bool:
     return bool(url) and url.startswith(POSTGRES_SCHEMES)
 
 
-def storage_for(database_url: str | None, database_path: Path | str) -> Storage:
+def storage_for(
+    database_url: str | None, database_path: Path | str, several_workers: bool = False
+) -> Storage:
     """The backend the settings ask for (not opened yet): PostgreSQL for a ``postgres://``
-    or ``postgresql://`` address, else the SQLite file."""
+    or ``postgresql://`` address, else the SQLite file. ``several_workers``: PostgreSQL
+    takes no instance lock, the workers share it (``bot.storage.shared``); SQLite always
+    serves one process."""
     if is_postgres_url(database_url):
         from bot.storage.postgres import PostgresStorage  # asyncpg only where it is used
 
-        return PostgresStorage(database_url)
+        return PostgresStorage(database_url, instance_lock=not several_workers)
     from bot.storage.sqlite import SQLiteStorage
 
     return SQLiteStorage(database_path)

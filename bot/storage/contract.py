@@ -62,6 +62,7 @@ from bot.storage.rows import (
 from bot.storage.seasons import SeasonReads, season_of
 from bot.storage.standings import Standings
 from bot.storage.tournaments import TournamentStore
+from bot.storage.workers import SharedWorkers
 
 log = logging.getLogger("bot.storage")
 
@@ -152,6 +153,9 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
         self.on_match_end: Callable[[Match, MatchRecord], None] = lambda match, record: None
         # tournaments filled with bots, whose tables rate nobody (kept by their service)
         self.unrated_tournaments: set[int] = set()
+        # several workers on this database (PostgreSQL): their inbox and locks; None where
+        # one process serves it (SQLite)
+        self.shared: SharedWorkers | None = None
         self.out_of_service = False
         self.holds_lock = False  # open, and no other instance took the lock since (health)
         self._lock_watch: asyncio.Task | None = None
@@ -302,12 +306,18 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
                 chats[match.chat_id, match.thread_id] = None if lang is _MISSING else lang
         return [(chat, thread, lang) for (chat, thread), lang in chats.items()]
 
-    @staticmethod
-    def waiting_for_lock(holder: str) -> None:
+    SEVERAL_WORKERS = (
+        "several workers side by side need SEVERAL_WORKERS=true with DATABASE_URL "
+        "(PostgreSQL) and WEBHOOK_URL; an SQLite file, or long polling, is served by one "
+        "process"
+    )
+
+    def waiting_for_lock(self, holder: str) -> None:
         log.warning(
             "another bot instance is running on %s; waiting for it to stop "
-            "(it releases the database when it exits)",
+            "(it releases the database when it exits; %s)",
             holder,
+            self.SEVERAL_WORKERS,
         )
 
     @staticmethod
@@ -459,6 +469,18 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
         )
         self._matches.put(match.id, copy_match(match))
         return match
+
+    def refuse_if_unavailable(self) -> None:
+        """Raise :class:`StorageUnavailable` at once while calls are refused (PostgreSQL)."""
+
+    def leads(self) -> bool:
+        """Whether this process runs the singletons: the only one, or the workers' leader."""
+        return self.shared is None or self.shared.leading
+
+    def forget_match(self, match_id: int) -> None:
+        """Drop the match's cached copy: another worker may have changed it (called under
+        its lock across workers, so the next load reads what they left)."""
+        self._matches.pop(match_id, None)
 
     async def load(self, match_id: int) -> Match | None:
         cached = self._matches.hit(match_id)

@@ -44,6 +44,7 @@ from bot.storage.migrations.postgres import MIGRATIONS
 from bot.storage.postgres_saves import SAVE_MANY, save_many_arguments
 from bot.storage.records import MatchRecord, write_record_async
 from bot.storage.rows import MatchWrite, Row, dumps
+from bot.storage.shared import Shared
 
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
@@ -109,9 +110,12 @@ async def schema_version_of(connection: asyncpg.Connection) -> int:
 class PostgresStorage(Storage):
     backend = "postgres"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, instance_lock: bool = True) -> None:
+        """``instance_lock``: one instance at a time on the database (else a worker among
+        several, :mod:`bot.storage.shared`)."""
         super().__init__()
         self.url = url
+        self.instance_lock = instance_lock
         self._pool: asyncpg.Pool | None = None
         self._lock_connection: asyncpg.Connection | None = None
         self._lock_pid: int | None = None  # the server process of the lock's session
@@ -147,6 +151,10 @@ class PostgresStorage(Storage):
             for size, settings in ((POOL_SIZE, None), (SAVE_CONNECTIONS, SAVE_SETTINGS))
         ]
         await self._migrate()
+        if not self.instance_lock:  # a worker among several: what they share (one alone
+            shared = Shared(self.url)  # needs none of it, and pays nothing for it)
+            await shared.open()
+            self.shared = shared
 
     async def _take_lock(self, wait: bool) -> None:
         self._lock_connection = await self._connect_for_lock()
@@ -172,7 +180,11 @@ class PostgresStorage(Storage):
         )
 
     async def _try_lock(self, connection: asyncpg.Connection) -> bool:
-        if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK_KEY):
+        """Take the instance lock on ``connection`` (a worker among several takes none: the
+        connection only watches the server)."""
+        if self.instance_lock and not await connection.fetchval(
+            "SELECT pg_try_advisory_lock($1)", INSTANCE_LOCK_KEY
+        ):
             return False
         self._lock_pid = connection.get_server_pid()
         self._lock_silent_since = None
@@ -259,10 +271,15 @@ class PostgresStorage(Storage):
             await asyncio.gather(self._opening, return_exceptions=True)
         while self._committers:  # the saves queued: committed, or refused
             await asyncio.gather(*map(asyncio.shield, self._committers), return_exceptions=True)
+        shared, self.shared = self.shared, None
         pools = [pool for pool in (self._pool, self._save_pool) if pool is not None]
         self._pool = self._save_pool = None
         # all at once, so a server that does not answer holds up a stop CLOSE_SECONDS in all
-        await asyncio.gather(*map(_close_pool, pools), self._release_lock())
+        await asyncio.gather(
+            *map(_close_pool, pools),
+            self._release_lock(),
+            *([_close_shared(shared)] if shared is not None else []),
+        )
 
     async def _migrate(self) -> None:
         async with self.pool.acquire() as connection, connection.transaction():
@@ -292,6 +309,11 @@ class PostgresStorage(Storage):
         if self._pool is None:
             raise RuntimeError("storage is not open")
         return self._pool
+
+    def refuse_if_unavailable(self) -> None:
+        if self._unavailable is not None:
+            self._refused()
+            raise StorageUnavailable(self._unavailable)
 
     # -- the contract's primitives ---------------------------------------------------------
     @asynccontextmanager
@@ -453,6 +475,15 @@ async def _close_pool(pool: asyncpg.Pool) -> None:
         await asyncio.wait_for(pool.close(), CLOSE_SECONDS)
     except (*OUTAGE, asyncio.CancelledError):
         pool.terminate()  # a server that does not answer must not hold up a stop
+
+
+async def _close_shared(shared: Shared) -> None:
+    """The workers' side closed within ``CLOSE_SECONDS``, else cut."""
+    closing = asyncio.ensure_future(shared.close(CLOSE_SECONDS))
+    done, _ = await asyncio.wait({closing}, timeout=CLOSE_SECONDS)
+    if not done:
+        closing.cancel()
+        shared.terminate()
 
 
 async def _nothing_to_reset(connection: asyncpg.Connection) -> None:

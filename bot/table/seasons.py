@@ -89,4 +89,5 @@ class SeasonPodiums:
             )
 
     async def _on_job(self, context: CallbackContext) -> None:
-        await self.tell_ended()
+        if self.storage.leads():  # a singleton: on several workers, the leader's
+            await self.tell_ended()

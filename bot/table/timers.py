@@ -7,6 +7,12 @@ that fires late (a busy event loop, a loaded machine) still runs — there is no
 limit — and a sweep every 30 seconds plays whatever the database says is overdue, so no
 deadline can be lost.
 
+Several workers on one PostgreSQL: every worker sweeps every second (a worker that dies
+leaves its matches' deadlines to the others' next sweep), skipping a match another worker
+holds; a deadline is played under the match's lock across workers and against the state
+read afresh (a deadline already played is no longer due), so it fires once whichever worker
+finds it. The lobbies' expiry runs on the leader only.
+
 Matches without a time limit: when the player to act has not moved for a while
 (``START_CLOCK_AFTER_MINUTES``), the group is told and the board offers the other players a
 "Start the clock" button; it gives the absent player a short deadline
@@ -41,6 +47,7 @@ log = logging.getLogger(__name__)
 MAX_AUTOMATIC_MOVES = 10_000  # a safety stop: autopilot seats never loop forever
 LOBBY_SWEEP_SECONDS = 300
 DEADLINE_SWEEP_SECONDS = 30
+SHARED_SWEEP_SECONDS = 1  # several workers: the others' deadlines are found this soon
 SWEEP_JOB = "deadline-sweep"
 SAME_TIME_S = 0.05  # a match's job that would move by less than this stays where it is
 # a job that fires late still runs (APScheduler would drop it after 1 s), and runs once
@@ -130,9 +137,14 @@ class Timers:
         timer jobs; returns the matches it looked at."""
         now = self.clock() if now is None else now
         due = await self.storage.due_matches(now, self.offer_after)
+        shared = self.storage.shared
+        swept = []
         for match_id in due:
+            if shared is not None and await shared.match_busy(match_id):
+                continue  # another worker is at it (SKIP LOCKED): the next sweep looks again
             await self.tick(match_id, now=now)
-        return due
+            swept.append(match_id)
+        return swept
 
     async def _on_sweep(self, context: CallbackContext) -> None:
         await self.sweep()
@@ -140,10 +152,12 @@ class Timers:
     def start_sweeper(self) -> None:
         """The safety net behind the timer jobs, every ``DEADLINE_SWEEP_SECONDS``."""
         if self.job_queue is not None:
+            several = self.settings.one_of_several()
+            every = SHARED_SWEEP_SECONDS if several else DEADLINE_SWEEP_SECONDS
             self.job_queue.run_repeating(
                 self._on_sweep,
-                interval=DEADLINE_SWEEP_SECONDS,
-                first=DEADLINE_SWEEP_SECONDS,
+                interval=every,
+                first=every,
                 name=SWEEP_JOB,
                 job_kwargs=LATE_JOBS_RUN,
             )
@@ -295,7 +309,8 @@ class Timers:
         return expired
 
     async def _sweep_lobbies(self, context: CallbackContext) -> None:
-        await self.expire_lobbies()
+        if self.storage.leads():  # a singleton: one worker's job
+            await self.expire_lobbies()
 
     def start_lobby_sweeper(self) -> None:
         if self.job_queue is not None:

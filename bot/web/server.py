@@ -13,7 +13,10 @@ same port.
 - ``GET /livez``: 200 while the process runs (a liveness check that must not fail while an
   instance waits for the lock: a platform would kill the waiting instance).
 - ``POST /<bot id>``: an update from Telegram, with the secret token; 503 while the bot
-  does not take updates (not started yet, stopping): Telegram sends it again later.
+  does not take updates (not started yet, stopping): Telegram sends it again later. With
+  several workers (PostgreSQL, webhook mode) the update is kept in the shared inbox first
+  (``bot.operations.inbox``): 200 only once it is kept, at once for one kept already (a
+  redelivery: nothing more is done), 503 if the database cannot keep it.
 
 Every route stands behind the door (``bot.web.door``): the same headers on every answer, a
 body refused at its headers when it is over the route's limit, refusals in one line. The
@@ -101,9 +104,17 @@ class Webhook:
     """Where the webhook route hands updates: known from the start (a waiting instance
     answers Telegram with 503), taking updates once :meth:`open`."""
 
-    def __init__(self, path: str | None = None, secret: str = "") -> None:
+    def __init__(
+        self,
+        path: str | None = None,
+        secret: str = "",
+        take: Callable[[int, str], Awaitable[bool]] | None = None,
+    ) -> None:
+        """``take(update_id, body)``: keep an update before it is answered, False if it was
+        kept already (the inbox); none: every update is handled."""
         self.path = path.strip("/") if path is not None else None
         self.secret = secret
+        self.take = take
         self.bot: Bot | None = None
         self.queue: asyncio.Queue | None = None
 
@@ -157,11 +168,24 @@ class WebhookHandler(DoorHandler):
         if hook.queue is None or hook.bot is None:
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "not_serving")
         try:
-            update = Update.de_json(json.loads(self.body()), hook.bot)
+            data = json.loads(self.body())
+            update = Update.de_json(data, hook.bot)
         except Exception as error:  # RecursionError too: a body nested too deep
             log.warning("a webhook request could not be read as an update: %r", error)
             raise Answer(HTTPStatus.BAD_REQUEST, "not_an_update") from None
-        await hook.queue.put(update)
+        if hook.take is not None:
+            try:
+                new = await hook.take(update.update_id, json.dumps(data))
+            except Exception as error:  # not kept: Telegram sends it again later
+                log.warning("update %s could not be kept: %r", update.update_id, error)
+                raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "not_serving") from None
+            if not new:  # kept already (sent again, or to another worker): done
+                self.finish()
+                return
+        queue = hook.queue
+        if queue is None:  # stopped while it was kept: a worker takes it over
+            raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "not_serving")
+        await queue.put(update)
         self.finish()
 
 

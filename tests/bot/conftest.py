@@ -70,12 +70,16 @@ async def running_bot(
     api: FakeTelegram,
     database: Database | Path,
     rate_limiter: BaseRateLimiter | None = None,
+    one_of_several: bool = False,
     **overrides,
 ) -> AsyncIterator[Driver]:
-    """Build, start and (on exit) stop the bot, as ``python -m bot`` would."""
+    """Build, start and (on exit) stop the bot, as ``python -m bot`` would.
+    ``one_of_several``: a worker beside others on the same PostgreSQL (no instance lock)."""
     application = build_application(
         settings_for(database, **overrides), request=api, rate_limiter=rate_limiter
     )
+    if one_of_several:
+        get_host(application).storage.instance_lock = False
     waits: list[float] = []
 
     async def no_wait(seconds: float) -> None:

@@ -87,3 +87,24 @@ def test_the_global_pace_is_a_setting_and_above_30_a_second_needs_paid_broadcast
     limits = build_application(paid).bot.rate_limiter
     assert limits.overall.per_second == 100
     assert build_application(default).bot.rate_limiter.overall.per_second == 30
+
+
+def test_several_workers_are_asked_for_and_need_postgres_and_a_webhook(tmp_path):
+    """A lone process is the default, on PostgreSQL in webhook mode too (it pays nothing for
+    what workers share); SEVERAL_WORKERS=true asks for several, and is refused at start,
+    in a line that says what it needs, without PostgreSQL or without a webhook."""
+    from bot.settings import SettingsError, load_settings
+
+    base = {"telegram_bot_token": "1:x", "database_path": tmp_path / "b.sqlite3"}
+    hook = {"webhook_url": "https://bot.example.org"}
+    postgres = {"database_url": "postgresql://bot@db/bot"}
+    alone = load_settings(**base, **hook, **postgres, _env_file=None)
+    assert alone.one_of_several() is False
+    several = load_settings(**base, **hook, **postgres, several_workers=True, _env_file=None)
+    assert several.one_of_several() is True
+    for missing in (hook, postgres):
+        with pytest.raises(SettingsError) as refused:
+            load_settings(**base, **missing, several_workers=True, _env_file=None)
+        assert "SEVERAL_WORKERS=true needs DATABASE_URL (PostgreSQL) and WEBHOOK_URL" in str(
+            refused.value
+        )

@@ -2,6 +2,10 @@
 tables and columns as SQLite's latest schema, with PostgreSQL's types: 64-bit ids (Telegram's
 chat and user ids need them), booleans, double precision times."""
 
+# PostgreSQL's own tables, for several workers on one database (``bot.storage.shared``): no
+# data of the bot's, so SQLite has none of them and a copy from SQLite leaves them alone
+WORKERS_ONLY = ("workers", "inbox")
+
 MIGRATIONS: list[str] = [
     """
     CREATE TABLE chats (
@@ -279,5 +283,26 @@ MIGRATIONS: list[str] = [
     # format's own)
     """
     ALTER TABLE tournaments ADD COLUMN tie_breaks TEXT NOT NULL DEFAULT '';
+    """,
+    # 11: several workers on one database (issue 57; PostgreSQL only: SQLite serves one
+    # process). The workers that serve, heard from each second on the server's clock; the
+    # inbox of Telegram's updates, one row per update_id (a redelivered one is no insert),
+    # each taken by the worker that received it until it is handled
+    """
+    CREATE TABLE workers (
+        name TEXT PRIMARY KEY,
+        started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        led_at TIMESTAMPTZ  -- when it took the lead, if it did
+    );
+    CREATE TABLE inbox (
+        update_id BIGINT PRIMARY KEY,
+        body TEXT NOT NULL,
+        worker TEXT NOT NULL,
+        taken_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        done_at TIMESTAMPTZ
+    );
+    CREATE INDEX inbox_waiting ON inbox (worker) WHERE done_at IS NULL;
+    CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
     """,
 ]

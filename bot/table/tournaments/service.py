@@ -565,7 +565,8 @@ class Tournaments:
             )
 
     async def _on_sweep(self, context) -> None:
-        await self.start_due()
+        if self.storage.leads():  # a singleton: on several workers, the leader's
+            await self.start_due()
 
     # -- the group's messages -----------------------------------------------------------------
     async def _say(self, stored: StoredTournament, text: str) -> int | None:

@@ -243,8 +243,8 @@ async def test_deadlines_are_stored_and_one_that_passed_while_down_fires_after_s
                 if await host.storage.automatic_moves(1):
                     break
                 await asyncio.sleep(0.01)
-        finally:
-            await driver.app.job_queue.stop(wait=False)
+        finally:  # the job's end (on PostgreSQL its lock across workers let go) awaited
+            await driver.app.job_queue.stop(wait=True)
         await driver.settle()
         assert await host.storage.automatic_moves(1) == 1
         assert "Round 1, part 2 of 3" in board(driver, GROUP).text

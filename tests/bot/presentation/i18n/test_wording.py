@@ -34,6 +34,7 @@ COUNTS = {
     "max", "cost", "target",
     # the operator's /status and /drain: each after a colon, on a line of its own
     "running", "lobbies", "groups", "ai", "hints", "errors", "processes",
+    "waiting",  # /status with several workers: the shared inbox's updates not yet handled
     "started", "finished",  # /status: the tutorials begun and finished, before an arrow
 }  # fmt: skip
 # numbers that name something (round 3, line 2, card value 7): no agreement needed
