@@ -36,7 +36,7 @@ import tracemalloc
 from pathlib import Path
 
 from bot.tournaments.entries import add_round, finish_table
-from bot.tournaments.model import Entrant, Format, Rules, Tournament
+from bot.tournaments.model import Entrant, Rules, Tournament
 from bot.tournaments.pairing import DUTCH_MAX_FIELD, next_round
 
 
@@ -50,7 +50,7 @@ def random_places(generator: random.Random, size: int) -> tuple[int, ...]:
 
 
 def swiss(players: int, size: int, rounds: int) -> Tournament:
-    rules = Rules(Format.SWISS, size, rounds=rounds)
+    rules = Rules("swiss", size, rounds=rounds)
     return Tournament(rules, tuple(Entrant(player, player) for player in range(1, players + 1)))
 
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.model import Match
+from bot.tournaments import formats
 from bot.tournaments.model import (
     Bye,
     ByeKind,
     Entrant,
-    Format,
     Round,
     Rules,
     Table,
@@ -89,7 +89,7 @@ class TournamentStore:
         starts_at: float | None = None,
     ) -> int | None:
         """A new tournament in its lobby, or None if this topic already has an active one."""
-        rules.check()
+        formats.check(rules)
         now = time.time()
         rows = await self._rows(
             "INSERT INTO tournaments (chat_id, thread_id, creator_id, game, options, format, "
@@ -103,7 +103,7 @@ class TournamentStore:
                 creator_id,
                 game,
                 json.dumps(options, sort_keys=True),
-                rules.format.value,
+                rules.format,
                 rules.table_size,
                 rules.rounds,
                 rules.advance,
@@ -296,7 +296,7 @@ class TournamentStore:
     ) -> bool:
         """The creator's choices (the game's options too, when given), while the tournament
         is still in its lobby."""
-        rules.check()
+        formats.check(rules)
         if options is not None:
             await self._run(
                 "UPDATE tournaments SET options = ? WHERE id = ? AND status = 'lobby'",
@@ -308,7 +308,7 @@ class TournamentStore:
                 "tie_breaks = ?, turn_seconds = ?, with_bots = ?, starts_at = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'lobby'",
                 (
-                    rules.format.value,
+                    rules.format,
                     rules.table_size,
                     rules.rounds,
                     rules.advance,
@@ -375,7 +375,7 @@ def _built(head, entrants, rounds, tables, byes) -> StoredTournament:
     engine = get_engine(head["game"])
     order = head["tie_breaks"] or ""
     rules = Rules(
-        Format(head["format"]),
+        head["format"],
         head["table_size"],
         rounds=head["rounds"],
         advance=head["advance"],

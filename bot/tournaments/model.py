@@ -15,12 +15,6 @@ MAX_TABLE = 5
 MAX_ROUNDS = 30
 
 
-class Format(enum.StrEnum):
-    SWISS = "swiss"
-    ROUND_ROBIN = "round_robin"  # 2-player tables: everyone meets everyone once
-    ELIMINATION = "elimination"  # 3–5-player tables: the top `advance` of each go on
-
-
 class ByeKind(enum.StrEnum):
     FULL = "full"  # the odd one out of a round: a win, or a middle place's points
     HALF = "half"  # a round missed by a late joiner: half of a full bye
@@ -47,7 +41,7 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    format: Format
+    format: str  # the name of its format: one file in bot.tournaments.formats
     table_size: int  # players per table
     rounds: int = 0  # Swiss: as chosen; round robin and elimination: from the field
     advance: int = 1  # elimination only
@@ -63,15 +57,6 @@ class Rules:
             raise RulesError(f"tables of {self.table_size}")
         if not self.smallest <= self.table_size <= self.largest:
             raise RulesError(f"tables of {self.table_size} outside {self.smallest}-{self.largest}")
-        if self.format is Format.SWISS and not 1 <= self.rounds <= MAX_ROUNDS:
-            raise RulesError(f"{self.rounds} rounds")
-        if self.format is Format.ROUND_ROBIN and self.table_size != 2:
-            raise RulesError("round robin is for 2-player tables")
-        if self.format is Format.ELIMINATION:
-            if self.table_size < 3:
-                raise RulesError("elimination is for 3-5-player tables")
-            if not 1 <= self.advance < self.table_size:
-                raise RulesError(f"top {self.advance} of {self.table_size}")
 
 
 def is_bot(player: int) -> bool:

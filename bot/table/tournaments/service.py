@@ -46,7 +46,7 @@ from bot.telegram_api.messenger import MessageGone, Messenger, Unreachable
 from bot.tournaments import entries
 from bot.tournaments.formats import choices as format_choices
 from bot.tournaments.formats import format_of, standings
-from bot.tournaments.model import TIE_BREAK_ORDERS, Format, Rules
+from bot.tournaments.model import TIE_BREAK_ORDERS, Rules
 from bot.tournaments.pairing import NoNextRound, is_over, next_round
 from bot.tournaments.seating import allowed_sizes
 from games import get_engine
@@ -72,7 +72,7 @@ def default_rules(game: str) -> Rules:
     sizes = table_sizes(game)
     engine = get_engine(game)
     return Rules(
-        Format.SWISS,
+        format_choices(sizes[0])[0],  # the lobby's first choice
         sizes[0],
         rounds=ROUND_CHOICES[0],
         smallest=engine.min_players,

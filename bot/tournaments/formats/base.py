@@ -1,7 +1,7 @@
 """One interface for every format: its pairing, its scoring's ranking, its tie-breaks and the
 words it is shown in.
 
-A format is one object (one file in this package, registered by its :class:`Format`): the bot
+A format is one object (one file in this package, registered by its name): the bot
 and the screens ask it, never ``if format == …``.
 """
 
@@ -11,11 +11,20 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from bot.tournaments import standings as ranking
-from bot.tournaments.model import Bye, ByeKind, Format, Round, Rules, Table, TieBreak, Tournament
+from bot.tournaments.model import (
+    Bye,
+    ByeKind,
+    Round,
+    Rules,
+    RulesError,
+    Table,
+    TieBreak,
+    Tournament,
+)
 
 
 class TournamentFormat(ABC):
-    format: ClassVar[Format]
+    format: ClassVar[str]
     default_tie_breaks: ClassVar[tuple[TieBreak, ...]]
     order: ClassVar[int]  # its place among the lobby's choices
     rounds_chosen: ClassVar[bool] = False  # the creator picks the rounds (else the field)
@@ -30,6 +39,12 @@ class TournamentFormat(ABC):
     def fits(self, table_size: int) -> bool:
         """Whether it is played at tables of this size."""
         return True
+
+    def check(self, rules: Rules) -> None:
+        """Rules it cannot be played by: a :class:`RulesError` (the tables' sizes every
+        format asks for are ``Rules.check``'s)."""
+        if not self.fits(rules.table_size):
+            raise RulesError(f"{self.format} is not played at tables of {rules.table_size}")
 
     @abstractmethod
     def next_round(self, tournament: Tournament) -> Round | None:

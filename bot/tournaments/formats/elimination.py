@@ -18,9 +18,9 @@ from bot.tournaments.formats.base import TournamentFormat, fill_with_bots
 from bot.tournaments.model import (
     Bye,
     ByeKind,
-    Format,
     Round,
     Rules,
+    RulesError,
     Table,
     TieBreak,
     Tournament,
@@ -32,7 +32,7 @@ PLAYING, ADVANCED, OUT, CHAMPION = "playing", "advanced", "out", "champion"
 
 
 class Elimination(TournamentFormat):
-    format = Format.ELIMINATION
+    format = "elimination"
     default_tie_breaks = (TieBreak.GAME_POINTS, TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER)
     order = 2
     seeds_by_rating = True
@@ -42,6 +42,11 @@ class Elimination(TournamentFormat):
 
     def fits(self, table_size: int) -> bool:
         return table_size >= 3
+
+    def check(self, rules: Rules) -> None:
+        super().check(rules)
+        if not 1 <= rules.advance < rules.table_size:
+            raise RulesError(f"top {rules.advance} of {rules.table_size}")
 
     def planned_rounds(self, tournament: Tournament) -> int:
         rules = tournament.rules

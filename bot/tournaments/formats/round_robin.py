@@ -8,11 +8,11 @@ opponents get a bye. Sonneborn–Berger breaks ties first, as in every all-play-
 from __future__ import annotations
 
 from bot.tournaments.formats.base import TournamentFormat, with_bots
-from bot.tournaments.model import Bye, ByeKind, Format, Round, Table, TieBreak, Tournament
+from bot.tournaments.model import Bye, ByeKind, Round, Table, TieBreak, Tournament
 
 
 class RoundRobin(TournamentFormat):
-    format = Format.ROUND_ROBIN
+    format = "round_robin"
     default_tie_breaks = (TieBreak.SONNEBORN_BERGER, TieBreak.BUCHHOLZ, TieBreak.GAME_POINTS)
     order = 1
     pairs_any_field = True

@@ -14,10 +14,12 @@ from bot.tournaments.dutch import NoDutchPairing, dutch_round
 from bot.tournaments.formats.base import TournamentFormat, fill_with_bots, with_bots
 from bot.tournaments.grouping import choose_byes, group_tables, meetings
 from bot.tournaments.model import (
+    MAX_ROUNDS,
     Bye,
     ByeKind,
-    Format,
     Round,
+    Rules,
+    RulesError,
     Table,
     TieBreak,
     Tournament,
@@ -33,11 +35,15 @@ DUTCH_MAX_FIELD = 128
 
 
 class Swiss(TournamentFormat):
-    format = Format.SWISS
+    format = "swiss"
     order = 0
     rounds_chosen = True
     label = "tournament.format.swiss"
     default_tie_breaks = (TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER, TieBreak.GAME_POINTS)
+
+    def check(self, rules: Rules) -> None:
+        if not 1 <= rules.rounds <= MAX_ROUNDS:
+            raise RulesError(f"{rules.rounds} rounds")
 
     def planned_rounds(self, tournament: Tournament) -> int:
         return tournament.rules.rounds

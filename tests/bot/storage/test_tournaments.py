@@ -11,14 +11,14 @@ import pytest
 
 from bot.storage import Storage, storage_for
 from bot.tournaments.formats import standings
-from bot.tournaments.model import Bye, ByeKind, Entrant, Format, Round, Rules, Table
+from bot.tournaments.model import Bye, ByeKind, Entrant, Round, Rules, Table
 from bot.tournaments.pairing import is_over, next_round
 from bot.tournaments.standings import points_by_player
 from tests.bot.databases import Database, Look
 from tests.bot.tournaments.helpers import by_lowest_id
 
 GROUP = -100
-SWISS = Rules(Format.SWISS, 2, rounds=3)
+SWISS = Rules("swiss", 2, rounds=3)
 
 
 async def opened(database: Database) -> Storage:
@@ -123,7 +123,7 @@ async def test_a_restart_during_pairing_pairs_nobody_twice(database):
 
 
 async def test_late_join_and_withdrawal(storage):
-    tournament_id = await with_entrants(storage, 4, Rules(Format.SWISS, 2, rounds=4))
+    tournament_id = await with_entrants(storage, 4, Rules("swiss", 2, rounds=4))
     await storage.add_tournament_round(tournament_id, Round(1, (Table((1, 2)), Table((3, 4)))))
     assert await storage.enter_tournament(tournament_id, Entrant(5, 5, late_rounds=1), "Late")
     assert await storage.withdraw_from_tournament(tournament_id, Entrant(4, 4, 0, 1))
@@ -137,7 +137,7 @@ async def test_late_join_and_withdrawal(storage):
 
 async def test_byes_and_game_points_come_back_as_written(storage):
     # (the game's limits come back from its engine: Azul seats 2 to 4)
-    rules = Rules(Format.SWISS, 4, rounds=2, smallest=2, largest=4)
+    rules = Rules("swiss", 4, rounds=2, smallest=2, largest=4)
     tournament_id = await with_entrants(storage, 5, rules)
     round_ = Round(1, (Table((1, 2, 3, 4)),), (Bye(5, ByeKind.FULL),))
     await storage.add_tournament_round(tournament_id, round_)

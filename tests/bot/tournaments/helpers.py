@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations
 
+from bot.tournaments import formats
 from bot.tournaments.entries import add_round, finish_table
 from bot.tournaments.model import Entrant, Rules, Tournament
 from bot.tournaments.pairing import next_round
@@ -20,7 +21,7 @@ def by_lowest_id(players: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def new(rules: Rules, players: int) -> Tournament:
-    rules.check()
+    formats.check(rules)
     return Tournament(rules, tuple(Entrant(player, player) for player in range(1, players + 1)))
 
 

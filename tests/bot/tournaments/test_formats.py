@@ -6,9 +6,10 @@ from itertools import combinations
 
 import pytest
 
+from bot.tournaments import formats
 from bot.tournaments.entries import EntryClosed, add_round, enter, finish_table, withdraw
 from bot.tournaments.formats import standings
-from bot.tournaments.model import ByeKind, Format, Rules, RulesError
+from bot.tournaments.model import ByeKind, Rules, RulesError
 from bot.tournaments.pairing import (
     DUTCH_MAX_FIELD,
     NoNextRound,
@@ -28,7 +29,7 @@ def full_byes(tournament):
 
 
 def test_a_swiss_of_seven_over_three_rounds_with_byes():
-    tournament = new(Rules(Format.SWISS, 2, rounds=3), 7)
+    tournament = new(Rules("swiss", 2, rounds=3), 7)
     for number in (1, 2, 3):
         before = points_by_player(tournament)
         round_ = next_round(tournament)
@@ -54,7 +55,7 @@ def test_a_swiss_of_seven_over_three_rounds_with_byes():
 
 def test_the_dutch_system_gives_way_when_rematches_cannot_be_avoided():
     """Four players, four rounds: only three rounds without a rematch exist."""
-    tournament = new(Rules(Format.SWISS, 2, rounds=4), 4)
+    tournament = new(Rules("swiss", 2, rounds=4), 4)
     for _ in range(3):
         tournament = play_round(tournament)
     assert len(set(pairs_met(tournament))) == 6  # everyone has met everyone
@@ -65,7 +66,7 @@ def test_the_dutch_system_gives_way_when_rematches_cannot_be_avoided():
 
 
 def test_a_swiss_of_three_to_five_player_tables():
-    tournament = new(Rules(Format.SWISS, 4, rounds=3), 10)
+    tournament = new(Rules("swiss", 4, rounds=3), 10)
     first = next_round(tournament)
     # 10 at tables of 4: a seat for everyone at 4 + 3 + 3, the leaders (by seed) together
     assert [t.players for t in first.tables] == [(1, 2, 3, 4), (5, 6, 7), (8, 9, 10)]
@@ -92,7 +93,7 @@ def test_a_swiss_of_three_to_five_player_tables():
 
 
 def test_multiplayer_swiss_avoids_repeat_tablemates():
-    tournament = new(Rules(Format.SWISS, 4, rounds=2), 16)
+    tournament = new(Rules("swiss", 4, rounds=2), 16)
     tournament = play_round(tournament)
     tournament = play_round(tournament)
     assert len(set(pairs_met(tournament))) == len(pairs_met(tournament))
@@ -105,7 +106,7 @@ def test_five_player_tables_and_three_player_tables():
         (3, 9, 5, 0),
         (4, 5, 4, 1),  # a 5-player table is beyond the game: one sits out
     ):
-        rules = Rules(Format.SWISS, size, rounds=3, largest=largest)
+        rules = Rules("swiss", size, rounds=3, largest=largest)
         tournament = new(rules, field)
         for _ in range(3):
             tournament = play_round(tournament)
@@ -120,7 +121,7 @@ def test_five_player_tables_and_three_player_tables():
 
 def test_a_round_robin_where_everyone_meets_everyone():
     for field in (5, 6):
-        tournament = new(Rules(Format.ROUND_ROBIN, 2), field)
+        tournament = new(Rules("round_robin", 2), field)
         assert planned_rounds(tournament) == 5  # 5 players: a free round each; 6: 5 rounds
         while not is_over(tournament):
             tournament = play_round(tournament)
@@ -134,7 +135,7 @@ def test_a_round_robin_where_everyone_meets_everyone():
 
 
 def test_a_withdrawn_player_in_a_round_robin_hands_their_opponents_a_bye():
-    tournament = new(Rules(Format.ROUND_ROBIN, 2), 4)
+    tournament = new(Rules("round_robin", 2), 4)
     tournament = play_round(tournament)
     tournament = withdraw(tournament, 4)
     second = next_round(tournament)
@@ -143,7 +144,7 @@ def test_a_withdrawn_player_in_a_round_robin_hands_their_opponents_a_bye():
 
 
 def test_an_elimination_keeps_the_top_of_each_table_until_one_final():
-    tournament = new(Rules(Format.ELIMINATION, 4, advance=2), 10)
+    tournament = new(Rules("elimination", 4, advance=2), 10)
     assert planned_rounds(tournament) == 3
     first = next_round(tournament)
     # 10 at tables of 4: 4 + 3 + 3, nobody passes; the seeds snake over the tables
@@ -170,7 +171,7 @@ def test_an_elimination_keeps_the_top_of_each_table_until_one_final():
 
 
 def test_a_shared_place_at_the_cut_takes_everyone_sharing_it_on():
-    tournament = new(Rules(Format.ELIMINATION, 3, advance=1), 6)
+    tournament = new(Rules("elimination", 3, advance=1), 6)
     round_ = next_round(tournament)
     tournament = add_round(tournament, round_)
     tournament = finish_table(tournament, 1, 0, (1, 1, 3))
@@ -180,7 +181,7 @@ def test_a_shared_place_at_the_cut_takes_everyone_sharing_it_on():
 
 
 def test_a_late_join_gets_a_half_bye_until_half_the_rounds_have_started():
-    tournament = new(Rules(Format.SWISS, 2, rounds=5), 6)
+    tournament = new(Rules("swiss", 2, rounds=5), 6)
     tournament = add_round(tournament, next_round(tournament))
     tournament = enter(tournament, 7)  # round 1 is being played
     for index, table in enumerate(tournament.rounds[0].tables):
@@ -199,7 +200,7 @@ def test_a_late_join_gets_a_half_bye_until_half_the_rounds_have_started():
 
 
 def test_a_withdrawn_player_is_never_paired_again_but_still_counts_for_buchholz():
-    tournament = new(Rules(Format.SWISS, 2, rounds=3), 6)
+    tournament = new(Rules("swiss", 2, rounds=3), 6)
     tournament = play_round(tournament)
     opponent = next(
         a if b == 1 else b
@@ -219,18 +220,49 @@ def test_a_withdrawn_player_is_never_paired_again_but_still_counts_for_buchholz(
 
 def test_rules_that_cannot_make_a_tournament():
     for rules in (
-        Rules(Format.SWISS, 6, rounds=3),
-        Rules(Format.SWISS, 2, rounds=0),
-        Rules(Format.ROUND_ROBIN, 3),
-        Rules(Format.ELIMINATION, 2),
-        Rules(Format.ELIMINATION, 4, advance=4),
+        Rules("swiss", 6, rounds=3),
+        Rules("swiss", 2, rounds=0),
+        Rules("round_robin", 3),
+        Rules("elimination", 2),
+        Rules("elimination", 4, advance=4),
+        Rules("knockout", 4),  # no such format
     ):
         with pytest.raises(RulesError):
-            rules.check()
+            formats.check(rules)
+    formats.check(Rules("swiss", 4, rounds=3))  # and one that can
+
+
+def test_a_new_format_is_one_new_file(tmp_path, monkeypatch):
+    """A format found by its file alone: nothing else names it (its name, its words, its
+    pairing are the file's), so the lobby offers it and its rules are checked by it."""
+    import importlib
+    import sys
+
+    import bot.tournaments.formats as package
+
+    monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
+    (tmp_path / "knockout.py").write_text(
+        "from bot.tournaments.formats.round_robin import RoundRobin\n"
+        "class Knockout(RoundRobin):\n"
+        "    format = 'knockout'\n"
+        "    order = 9\n"
+        "    label = 'tournament.format.knockout'\n"
+        "FORMAT = Knockout()\n"
+    )
+    monkeypatch.setattr(package, "FORMATS", package._found())
+    try:
+        assert "knockout" in formats.choices(2) and "knockout" not in formats.choices(4)
+        formats.check(Rules("knockout", 2))
+        with pytest.raises(RulesError):
+            formats.check(Rules("knockout", 3))
+        assert formats.format_of(Rules("knockout", 2)).label == "tournament.format.knockout"
+    finally:
+        sys.modules.pop("bot.tournaments.formats.knockout", None)
+        importlib.invalidate_caches()
 
 
 def test_a_round_is_not_paired_while_the_last_is_played():
-    tournament = new(Rules(Format.SWISS, 2, rounds=3), 4)
+    tournament = new(Rules("swiss", 2, rounds=3), 4)
     tournament = add_round(tournament, next_round(tournament))
     assert not is_over(tournament)
     with pytest.raises(NoNextRound):
@@ -242,7 +274,7 @@ def test_a_round_is_not_paired_while_the_last_is_played():
 
 def test_a_field_too_big_for_the_dutch_library_is_grouped_by_score():
     field = DUTCH_MAX_FIELD + 3  # odd: a bye a round
-    tournament = new(Rules(Format.SWISS, 2, rounds=3), field)
+    tournament = new(Rules("swiss", 2, rounds=3), field)
     for _ in range(3):
         before = points_by_player(tournament)
         round_ = next_round(tournament)
@@ -258,7 +290,7 @@ def test_a_field_too_big_for_the_dutch_library_is_grouped_by_score():
 def test_an_elimination_is_seeded_by_rating_with_newcomers_last():
     from bot.tournaments.entries import seeded_by_rating
 
-    tournament = new(Rules(Format.ELIMINATION, 3, advance=1), 7)
+    tournament = new(Rules("elimination", 3, advance=1), 7)
     # players 2, 5 and 7 are rated (7 best); the others are newcomers, in order of joining
     seeded = seeded_by_rating(tournament, {2: 10.0, 5: 30.0, 7: 50.0})
     order = [e.player for e in sorted(seeded.entrants, key=lambda e: e.seed)]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.tournaments.entries import add_round, finish_table
 from bot.tournaments.grouping import group_tables, meetings
-from bot.tournaments.model import ByeKind, Format, Rules
+from bot.tournaments.model import ByeKind, Rules
 from bot.tournaments.pairing import is_over, next_round
 from bot.tournaments.scoring import place_points, table_points
 from bot.tournaments.seating import allowed_sizes, split
@@ -23,7 +23,7 @@ from tests.bot.tournaments.helpers import new
 
 rules_of = st.builds(
     lambda size, smallest, largest: Rules(
-        Format.SWISS, size, rounds=3, smallest=min(smallest, size), largest=max(largest, size)
+        "swiss", size, rounds=3, smallest=min(smallest, size), largest=max(largest, size)
     ),
     st.integers(3, 5),
     st.integers(2, 5),
@@ -78,7 +78,7 @@ def repeats(tables, met) -> int:
 @settings(max_examples=150, deadline=None)
 @given(st.integers(6, 10), st.integers(3, 4), st.integers(1, 3), st.randoms())
 def test_no_avoidable_repeat_tablemate_by_brute_force(field, size, history, rng):
-    rules = Rules(Format.SWISS, size, rounds=3)
+    rules = Rules("swiss", size, rounds=3)
     sizes, out = split(field, rules)
     players = list(range(1, field + 1))
     past = []
@@ -102,7 +102,7 @@ def test_no_avoidable_repeat_tablemate_by_brute_force(field, size, history, rng)
 @settings(max_examples=200, deadline=None)
 @given(st.integers(3, 40), st.integers(3, 5))
 def test_leaders_sit_together_when_nothing_stands_between_them(field, size):
-    rules = Rules(Format.SWISS, size, rounds=3)
+    rules = Rules("swiss", size, rounds=3)
     if field < min(allowed_sizes(rules)):
         return  # no table at all (the bot does not start such a tournament)
     round_ = next_round(new(rules, field))
@@ -116,7 +116,7 @@ def test_leaders_sit_together_when_nothing_stands_between_them(field, size):
 @given(st.integers(3, 25), st.integers(3, 5), st.integers(0, 10**6))
 def test_a_place_is_worth_the_same_at_every_table_size(field, size, seed):
     rng = random.Random(seed)
-    tournament = new(Rules(Format.SWISS, size, rounds=3), field)
+    tournament = new(Rules("swiss", size, rounds=3), field)
     while not is_over(tournament):
         round_ = next_round(tournament)
         tournament = add_round(tournament, round_)
@@ -144,7 +144,7 @@ def test_an_elimination_passes_only_the_unsplittable_to_top_seeds_never_twice(
 ):
     advance = min(advance, size - 1)
     rng = random.Random(seed)
-    rules = Rules(Format.ELIMINATION, size, advance=advance, smallest=3, largest=size)
+    rules = Rules("elimination", size, advance=advance, smallest=3, largest=size)
     tournament = new(rules, field)
     passes: Counter[int] = Counter()
     while not is_over(tournament):

@@ -9,7 +9,6 @@ from bot.tournaments.model import (
     Bye,
     ByeKind,
     Entrant,
-    Format,
     Round,
     Rules,
     Table,
@@ -65,7 +64,7 @@ def five_players_with_byes(tie_breaks=()) -> Tournament:
     """Round 1: A beats B, C draws D, E has the bye. Round 2: A draws C, E beats B, D has
     the bye."""
     a, b, c, d, e = 1, 2, 3, 4, 5
-    rules = Rules(Format.SWISS, 2, rounds=2, tie_breaks=tie_breaks)
+    rules = Rules("swiss", 2, rounds=2, tie_breaks=tie_breaks)
     tournament = Tournament(rules, tuple(Entrant(p, p) for p in (a, b, c, d, e)))
     tournament = add_round(
         tournament, Round(1, (Table((a, b)), Table((c, d))), (Bye(e, ByeKind.FULL),))
@@ -120,7 +119,7 @@ def test_the_creator_picks_the_tie_breaks_order():
 
 
 def test_rows_equal_in_everything_share_a_rank():
-    rules = Rules(Format.SWISS, 2, rounds=1)
+    rules = Rules("swiss", 2, rounds=1)
     tournament = Tournament(rules, tuple(Entrant(p, p) for p in (1, 2)))
     tournament = add_round(tournament, Round(1, (Table((1, 2)),)))
     tournament = finish_table(tournament, 1, 0, (1, 1), (3, 3))
@@ -128,7 +127,7 @@ def test_rows_equal_in_everything_share_a_rank():
 
 
 def test_multiplayer_buchholz_and_sonneborn_berger():
-    rules = Rules(Format.SWISS, 3, rounds=1)
+    rules = Rules("swiss", 3, rounds=1)
     tournament = Tournament(rules, tuple(Entrant(p, p) for p in (1, 2, 3)))
     tournament = add_round(tournament, Round(1, (Table((1, 2, 3)),)))
     tournament = finish_table(tournament, 1, 0, (1, 2, 3))  # 12, 6, 0
@@ -143,8 +142,8 @@ def test_multiplayer_buchholz_and_sonneborn_berger():
 
 def test_a_round_robin_breaks_ties_by_sonneborn_berger_first():
     assert (
-        format_of(Rules(Format.ROUND_ROBIN, 2)).tie_breaks(Rules(Format.ROUND_ROBIN, 2))[0]
+        format_of(Rules("round_robin", 2)).tie_breaks(Rules("round_robin", 2))[0]
         is TieBreak.SONNEBORN_BERGER
     )
-    swiss = Rules(Format.SWISS, 2, rounds=3)
+    swiss = Rules("swiss", 2, rounds=3)
     assert format_of(swiss).tie_breaks(swiss)[0] is TieBreak.BUCHHOLZ

@@ -9,7 +9,7 @@ from bot.presentation.i18n import translator
 from bot.storage.tournaments import StoredTournament
 from bot.table.tournaments import screens
 from bot.tournaments.entries import add_round
-from bot.tournaments.model import Entrant, Format, Rules, Tournament
+from bot.tournaments.model import Entrant, Rules, Tournament
 from bot.tournaments.pairing import next_round
 
 FIELD = 301  # 150 tables and a bye
@@ -22,7 +22,7 @@ def visible(html: str) -> str:
 
 def big_tournament() -> StoredTournament:
     state = Tournament(
-        Rules(Format.SWISS, 2, rounds=5), tuple(Entrant(p, p) for p in range(1, FIELD + 1))
+        Rules("swiss", 2, rounds=5), tuple(Entrant(p, p) for p in range(1, FIELD + 1))
     )
     state = add_round(state, next_round(state))
     return StoredTournament(
