@@ -297,5 +297,5 @@ async def test_an_elimination_shows_its_own_columns_and_no_bot(table_bot):
     russian = replace(CAROL, language_code="ru")
     async with table_bot.client() as client:
         ru = (await client.get(f"/api/tournaments/{tid}", headers=header(russian))).json()
-    assert ru["columns"] == ["До какого тура дошёл", "Место за столом", "Итог"]
+    assert ru["columns"] == ["Последний тур", "Место за столом", "Итог"]
     assert ru["standings"][1]["cells"][2] == "финал"
