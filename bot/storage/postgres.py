@@ -44,7 +44,7 @@ from bot.storage.migrations.postgres import MIGRATIONS
 from bot.storage.postgres_saves import SAVE_MANY, save_many_arguments
 from bot.storage.records import MatchRecord, write_record_async
 from bot.storage.rows import MatchWrite, Row, dumps
-from bot.storage.shared import Shared
+from bot.storage.shared import CONNECT_TIMEOUT, OUTAGE, STATEMENT_SECONDS, Shared
 
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
@@ -55,10 +55,9 @@ SAVE_CONNECTIONS = 2
 # the batch's statement planned for its arrays each time: a plan made once for arrays of any
 # length reads the whole matches table to find a batch's rows
 SAVE_SETTINGS = {"plan_cache_mode": "force_custom_plan"}
-CONNECT_TIMEOUT = 10.0
 # Telegram drops a press's answer after about 15 s, and a PaaS kills a stopping process
 # after about 30 s: a server that does not answer within these is taken as down
-STATEMENT_SECONDS = 4.0  # one statement
+# (one statement: STATEMENT_SECONDS, and a connection's CONNECT_TIMEOUT, in bot.storage.shared)
 CALL_SECONDS = 5.0  # one call: a connection from the pool, its statements, giving it back
 CLOSE_SECONDS = 3.0  # closing the connections at shutdown, then they are cut
 LOCK_SILENCE_SECONDS = 6.0  # a lock connection silent this long is cut and made afresh
@@ -66,14 +65,6 @@ LOCK_SILENCE_SECONDS = 6.0  # a lock connection silent this long is cut and made
 # it: a save the server reaches only later (it hung, then resumed with the statement in its
 # socket) writes nothing, so a press told "no move was made" never finds its move made
 SAVE_DEADLINE_SECONDS = STATEMENT_SECONDS - 1.0
-# what a server that is down, restarting or out of reach raises
-OUTAGE = (
-    TimeoutError,
-    OSError,
-    asyncpg.exceptions.PostgresConnectionError,
-    asyncpg.exceptions.InterfaceError,
-    asyncpg.exceptions.OperatorInterventionError,
-)
 
 log = logging.getLogger("bot.storage")
 

@@ -52,9 +52,11 @@ ORPHANED = (
     "i.done_at IS NULL AND i.worker <> $1 AND NOT EXISTS (SELECT 1 FROM workers w "
     "WHERE w.name = i.worker AND w.seen_at > now() - make_interval(secs => $2))"
 )
+# every PostgreSQL connection of the bot's (bot.storage.postgres's too): how long one may take
+# to open and one statement to answer, and what a server that is down, restarting or out of
+# reach raises
 CONNECT_TIMEOUT = 10.0
 STATEMENT_SECONDS = 4.0
-# what a server that is down, restarting or out of reach raises (as bot.storage.postgres)
 OUTAGE = (
     TimeoutError,
     OSError,
