@@ -109,10 +109,10 @@ class Shared:
         self._leading = False
 
     async def open(self) -> None:
-        self._pool = await asyncpg.create_pool(
+        self._pool = await asyncpg.create_pool(  # (every call to Telegram reserves on it)
             self.url,
             min_size=1,
-            max_size=2,
+            max_size=4,
             timeout=CONNECT_TIMEOUT,
             command_timeout=STATEMENT_SECONDS,
         )

@@ -17,6 +17,7 @@ import pytest
 from telegram import Update
 from telegram.request import BaseRequest
 
+from bot.storage.shared import Shared
 from bot.table.host import get_host
 from bot.telegram_api.callbacks import Callback
 from bot.telegram_api.rate_limit import GROUP_CALLS, TelegramLimits
@@ -143,3 +144,33 @@ async def test_two_workers_calls_together_stay_within_one_budget_and_each_group_
             and ROUND_PART.search(params["text"])
         ]
         assert len(shown) >= 3 and shown == sorted(shown), f"group {chat}'s board went back"
+
+
+async def test_a_chats_writer_is_handed_drawings_and_a_gone_writers_chats_pass_to_another(
+    api: FakeTelegram, database: Database
+):
+    """Through the database alone: the first worker to draw a chat writes it; another hands
+    its drawings over; they count as waiting until drawn; once the writer is gone, what it
+    was handed and had not drawn goes to the next worker, which writes the chat from then."""
+    async with running_bot(api, database, one_of_several=True):  # (the schema)
+        first, second = Shared(database.url, name="web.1"), Shared(database.url, name="web.2")
+        for shared in (first, second):
+            await shared.open()
+    try:
+        assert await first.claim_chat(GROUP) == (True, [])
+        assert await second.claim_chat(GROUP) == (False, [])
+        await second.hand_over(GROUP, "group:1")
+        await second.hand_over(GROUP, "group:1")  # (once is enough)
+        await second.hand_over(GROUP, "user:1")
+        assert await second.take_handed() == []  # not its chat
+        assert sorted(await first.take_handed()) == [(GROUP, "group:1"), (GROUP, "user:1")]
+        assert await first.handed_waiting() == 1  # taken, not drawn yet
+        await first.drawn(GROUP, ["group:1"])
+        await second.hand_over(GROUP, "group:2")
+        await first.close()  # gone, with user:1 taken and group:2 handed, neither drawn
+        assert sorted(await second.take_handed()) == [(GROUP, "group:2"), (GROUP, "user:1")]
+        assert await second.claim_chat(GROUP) == (True, [])
+        await second.drawn(GROUP, ["group:2", "user:1"])
+        assert await second.handed_waiting() == 0
+    finally:
+        await second.close()
