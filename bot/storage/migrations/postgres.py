@@ -316,7 +316,7 @@ MIGRATIONS: list[str] = [
         key BIGINT PRIMARY KEY,
         tat DOUBLE PRECISION NOT NULL
     );
-    CREATE FUNCTION telegram_reserve(
+    CREATE OR REPLACE FUNCTION telegram_reserve(
         pace_key BIGINT, spacing DOUBLE PRECISION, tolerance DOUBLE PRECISION,
         earliest DOUBLE PRECISION
     ) RETURNS DOUBLE PRECISION LANGUAGE plpgsql AS $$
