@@ -259,8 +259,12 @@ async def _on_startup(application: Application) -> None:
     # one instance at a time: during a deploy the new one waits here for the old one to stop
     await host.storage.open()
     host.storage.on_lock_lost = lambda: stop_serving(application)
+    limits = application.bot.rate_limiter
+    if isinstance(limits, TelegramLimits):  # several workers: one budget for all of them
+        limits.share(host.storage.shared)
     # the updates of workers gone before handling them (PostgreSQL), handled here
     application.bot_data[INBOX_KEY].start(application.bot, application.update_queue)
+    host.publisher.take_handed_over()  # (several workers) what it draws as a chat's writer
     await host.draining.load()
     if host.draining.on:
         log.warning("draining (an operator's /drain): no new games until /drain off")

@@ -17,6 +17,16 @@
   expiry). Every worker tries for it each ``HEARTBEAT_SECONDS``: when the leader dies its
   session ends, and another leads within a second or two.
 
+- **One Telegram budget** (``telegram_pace``): every outgoing call reserves its moment on
+  the server's clock (``reserve_call``), for the bot's calls in all and for its group's, so
+  the workers together keep within Telegram's limits as one process would.
+- **A chat's writer** (``chat_writers``): the worker that draws a chat's messages (the
+  group's board, a player's prompt), as long as it is heard from, so edits leave in the
+  order they were drawn. Another worker that changed a match hands its drawing to the
+  writer (``hand_over``); the writer takes what it was handed every
+  ``HANDED_LOOK_SECONDS``; a gone writer's chats are taken by the next worker to draw them,
+  with what it had been handed.
+
 SQLite serves one process (its file lock), and has none of this.
 """
 
@@ -47,6 +57,11 @@ RELEASE_SECONDS = 1.0  # letting a match's lock go: a server silent this long ha
 MATCH_LOCK_CONNECTIONS = 16  # matches one worker holds at once; more wait for a connection
 KEEP_HANDLED_SECONDS = 24 * 3600  # Telegram keeps an unconfirmed update for a day at most
 ORPHANS_AT_ONCE = 100
+# a chat's writer, alive (``i``: its ``chat_writers`` row; $2: the silence allowed)
+WRITER_ALIVE = (
+    "EXISTS (SELECT 1 FROM workers w WHERE w.name = c.worker "
+    "AND w.seen_at > now() - make_interval(secs => $2))"
+)
 # an inbox row ``i`` whose worker is gone ($1: the worker asking, $2: the silence allowed)
 ORPHANED = (
     "i.done_at IS NULL AND i.worker <> $1 AND NOT EXISTS (SELECT 1 FROM workers w "
@@ -94,10 +109,10 @@ class Shared:
         self._leading = False
 
     async def open(self) -> None:
-        self._pool = await asyncpg.create_pool(
+        self._pool = await asyncpg.create_pool(  # (every call to Telegram reserves on it)
             self.url,
             min_size=1,
-            max_size=2,
+            max_size=4,
             timeout=CONNECT_TIMEOUT,
             command_timeout=STATEMENT_SECONDS,
         )
@@ -274,6 +289,122 @@ class Shared:
     async def waiting(self) -> int:
         """Updates taken and not handled yet, by any worker: the shared queue's depth."""
         return await self.pool.fetchval("SELECT COUNT(*) FROM inbox WHERE done_at IS NULL")
+
+    # -- one Telegram budget ---------------------------------------------------------------
+    async def reserve_call(
+        self, overall: tuple[float, float], group: tuple[int, float, float] | None = None
+    ) -> float:
+        """Reserve an outgoing call's moment in the workers' one budget: ``overall`` is the
+        bot's (spacing, burst tolerance) in seconds, ``group`` a group's (id, spacing,
+        tolerance) where the call is to one. Returns the seconds to wait before it leaves
+        (one round trip; the server's clock, so the workers' clocks need not agree)."""
+        spacing, tolerance = overall
+        if group is None:
+            return await self.pool.fetchval(
+                "SELECT telegram_reserve(0, $1, $2, 0) - extract(epoch FROM clock_timestamp())",
+                spacing,
+                tolerance,
+            )
+        chat_id, chat_spacing, chat_tolerance = group
+        # the group's moment first, then the bot's from it: the call waits for both
+        return await self.pool.fetchval(
+            "SELECT telegram_reserve(0, $1, $2, telegram_reserve($3, $4, $5, 0))"
+            " - extract(epoch FROM clock_timestamp())",
+            spacing,
+            tolerance,
+            chat_id,
+            chat_spacing,
+            chat_tolerance,
+        )
+
+    # -- a chat's writer -------------------------------------------------------------------
+    async def claim_chat(self, chat_id: int) -> tuple[bool, list[str]]:
+        """Whether this worker is the chat's writer: it is if it was, if nobody was, or if
+        the writer is gone. Returns (is the writer, the drawings handed over and not drawn
+        yet, now this worker's to draw: each is marked with :meth:`drawn` once drawn)."""
+        # the common case in one round trip: this worker's chat, nothing handed over (nobody
+        # takes a chat from a writer that is heard from)
+        if await self.pool.fetchval(
+            "SELECT worker = $2 AND dirty = '{}' FROM chat_writers WHERE chat_id = $1",
+            chat_id,
+            self.name,
+        ):
+            return True, []
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute(
+                "INSERT INTO chat_writers (chat_id, worker) VALUES ($1, $2) "
+                "ON CONFLICT (chat_id) DO NOTHING",
+                chat_id,
+                self.name,
+            )
+            mine, alive, dirty, drawing = await connection.fetchrow(
+                f"SELECT worker = $3, {WRITER_ALIVE}, dirty, drawing FROM chat_writers c "
+                "WHERE chat_id = $1 FOR UPDATE",
+                chat_id,
+                WORKER_SILENCE_SECONDS,
+                self.name,
+            )
+            if not mine and alive:
+                return False, []
+            # this worker's own drawings under way stay as they are; a gone writer's are
+            # this worker's now
+            taken = list(dirty) + ([] if mine else list(drawing))
+            await connection.execute(
+                "UPDATE chat_writers SET worker = $2, dirty = '{}', drawing = $3 "
+                "WHERE chat_id = $1",
+                chat_id,
+                self.name,
+                sorted(set(drawing if mine else ()) | set(taken)),
+            )
+            return True, taken
+
+    async def hand_over(self, chat_id: int, drawing: str) -> None:
+        """Leave a drawing of the chat (``drawing``: what the writer is to draw) to its
+        writer."""
+        await self.pool.execute(
+            "UPDATE chat_writers SET dirty = array_append(dirty, $2) "
+            "WHERE chat_id = $1 AND NOT ($2 = ANY(dirty))",
+            chat_id,
+            drawing,
+        )
+
+    async def take_handed(self) -> list[tuple[int, str]]:
+        """The drawings other workers handed this one, and those a gone writer left (its
+        chats become this worker's): (chat, drawing) pairs, each marked :meth:`drawn` once
+        drawn."""
+        rows = await self.pool.fetch(
+            "WITH taken AS (SELECT chat_id, worker = $1 AS mine, dirty, drawing "
+            "FROM chat_writers c WHERE (worker = $1 AND dirty <> '{}') OR (worker <> $1 AND "
+            f"(dirty <> '{{}}' OR drawing <> '{{}}') AND NOT {WRITER_ALIVE}) "
+            "FOR UPDATE SKIP LOCKED) "
+            "UPDATE chat_writers c SET worker = $1, dirty = '{}', drawing = ARRAY(SELECT "
+            "DISTINCT unnest(taken.dirty || taken.drawing)) FROM taken "
+            "WHERE c.chat_id = taken.chat_id RETURNING c.chat_id, taken.mine, taken.dirty, "
+            "taken.drawing",
+            self.name,
+            WORKER_SILENCE_SECONDS,
+        )
+        handed = []
+        for chat_id, mine, dirty, drawing in rows:
+            for item in sorted(set(dirty) | (set() if mine else set(drawing))):
+                handed.append((chat_id, item))
+        return handed
+
+    async def drawn(self, chat_id: int, drawings: list[str]) -> None:
+        """The writer drew what it was handed."""
+        await self.pool.execute(
+            "UPDATE chat_writers SET drawing = ARRAY(SELECT unnest(drawing) EXCEPT "
+            "SELECT unnest($2::text[])) WHERE chat_id = $1 AND worker = $3",
+            chat_id,
+            drawings,
+            self.name,
+        )
+
+    async def handed_waiting(self) -> int:
+        """Chats with drawings handed over and not yet drawn by their writer (any worker's)."""
+        return await self.pool.fetchval(
+            "SELECT COUNT(*) FROM chat_writers WHERE dirty <> '{}' OR drawing <> '{}'"
+        )
 
     # -- a match's lock --------------------------------------------------------------------
     async def match_busy(self, match_id: int) -> bool:

@@ -14,7 +14,8 @@ class MatchHeld(Exception):
 
 class SharedWorkers(Protocol):
     """What several workers on one database share (PostgreSQL: :mod:`bot.storage.shared`):
-    a name for this worker, the inbox of updates, each match's lock across workers."""
+    a name for this worker, the inbox of updates, each match's lock across workers, the
+    Telegram budget they share and each chat's writer."""
 
     name: str
     leading: bool  # this worker runs the singletons (tournaments' starts, seasons, lobbies)
@@ -36,3 +37,17 @@ class SharedWorkers(Protocol):
     async def workers(self) -> list: ...  # of bot.storage.shared.Worker
 
     async def leader(self) -> str | None: ...
+
+    async def reserve_call(
+        self, overall: tuple[float, float], group: tuple[int, float, float] | None = None
+    ) -> float: ...
+
+    async def claim_chat(self, chat_id: int) -> tuple[bool, list[str]]: ...
+
+    async def hand_over(self, chat_id: int, drawing: str) -> None: ...
+
+    async def take_handed(self) -> list[tuple[int, str]]: ...
+
+    async def drawn(self, chat_id: int, drawings: list[str]) -> None: ...
+
+    async def handed_waiting(self) -> int: ...

@@ -42,18 +42,28 @@ lanes, each first come first served: the groups' calls (and reads, and calls to 
 first, then the calls to private chats (a practice match's board, a player's hand), then the
 app's. So a crowd playing practice matches as fast as they can — a hundred users take the
 whole budget — slows their own boards, never a group's move.
+
+**Several workers, one budget.** Where several workers serve the token (PostgreSQL), the
+limits above order each worker's own calls, and then every call also reserves its moment in
+the budget the workers share (:class:`SharedBudget`, ``bot.storage.shared``): the bot's ~30
+a second in all, and each group's minute, as one process would spend them. A shared budget
+that does not answer is left aside (one log line) and the local limits alone pace the calls:
+the bot slows no one for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
 
 GROUP_CALLS = 19  # per window and group: Telegram allows about 20 a minute
 GROUP_BURST = 3
@@ -72,6 +82,17 @@ class ShareSpent(Exception):
     def __init__(self, retry_after: float) -> None:
         super().__init__(f"the app's share of Telegram's budget is spent ({retry_after:.1f} s)")
         self.retry_after = retry_after
+
+
+class SharedBudget(Protocol):
+    """Telegram's budget shared by several workers (``bot.storage.shared.Shared``)."""
+
+    async def reserve_call(
+        self, overall: tuple[float, float], group: tuple[int, float, float] | None = None
+    ) -> float:
+        """The seconds until a call may leave: ``overall`` (spacing, burst tolerance) for the
+        bot's calls in all, ``group`` (id, spacing, tolerance) for a group's."""
+        ...
 
 
 GROUPS, PRIVATE, APP = 0, 1, 2  # the lanes of the overall budget, first to last
@@ -178,6 +199,34 @@ class TelegramLimits(BaseRateLimiter[int | str]):
         app_pace = overall_per_second * app_share
         self.app = Pacing(app_pace, burst=max(1, int(app_pace)))
         self._groups: dict[int | str, _Group] = {}
+        # several workers: the budget they share, in GCRA's terms (a call's spacing, and the
+        # burst allowed ahead of it), the same limits as this process's
+        self.shared: SharedBudget | None = None
+        spacing = 1 / overall_per_second
+        self._overall_terms = (spacing, (self.overall.burst - 1) * spacing)
+        self._group_terms = (self.refill, (burst - 1) * self.refill)
+        self._shared_failing = False
+
+    def share(self, budget: SharedBudget | None) -> None:
+        """Spend the budget several workers share, besides this process's own limits."""
+        self.shared = budget
+
+    async def _shared_turn(self, group: int | str | None = None) -> None:
+        """Wait for the call's moment in the workers' shared budget, if there is one."""
+        budget = self.shared
+        if budget is None:
+            return
+        terms = (group, *self._group_terms) if isinstance(group, int) else None
+        try:
+            wait = await budget.reserve_call(self._overall_terms, terms)
+        except Exception as error:  # the database does not answer: the local limits alone
+            if not self._shared_failing:
+                log.warning("the workers' shared Telegram budget does not answer: %r", error)
+            self._shared_failing = True
+            return
+        self._shared_failing = False
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def initialize(self) -> None:
         return None
@@ -198,6 +247,7 @@ class TelegramLimits(BaseRateLimiter[int | str]):
             if not self.app.take_now():
                 raise ShareSpent(self.app.seconds_to_next())
             await self.overall.wait(APP)
+            await self._shared_turn()
             return await callback(*args, **kwargs)
         chat_id = data.get("chat_id")
         if chat_id is None:  # an inline message's edit: the chat it is in (``Messenger``)
@@ -207,14 +257,17 @@ class TelegramLimits(BaseRateLimiter[int | str]):
         group = _group_id(chat_id)
         if endpoint in READS:
             await self.overall.wait(GROUPS)
+            await self._shared_turn()
             return await callback(*args, **kwargs)
         if group is None:  # a private chat: after the groups' calls
             await self.overall.wait(PRIVATE)
+            await self._shared_turn()
             return await callback(*args, **kwargs)
         state = self._group(group)
         async with state.lock:
             await self._wait_for_budget(state)
             await self.overall.wait()
+            await self._shared_turn(group)
             now = _now()
             self._refill(state, now)
             state.tokens -= 1

@@ -4,7 +4,7 @@ chat and user ids need them), booleans, double precision times."""
 
 # PostgreSQL's own tables, for several workers on one database (``bot.storage.shared``): no
 # data of the bot's, so SQLite has none of them and a copy from SQLite leaves them alone
-WORKERS_ONLY = ("workers", "inbox")
+WORKERS_ONLY = ("workers", "inbox", "telegram_pace", "chat_writers")
 
 MIGRATIONS: list[str] = [
     """
@@ -304,5 +304,41 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX inbox_waiting ON inbox (worker) WHERE done_at IS NULL;
     CREATE INDEX inbox_done ON inbox (done_at) WHERE done_at IS NOT NULL;
+    """,
+    # 12: one Telegram budget and one writer per chat for all the workers (issue 57). The
+    # budget: a "theoretical arrival time" per key (0: the bot's calls in all; a group's id:
+    # that group's), reserved by telegram_reserve on the server's clock, so every worker's
+    # calls are spaced as one bot's. A chat's writer: the worker that draws its messages, as
+    # long as it is heard from; another worker's changes wait in ``dirty`` for it, then in
+    # ``drawing`` until drawn (a writer that dies leaves them to the next)
+    """
+    CREATE TABLE telegram_pace (
+        key BIGINT PRIMARY KEY,
+        tat DOUBLE PRECISION NOT NULL
+    );
+    CREATE OR REPLACE FUNCTION telegram_reserve(
+        pace_key BIGINT, spacing DOUBLE PRECISION, tolerance DOUBLE PRECISION,
+        earliest DOUBLE PRECISION
+    ) RETURNS DOUBLE PRECISION LANGUAGE plpgsql AS $$
+    DECLARE
+        now_s DOUBLE PRECISION := greatest(extract(epoch FROM clock_timestamp()), earliest);
+        leaves DOUBLE PRECISION;
+    BEGIN
+        -- GCRA: a call may leave once the key's arrival time is within ``tolerance`` (the
+        -- burst) of it; the key's time then moves on by ``spacing``
+        INSERT INTO telegram_pace AS p (key, tat) VALUES (pace_key, now_s + spacing)
+        ON CONFLICT (key) DO UPDATE
+            SET tat = greatest(p.tat, now_s) + spacing
+        RETURNING greatest(now_s, tat - spacing - tolerance) INTO leaves;
+        RETURN leaves;
+    END $$;
+    CREATE TABLE chat_writers (
+        chat_id BIGINT PRIMARY KEY,
+        worker TEXT NOT NULL,
+        dirty TEXT[] NOT NULL DEFAULT '{}',  -- handed over, not taken yet
+        drawing TEXT[] NOT NULL DEFAULT '{}'  -- taken by the writer, not drawn yet
+    );
+    CREATE INDEX chat_writers_dirty ON chat_writers (worker)
+        WHERE dirty <> '{}' OR drawing <> '{}';
     """,
 ]

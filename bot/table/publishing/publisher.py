@@ -7,6 +7,12 @@ arrive while it is busy — for example while it waits for the rate limiter — 
 chat dirty, and the next pass draws the *latest* state. So under fast play board edits
 coalesce, a group never gets more calls than Telegram allows, and the board is never more
 than one call behind.
+
+Where several workers serve (PostgreSQL), each chat has one writer among them
+(``Storage.shared.claim_chat``): a worker that changed a match whose chat another worker
+draws hands the drawing over (``hand_over``) and the writer draws it within
+``HANDED_LOOK_SECONDS``, so a chat's edits leave one worker, in the order drawn, never an
+older board after a newer one.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ DRAWING_SLOTS = {"group": 256, "user": 64}
 # At shutdown (the platform kills the process about 30 s after SIGTERM), the drawings under
 # way get this long in all; the next start draws those chats again from the database
 STOP_DRAWING_SECONDS = 8.0
+# several workers: how often a chat's writer takes the drawings other workers handed it
+HANDED_LOOK_SECONDS = 0.2
 
 
 class Publisher:
@@ -55,6 +63,8 @@ class Publisher:
         self._dirty: dict[ChatKey, set[int]] = {}
         self._tasks: dict[ChatKey, asyncio.Task] = {}
         self._later: set[asyncio.TimerHandle] = set()  # boards that wait (``GroupBoard``)
+        self._handed: asyncio.Task | None = None  # several workers: takes what is handed over
+        self._owed: dict[int, set[str]] = {}  # chat → drawings handed over, not yet drawn
         self._slots = {
             audience: asyncio.Semaphore(slots) for audience, slots in DRAWING_SLOTS.items()
         }
@@ -122,15 +132,32 @@ class Publisher:
             self.prompts.endings[(match.id, seat.user_id)] = ending
         self.request(match, [("user", seat.user_id) for seat in match.humans])
 
-    async def idle(self) -> None:
-        """Wait until every chat is drawn (tests, the bench)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+    async def idle(self, within: float = 30.0) -> None:
+        """Wait until every chat is drawn (tests, the bench); with several workers, also
+        what was handed over to any writer (this worker draws its own at once), for at most
+        ``within`` seconds."""
+        shared = self.storage.shared
+        give_up = time.monotonic() + within
+        while True:
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+            if shared is None or time.monotonic() > give_up:
+                return
+            if await self.draw_handed():
+                continue
+            if await shared.handed_waiting():
+                await asyncio.sleep(0.01)  # another worker's to draw: it does within a look
+            elif not self._tasks:  # (the look in the background may have started some)
+                return
 
     async def finish(self, within: float = STOP_DRAWING_SECONDS) -> None:
         """Shutdown: wait for the drawings under way, ``within`` seconds in all, then drop
         the rest — a database or a Telegram that does not answer must not hold up the stop.
         :func:`bot.app.restore_matches` draws those chats again at the next start."""
+        if self._handed is not None:  # what is handed over now goes to another writer
+            self._handed.cancel()
+            await asyncio.gather(self._handed, return_exceptions=True)
+            self._handed = None
         for handle in self._later:  # a board that waits is drawn at the next start
             handle.cancel()
         self._later.clear()
@@ -156,9 +183,72 @@ class Publisher:
         finally:
             del self._tasks[key]
 
+    def take_handed_over(self) -> None:
+        """Several workers: draw, as their chats' writer, what other workers hand over."""
+        if self.storage.shared is not None and self._handed is None:
+            self._handed = asyncio.get_running_loop().create_task(self._take_handed_forever())
+
+    async def _take_handed_forever(self) -> None:
+        failing = False
+        while True:
+            await asyncio.sleep(HANDED_LOOK_SECONDS)
+            if self.storage.shared is None:
+                return
+            try:
+                await self.draw_handed()
+            except Exception as error:  # the database does not answer: the next look
+                if not failing:
+                    log.warning("cannot take the drawings handed over: %r", error)
+                failing = True
+                continue
+            failing = False
+
+    async def draw_handed(self) -> int:
+        """Take the drawings handed to this worker (and a gone writer's) and start them;
+        how many."""
+        shared = self.storage.shared
+        if shared is None:
+            return 0
+        handed = await shared.take_handed()
+        for chat_id, drawing in handed:
+            self._mark_drawing(chat_id, drawing)
+        return len(handed)
+
+    def _mark_drawing(self, chat_id: int, drawing: str) -> None:
+        self._owed.setdefault(chat_id, set()).add(drawing)
+        kind, _, match_id = drawing.partition(":")
+        if kind in self._slots and match_id.isdigit():
+            self._mark((kind, chat_id), int(match_id))
+
+    async def _writer_draws(self, key: ChatKey, match_ids: set[int]) -> set[int]:
+        """Several workers: the matches this worker draws in the chat now — all of them if
+        it is the chat's writer (and what was handed to it), none if another worker is,
+        which they are handed to."""
+        shared = self.storage.shared
+        if shared is None:
+            return match_ids
+        kind, chat_id = key
+        try:
+            writer, handed = await shared.claim_chat(chat_id)
+            if not writer:
+                for match_id in sorted(match_ids):
+                    await shared.hand_over(chat_id, f"{kind}:{match_id}")
+                return set()
+        except Exception as error:  # the database does not answer: nor will the drawing
+            log.warning("chat %s: its writer is not known (%r): drawn here", chat_id, error)
+            return match_ids
+        for drawing in handed:
+            handed_kind, _, match_id = drawing.partition(":")
+            if handed_kind == kind and match_id.isdigit():
+                self._owed.setdefault(chat_id, set()).add(drawing)
+                match_ids.add(int(match_id))
+            else:
+                self._mark_drawing(chat_id, drawing)
+        return match_ids
+
     async def _flush(self, key: ChatKey) -> None:
         while self._dirty.get(key):
-            match_ids = self._dirty.pop(key)
+            match_ids = await self._writer_draws(key, self._dirty.pop(key))
             for match_id in sorted(match_ids):
                 try:
                     if self.storage.shared is not None:  # another worker may have moved it
@@ -176,6 +266,24 @@ class Publisher:
                     await self._watcher().bot_removed(error.chat_id)
                 except Exception:
                     log.exception("could not draw match %s in %s", match_id, key)
+            await self._drawn_handed(key, match_ids)
+
+    async def _drawn_handed(self, key: ChatKey, match_ids: set[int]) -> None:
+        """Several workers: tell the database the drawings handed over are drawn (so a
+        writer that dies before drawing them leaves them to the next)."""
+        shared, owed = self.storage.shared, self._owed.get(key[1])
+        if shared is None or not owed:
+            return
+        drawn = owed & {f"{key[0]}:{match_id}" for match_id in match_ids}
+        if not drawn:
+            return
+        owed -= drawn
+        if not owed:
+            del self._owed[key[1]]
+        try:
+            await shared.drawn(key[1], sorted(drawn))
+        except Exception as error:  # drawn again by whoever takes them: harmless
+            log.warning("chat %s: drawn, not yet marked so: %r", key[1], error)
 
     def _draw_later(self, seconds: float, key: ChatKey, match_id: int) -> None:
         def due() -> None:

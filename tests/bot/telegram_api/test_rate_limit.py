@@ -267,3 +267,26 @@ async def test_a_groups_calls_go_before_the_private_chats_calls_waiting_with_the
     group = [request("group", GROUP)]
     await asyncio.gather(*crowd, *app, *group)
     assert order == ["first", "group", "practice0", "practice1", "practice2", "app"]
+
+
+async def test_a_shared_budget_that_does_not_answer_leaves_the_local_limits_alone(caplog):
+    """The database behind the workers' budget fails: each call goes on at the local pace,
+    and the operator reads one line, not one a call."""
+
+    class Failing:
+        async def reserve_call(self, overall, group=None) -> float:
+            raise ConnectionError("the database does not answer")
+
+    limits = TelegramLimits(overall_per_second=1000)
+    limits.share(Failing())
+    sent = []
+
+    async def call(n: int) -> int:
+        sent.append(n)
+        return n
+
+    for n in range(5):
+        data = {"chat_id": GROUP, "text": "x"}
+        assert await limits.process_request(call, (n,), {}, "sendMessage", data, None) == n
+    assert sent == list(range(5))
+    assert sum("shared Telegram budget" in r.message for r in caplog.records) == 1
