@@ -265,6 +265,9 @@ async def _on_startup(application: Application) -> None:
     # the updates of workers gone before handling them (PostgreSQL), handled here
     application.bot_data[INBOX_KEY].start(application.bot, application.update_queue)
     host.publisher.take_handed_over()  # (several workers) what it draws as a chat's writer
+    tables = host.publisher.tables
+    if host.storage.shared is not None and isinstance(tables, LiveTables):
+        await tables.hear_workers(host.storage.shared)  # pages hear every worker's moves
     await host.draining.load()
     if host.draining.on:
         log.warning("draining (an operator's /drain): no new games until /drain off")

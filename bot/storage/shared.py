@@ -27,16 +27,21 @@
   ``HANDED_LOOK_SECONDS``; a gone writer's chats are taken by the next worker to draw them,
   with what it had been handed.
 
+- **Live tables** (LISTEN/NOTIFY on ``TABLES_CHANNEL``): a worker that changed a match says
+  "match M is at version N" (``tell_tables``); every worker listens on a connection of its
+  own and tells the table app's pages connected to it (``hear_tables``).
+
 SQLite serves one process (its file lock), and has none of this.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -45,11 +50,14 @@ import asyncpg
 from bot.storage.contract import StorageUnavailable
 from bot.storage.workers import MatchHeld
 
+log = logging.getLogger(__name__)
+
 # the leader's advisory lock (session-level; any fixed 64-bit key apart from the instance
 # lock's and from match ids)
 LEADER_KEY = 0x7461626C656C6561  # "tablelea"
 INBOX_KEY = 0x7461626C65696E62  # "tableinb": taking over a gone worker's updates
 HEARTBEAT_SECONDS = 1.0
+TABLES_CHANNEL = "tables"  # NOTIFY payloads: "<match id>:<version>"
 WORKER_SILENCE_SECONDS = 5.0  # a worker silent this long is gone: its updates are taken over
 # a match's lock waited for at most this long (as long as one call to the database may take)
 MATCH_LOCK_SECONDS = 5.0
@@ -107,6 +115,9 @@ class Shared:
         self._heartbeat: asyncio.Task | None = None
         self._leader: asyncpg.Connection | None = None  # asks for LEADER_KEY, holds it
         self._leading = False
+        self._listener: asyncpg.Connection | None = None  # LISTENs on TABLES_CHANNEL
+        self._heard: Callable[[int, int], None] | None = None
+        self._listening_again: Callable[[], Awaitable[None]] | None = None
 
     async def open(self) -> None:
         self._pool = await asyncpg.create_pool(  # (every call to Telegram reserves on it)
@@ -136,6 +147,7 @@ class Shared:
             await asyncio.wait({self._heartbeat}, timeout=within / 4)
             self._heartbeat = None
         await self._stop_leading()
+        self._stop_listening()
         pools = [pool for pool in (self._pool, self._locks) if pool is not None]
         if self._pool is not None:
             try:
@@ -158,6 +170,7 @@ class Shared:
                 pool.terminate()
         if self._leader is not None:
             self._leader.terminate()
+        self._stop_listening()
         self._pool = self._locks = self._leader = None
         self._leading = False
 
@@ -181,9 +194,59 @@ class Shared:
             try:
                 await self.beat()
                 await self.try_to_lead()
+                await self._keep_listening()
             except (*OUTAGE, asyncpg.PostgresError):
                 await self._stop_leading()  # not sure to hold it: another may lead
                 # the database does not answer: the next beat tries again
+
+    # -- live tables -----------------------------------------------------------------------
+    async def tell_tables(self, match_id: int, version: int) -> None:
+        """Tell every worker's pages that the match is at ``version`` (this worker's own
+        hear it too, harmlessly: a stream is told only of newer versions)."""
+        await self.pool.execute(
+            "SELECT pg_notify($1, $2)", TABLES_CHANNEL, f"{int(match_id)}:{int(version)}"
+        )
+
+    async def hear_tables(
+        self,
+        heard: Callable[[int, int], None],
+        listening_again: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Call ``heard(match, version)`` for every change any worker tells. The connection
+        that listens is watched with the heartbeat: one that dropped is opened again within
+        a second, and ``listening_again`` is awaited then — what was told meanwhile is not
+        heard, so the pages' matches are read again there."""
+        self._heard, self._listening_again = heard, listening_again
+        await self._keep_listening()
+
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        """The committed version of each match (one read, for the pages after a gap)."""
+        rows = await self.pool.fetch(
+            "SELECT id, version FROM matches WHERE id = ANY($1::bigint[])", match_ids
+        )
+        return {row[0]: row[1] for row in rows}
+
+    async def _keep_listening(self) -> None:
+        if self._heard is None or (self._listener is not None and not self._listener.is_closed()):
+            return
+        again = self._listener is not None
+        connection = await asyncpg.connect(
+            self.url, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_SECONDS
+        )
+        await connection.add_listener(TABLES_CHANNEL, self._notified)
+        self._listener = connection
+        if again and self._listening_again is not None:
+            await self._listening_again()
+
+    def _notified(self, connection: object, pid: int, channel: str, payload: str) -> None:
+        match_id, _, version = payload.partition(":")
+        if self._heard is not None and match_id.isdigit() and version.isdigit():
+            self._heard(int(match_id), int(version))
+
+    def _stop_listening(self) -> None:
+        connection, self._listener, self._heard = self._listener, None, None
+        if connection is not None:
+            connection.terminate()
 
     # -- the leader ------------------------------------------------------------------------
     @property

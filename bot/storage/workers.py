@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
@@ -15,7 +16,7 @@ class MatchHeld(Exception):
 class SharedWorkers(Protocol):
     """What several workers on one database share (PostgreSQL: :mod:`bot.storage.shared`):
     a name for this worker, the inbox of updates, each match's lock across workers, the
-    Telegram budget they share and each chat's writer."""
+    Telegram budget they share, each chat's writer, the live tables' news."""
 
     name: str
     leading: bool  # this worker runs the singletons (tournaments' starts, seasons, lobbies)
@@ -51,3 +52,13 @@ class SharedWorkers(Protocol):
     async def drawn(self, chat_id: int, drawings: list[str]) -> None: ...
 
     async def handed_waiting(self) -> int: ...
+
+    async def tell_tables(self, match_id: int, version: int) -> None: ...
+
+    async def hear_tables(
+        self,
+        heard: Callable[[int, int], None],
+        listening_again: Callable[[], Awaitable[None]] | None = None,
+    ) -> None: ...
+
+    async def versions(self, match_ids: list[int]) -> dict[int, int]: ...

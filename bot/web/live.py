@@ -8,19 +8,29 @@ to sleep — their chat is brought up to date after a short grace, so a player w
 closed still gets their turn's notification there.
 
 A watcher's connection (a group member with no seat) ends as soon as the bot hears they
-left the group or were removed (:meth:`LiveTables.member_left`)."""
+left the group or were removed (:meth:`LiveTables.member_left`).
+
+Where several workers serve (PostgreSQL), a page may be connected to one worker while the
+move is made on another: each change is also told to every worker through the database's
+LISTEN/NOTIFY ("match M is at version N", :meth:`LiveTables.hear_workers`), and each worker
+tells its own pages. A notification lost (the listening connection dropped a moment) is
+made good when it listens again: the open tables' versions are read then."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
 from collections.abc import Callable
 
 from bot.storage import Match
+from bot.storage.workers import SharedWorkers
 from bot.web import start_param
 from bot.web.limits import LIVE_IN_ALL, LIVE_PER_USER
 from bot.web.tables import TABLE_GAMES
 from bot.web.watchers import Watchers
+
+log = logging.getLogger(__name__)
 
 # A connection that drops and comes back within this long (a network blip, a reload) does
 # not bring the chat prompt back in between.
@@ -79,12 +89,46 @@ class LiveTables:
         self._streams: dict[int, dict[int, set[Stream]]] = defaultdict(lambda: defaultdict(set))
         self._per_user: dict[int, int] = defaultdict(int)
         self.count = 0
+        self._workers: SharedWorkers | None = None  # several workers: told through it
+        self._telling: set[asyncio.Task] = set()
+        self._telling_fails = False
+
+    async def hear_workers(self, workers: SharedWorkers) -> None:
+        """Several workers: tell the other workers' pages of this worker's changes, and
+        this worker's pages of theirs."""
+        self._workers = workers
+        await workers.hear_tables(self.heard, self._read_again)
+
+    def heard(self, match_id: int, version: int) -> None:
+        """The match is at ``version`` (a change here or on another worker)."""
+        for streams in self._streams.get(match_id, {}).values():
+            for stream in streams:
+                stream.tell(version)
+
+    async def _read_again(self) -> None:
+        if self._workers is not None and self._streams:
+            versions = await self._workers.versions(list(self._streams))
+            for match_id, version in versions.items():
+                self.heard(match_id, version)
+
+    async def _tell_workers(self, workers: SharedWorkers, match: Match) -> None:
+        try:
+            await workers.tell_tables(match.id, match.version)
+        except Exception as error:  # the database does not answer: their pages read later
+            if not self._telling_fails:
+                log.warning("cannot tell the other workers' tables of a change: %r", error)
+            self._telling_fails = True
+        else:
+            self._telling_fails = False
 
     # -- OpenTables ----------------------------------------------------------------------
     def changed(self, match: Match) -> None:
-        for streams in self._streams.get(match.id, {}).values():
-            for stream in streams:
-                stream.tell(match.version)
+        self.heard(match.id, match.version)
+        workers = self._workers
+        if workers is not None:  # in the background: a move never waits for it
+            task = asyncio.get_running_loop().create_task(self._tell_workers(workers, match))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
 
     def is_open(self, match_id: int, user_id: int) -> bool:
         return bool(self._streams.get(match_id, {}).get(user_id))
