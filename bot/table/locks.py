@@ -18,6 +18,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from bot.storage import Storage, StorageUnavailable
 from bot.storage.workers import MatchHeld
 
+# the tournaments' locks across workers: keys of their own, far above any match's id
+TOURNAMENT_LOCKS = 1 << 62
+
 
 class MatchLocks:
     """``async with locks(match_id):`` — the match's lock, made on first use. Locks vanish

@@ -6,7 +6,9 @@ Everything is in the database first (:mod:`bot.storage.tournaments`): a round is
 once with its tables, each table's match id once, each result once. So a restart anywhere —
 in the middle of a round, during pairing, between opening two tables — loses nothing and
 pairs nobody twice: :meth:`Tournaments.restore` hears the ends it missed and opens the tables
-still without a match. One lock per tournament keeps its own changes in order.
+still without a match. One lock per tournament keeps its own changes in order (with several
+workers, an advisory lock across them: two tables of a round ending at once on two workers
+are heard one after the other, and the next round opens once).
 
 The group sees one message per tournament, kept up to date (at most one edit under way, the
 latest state drawn next), one pairings message per round (it notifies the players) and the
@@ -23,19 +25,20 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 
 from telegram.error import TelegramError
 
 from bot.presentation import tournaments as words
 from bot.presentation.i18n import Translator, format_duration
 from bot.settings import TURN_PRESETS, Settings
-from bot.storage import Match, Seat, Storage
+from bot.storage import Match, Seat, Storage, StorageUnavailable
 from bot.storage.records import MatchRecord, build_record
 from bot.storage.tournaments import StoredTournament
 from bot.table import flow
 from bot.table.ai_moves import NORMAL
 from bot.table.languages import Languages
-from bot.table.locks import MatchLocks
+from bot.table.locks import TOURNAMENT_LOCKS, MatchLocks
 from bot.table.publishing.lobby_view import option_choices
 from bot.table.publishing.messages import Ending
 from bot.table.publishing.publisher import Publisher
@@ -59,6 +62,10 @@ STARTS_IN = (0, 900, 3600, 86400)  # the lobby's start: by hand, or this long af
 NO_SHOW_TIMEOUTS = 2  # timeouts in a row that withdraw a player after their match
 SWEEP_SECONDS = 30  # the net behind each lobby's own start job: how often due ones are sought
 MEMBERSHIP_SECONDS = 60  # a member's right to join, asked of Telegram this seldom
+# a table's end not heard for the database (or the tournament's lock, held by another
+# worker while it pairs a round) is tried again this often, this many times
+HEAR_ATTEMPTS = 30
+HEAR_RETRY_SECONDS = 2.0
 PAIRING_SECONDS = 300.0  # a round's pairing's bound (1,000 players take well under 1 s)
 GAME_OPTION = "o."  # a lobby button's payload for one of the game's own options: o.<name>
 
@@ -103,7 +110,9 @@ class Tournaments:
         self.lock = lock
         self.publisher = publisher
         self.timers = timers
-        self._locks: dict[int, asyncio.Lock] = {}
+        # one tournament's changes in order: across workers too (its advisory lock, in a key
+        # space of its own beside the matches')
+        self._locks = MatchLocks(storage)
         self._tasks: set[asyncio.Task] = set()
         self._drawing: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
@@ -118,8 +127,8 @@ class Tournaments:
     def clock(self) -> Callable[[], float]:
         return self.timers.clock
 
-    def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
+    def _lock(self, tournament_id: int) -> AbstractAsyncContextManager[object]:
+        return self._locks(TOURNAMENT_LOCKS + tournament_id)
 
     async def t_of(self, stored: StoredTournament) -> Translator:
         return await self.languages.chat_t(stored.chat_id)
@@ -261,7 +270,7 @@ class Tournaments:
         if starts_at is None:
             return
         job_queue.run_once(
-            self._on_sweep,
+            self._on_due,
             when=max(0.0, starts_at - self.clock()),
             name=name,
             job_kwargs=LATE_JOBS_RUN,
@@ -484,13 +493,29 @@ class Tournaments:
         """One table's end, done once: one read under the tournament's lock; the core turns
         the record into the table's result and applies it; the storage writes that; the
         next round is paired (once, in a thread) if it was the round's last table."""
-        try:
-            async with self._lock(tournament_id):
-                stored = await self.storage.tournament(tournament_id)
-                stored = await self._heard(stored, record, absent)
-                await self._advance(stored)
-        except Exception:
-            log.exception("tournament %s: could not hear match %s", tournament_id, record.match_id)
+        for attempt in range(HEAR_ATTEMPTS):
+            try:
+                async with self._lock(tournament_id):
+                    stored = await self.storage.tournament(tournament_id)
+                    stored = await self._heard(stored, record, absent)
+                    await self._advance(stored)
+            except StorageUnavailable as error:  # or its lock held long on another worker
+                if attempt + 1 == HEAR_ATTEMPTS:  # the next start hears it (``restore``)
+                    log.error(
+                        "tournament %s: match %s not heard: %r",
+                        tournament_id,
+                        record.match_id,
+                        error,
+                    )
+                    break
+                await asyncio.sleep(HEAR_RETRY_SECONDS)
+            except Exception:
+                log.exception(
+                    "tournament %s: could not hear match %s", tournament_id, record.match_id
+                )
+                break
+            else:
+                break
         self.redraw(tournament_id)
 
     async def _heard(
@@ -563,6 +588,11 @@ class Tournaments:
             job_queue.run_repeating(
                 self._on_sweep, SWEEP_SECONDS, name="tournament-starts", job_kwargs=LATE_JOBS_RUN
             )
+
+    async def _on_due(self, context) -> None:
+        """A lobby's own start job: whichever worker set it starts it (a start is done once,
+        under the tournament's lock, from the lobby's stored status)."""
+        await self.start_due()
 
     async def _on_sweep(self, context) -> None:
         if self.storage.leads():  # a singleton: on several workers, the leader's
