@@ -132,6 +132,10 @@ class Publisher:
             self.prompts.endings[(match.id, seat.user_id)] = ending
         self.request(match, [("user", seat.user_id) for seat in match.humans])
 
+    async def _drawn_here(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
     async def idle(self, within: float = 30.0) -> None:
         """Wait until every chat is drawn (tests, the bench); with several workers, also
         what was handed over to any writer (this worker draws its own at once), for at most
@@ -139,8 +143,7 @@ class Publisher:
         shared = self.storage.shared
         give_up = time.monotonic() + within
         while True:
-            while self._tasks:
-                await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+            await self._drawn_here()
             if shared is None or time.monotonic() > give_up:
                 return
             if await self.draw_handed():
@@ -161,7 +164,7 @@ class Publisher:
         for handle in self._later:  # a board that waits is drawn at the next start
             handle.cancel()
         self._later.clear()
-        drawn = asyncio.ensure_future(self.idle())
+        drawn = asyncio.ensure_future(self._drawn_here())  # (not the other workers' chats)
         done, _ = await asyncio.wait({drawn}, timeout=within)
         if not done:
             log.warning(
