@@ -423,8 +423,10 @@ async def check_deadlines(pool: asyncpg.Pool, table: Table) -> None:
     ]
     assert len(automatic) >= 2
     first, second = automatic[:2]
-    assert TURN_SECONDS <= first - start < TURN_SECONDS + 15, (table, first - start)
-    assert second - first >= TURN_SECONDS, (table, second - first)  # not fired twice
+    # a move's time is its save's, a few ms after the moment its deadline was counted from
+    slack = 0.5
+    assert TURN_SECONDS - slack <= first - start < TURN_SECONDS + 15, (table, first - start)
+    assert second - first >= TURN_SECONDS - slack, (table, second - first)  # not fired twice
 
 
 async def test_workers_killed_every_few_seconds_lose_no_move_and_apply_none_twice(
