@@ -135,13 +135,14 @@ class Timers:
     async def sweep(self, now: float | None = None) -> list[int]:
         """Play whatever is overdue according to the database, whatever became of the
         timer jobs; returns the matches it looked at."""
-        now = self.clock() if now is None else now
-        due = await self.storage.due_matches(now, self.offer_after)
+        due = await self.storage.due_matches(self.clock() if now is None else now, self.offer_after)
         shared = self.storage.shared
         swept = []
         for match_id in due:
             if shared is not None and await shared.match_busy(match_id):
                 continue  # another worker is at it (SKIP LOCKED): the next sweep looks again
+            # the time read under the match's lock (unless given): a move played now is timed
+            # now, and the next deadline counted from it, however long the sweep took so far
             await self.tick(match_id, now=now)
             swept.append(match_id)
         return swept

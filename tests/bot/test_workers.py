@@ -15,11 +15,9 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
-import httpx
 import pytest
 
 from bot.operations.inbox import Inbox
-from bot.settings import Settings
 from bot.storage import StorageUnavailable
 from bot.storage.shared import Shared
 from bot.table.host import get_host
@@ -39,11 +37,10 @@ from tests.bot.play5211 import (
     start_game,
 )
 from tests.bot.process import ROOT, BotProcess, ProcessDriver, until
+from tests.bot.routing import HOOK, deliver, handle_queued, webhook_worker
 from tests.bot.web.test_health import post_update, until_status
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"])
-
-HOOK = "https://bots.example.com"
 
 
 @asynccontextmanager
@@ -63,41 +60,6 @@ async def workers(
             driver._update_ids = drivers[0]._update_ids
         drivers[0].group(GROUP, "Game Night")
         yield drivers
-
-
-@asynccontextmanager
-async def webhook_worker(
-    api: FakeTelegram, database: Database, **overrides
-) -> AsyncIterator[tuple[Driver, httpx.AsyncClient, asyncio.Queue]]:
-    """A worker in webhook mode; the updates its webhook takes wait in the queue given back
-    (the test hands them to the handlers)."""
-    port = free_port()
-    async with running_bot(
-        api, database, webhook_url=HOOK, port=port, several_workers=True, **overrides
-    ) as driver:
-        driver.group(GROUP, "Game Night")
-        web = driver.app.bot_data["web"]
-        queue: asyncio.Queue = asyncio.Queue()
-        web.webhook.open(driver.app.bot, queue)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=20) as client:
-            yield driver, client, queue
-
-
-def deliver(client: httpx.AsyncClient, settings: Settings, update: dict):
-    """Telegram's POST of one update to the webhook."""
-    secret = settings.webhook_secret_token()
-    headers = {"X-Telegram-Bot-Api-Secret-Token": secret}
-    return client.post(f"/{settings.webhook_path()}", json=update, headers=headers)
-
-
-async def handle_queued(driver: Driver, queue: asyncio.Queue) -> int:
-    """Hand every update the webhook took to the handlers, as PTB's update fetcher does."""
-    handled = 0
-    while not queue.empty():
-        await driver.app.process_update(queue.get_nowait())
-        handled += 1
-    await driver.settle()
-    return handled
 
 
 def moves_of(look: Look, match_id: int = 1) -> list[tuple]:
