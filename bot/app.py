@@ -127,7 +127,10 @@ def build_application(
         webhook = None
         if settings.webhook_url:
             webhook = Webhook(
-                settings.webhook_path(), settings.webhook_secret_token(), take=inbox.take
+                settings.webhook_path(),
+                settings.webhook_secret_token(),
+                take=inbox.take,
+                keep_for_others=settings.several_workers,
             )
         routes = table_app_routes(settings, host) if settings.web_app_url else []
         web = WebServer(

@@ -109,12 +109,18 @@ class Webhook:
         path: str | None = None,
         secret: str = "",
         take: Callable[[int, str], Awaitable[bool]] | None = None,
+        keep_for_others: bool = False,
     ) -> None:
         """``take(update_id, body)``: keep an update before it is answered, False if it was
-        kept already (the inbox); none: every update is handled."""
+        kept already (the inbox); none: every update is handled. ``keep_for_others``
+        (several workers): an update that comes while this worker stops is still kept
+        and answered 200 — the other workers take it over once this one has left — so a
+        rolling restart refuses none."""
         self.path = path.strip("/") if path is not None else None
         self.secret = secret
         self.take = take
+        self.keep_for_others = keep_for_others and take is not None
+        self.stopped = False  # it took updates, and no longer does: the worker is stopping
         self.bot: Bot | None = None
         self.queue: asyncio.Queue | None = None
 
@@ -122,6 +128,7 @@ class Webhook:
         self.bot, self.queue = bot, queue
 
     def close(self) -> None:
+        self.stopped = self.queue is not None or self.stopped
         self.queue = None
 
 
@@ -165,7 +172,8 @@ class WebhookHandler(DoorHandler):
 
     async def post(self, path: str) -> None:
         hook = self.webhook
-        if hook.queue is None or hook.bot is None:
+        stopping = hook.queue is None and hook.stopped and hook.keep_for_others
+        if (hook.queue is None or hook.bot is None) and not stopping:
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "not_serving")
         try:
             data = json.loads(self.body())
@@ -183,6 +191,9 @@ class WebhookHandler(DoorHandler):
                 self.finish()
                 return
         queue = hook.queue
+        if queue is None and hook.stopped and hook.keep_for_others:  # kept for the others
+            self.finish()
+            return
         if queue is None:  # stopped while it was kept: a worker takes it over
             raise Answer(HTTPStatus.SERVICE_UNAVAILABLE, "not_serving")
         await queue.put(update)

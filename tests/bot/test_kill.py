@@ -16,6 +16,7 @@ long each kill's orphaned presses waited (the failover)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -36,6 +37,7 @@ from games.core import encode_action
 from tests.bot.databases import Database
 from tests.bot.process import BotProcess, ProcessDriver
 from tests.bot.routing import HOOK
+from tests.bot.web.test_health import until_status
 
 pytestmark = [
     pytest.mark.parametrize("backend", ["postgres"]),
@@ -75,6 +77,7 @@ class Trial:
     kills: list[tuple[int, float]] = field(default_factory=list)  # (worker, when)
     refused: int = 0  # deliveries that found no worker or no 200: sent again elsewhere
     sent_twice: int = 0
+    drains: list[tuple[int | None, float]] = field(default_factory=list)  # (exit code, s)
 
     def failovers(self) -> list[float]:
         """For each kill, how long the presses its worker had taken but not handled waited
@@ -278,26 +281,56 @@ async def killer(bots: list[BotProcess], trial: Trial, rng: random.Random) -> No
         await bots[worker].start(ready="setWebhook")
 
 
+def worker_process(server: FakeTelegramServer, database: Database, name: str, port: int):
+    return BotProcess(
+        server,
+        database,
+        log=f"{name}.log",
+        PORT=str(port),
+        WEBHOOK_URL=HOOK,
+        SEVERAL_WORKERS="true",
+        AI_WORKERS="0",  # the clocked seats' AI in a thread: no pool left behind by a kill
+        AI_THINK_SECONDS="0.05",
+    )
+
+
+async def rolling_restarts(
+    server: FakeTelegramServer,
+    database: Database,
+    bots: list[BotProcess],
+    router: Router,
+    trial: Trial,
+    rng: random.Random,
+) -> None:
+    """The platform deploys, again and again: each worker in turn is replaced — the new
+    one started beside it and ready, the router sends to it instead, then the old one gets
+    SIGTERM and drains (it must exit by itself within the platform's 30 s)."""
+    for deploy in itertools.count(1):
+        await asyncio.sleep(rng.uniform(*KILL_EVERY))
+        worker = deploy % len(bots)
+        port = free_port()
+        new = worker_process(server, database, f"worker{worker}-deploy{deploy}", port)
+        await new.start(ready=None)
+        await until_status(port, 200)  # the platform's health check: ready
+        old, bots[worker], router.ports[worker] = bots[worker], new, port
+        took = await old.terminate()
+        trial.drains.append((old.process.returncode, took))
+
+
 async def kill_trial(
-    server: FakeTelegramServer, database: Database, per_game: int, clocked: int, seed: int
+    server: FakeTelegramServer,
+    database: Database,
+    per_game: int,
+    clocked: int,
+    seed: int,
+    rolling: bool = False,
 ) -> dict:
     """``per_game`` matches of each game and ``clocked`` clocked ones, played while the
-    workers are killed; the figures, once every check has passed."""
+    workers are killed (``rolling``: replaced one by one, as a deploy does); the figures,
+    once every check has passed."""
     rng = random.Random(seed)
     ports = [free_port() for _ in range(WORKERS)]
-    bots = [
-        BotProcess(
-            server,
-            database,
-            log=f"worker{n}.log",
-            PORT=str(port),
-            WEBHOOK_URL=HOOK,
-            SEVERAL_WORKERS="true",
-            AI_WORKERS="0",  # the clocked seats' AI in a thread: no pool left behind by a kill
-            AI_THINK_SECONDS="0.05",
-        )
-        for n, port in enumerate(ports)
-    ]
+    bots = [worker_process(server, database, f"worker{n}", port) for n, port in enumerate(ports)]
     for bot in bots:
         await bot.start(ready="setWebhook")
     secret = [p for m, p in server.api.calls if m == "setWebhook"][-1]["secret_token"]
@@ -318,7 +351,12 @@ async def kill_trial(
             )
         )
         started = time.monotonic()
-        killing = asyncio.create_task(killer(bots, trial, rng))
+        platform = (
+            rolling_restarts(server, database, bots, router, trial, rng)
+            if rolling
+            else killer(bots, trial, rng)
+        )
+        killing = asyncio.create_task(platform)
         seeds = [rng.randrange(2**32) for _ in tables]
         await asyncio.gather(
             *(
@@ -376,6 +414,9 @@ async def check_the_end(pool: asyncpg.Pool, tables: list[Table], trial: Trial) -
         "clocked_matches": sum(1 for table in tables if table.idle),
         "presses": len(trial.presses),
         "kills": len(trial.kills),
+        "rolling_restarts": len(trial.drains),
+        "drains_s": [round(took, 1) for _, took in trial.drains],
+        "drain_exit_codes": sorted({code for code, _ in trial.drains}),
         "deliveries_sent_again": trial.refused,
         "deliveries_to_two_workers": trial.sent_twice,
         "moves_lost": lost,
@@ -452,3 +493,19 @@ async def test_soak_workers_killed_during_many_more_presses(
     print("\nkill test:", json.dumps(figures))
     assert figures["moves_lost"] == 0 and figures["moves_applied_twice"] == 0
     assert figures["logs_not_as_pressed"] == []
+
+
+async def test_rolling_restarts_refuse_no_update_and_lose_nothing(
+    server: FakeTelegramServer, database: Database
+):
+    """Deploys one after another while matches of every game play: each worker replaced
+    in turn, the new one ready before the old one drains. No delivery is refused, no move
+    lost or applied twice, every match ends, and each old worker exits by itself, cleanly,
+    well within the platform's 30 s."""
+    figures = await kill_trial(server, database, per_game=2, clocked=2, seed=61, rolling=True)
+    print("\nrolling restarts:", json.dumps(figures))
+    assert figures["rolling_restarts"] >= 3 and figures["kills"] == 0
+    assert figures["deliveries_sent_again"] == 0  # no update refused, none to retry
+    assert figures["moves_lost"] == 0 and figures["moves_applied_twice"] == 0
+    assert figures["logs_not_as_pressed"] == []
+    assert figures["drain_exit_codes"] == [0] and max(figures["drains_s"]) < 30
