@@ -270,7 +270,8 @@ async def _on_startup(application: Application) -> None:
     host.publisher.take_handed_over()  # (several workers) what it draws as a chat's writer
     tables = host.publisher.tables
     if host.storage.shared is not None and isinstance(tables, LiveTables):
-        await tables.hear_workers(host.storage.shared)  # pages hear every worker's moves
+        # pages hear every worker's moves, and read them here afresh
+        await tables.hear_workers(host.storage.shared, host.storage.forget_older)
     await host.draining.load()
     if host.draining.on:
         log.warning("draining (an operator's /drain): no new games until /drain off")

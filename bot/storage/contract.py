@@ -477,6 +477,12 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
         """Whether this process runs the singletons: the only one, or the workers' leader."""
         return self.shared is None or self.shared.leading
 
+    def forget_older(self, match_id: int, version: int) -> None:
+        """Another worker moved the match to ``version``: a cached copy older goes."""
+        cached = self._matches.get(match_id)
+        if cached is not None and cached.version < version:
+            self._matches.pop(match_id, None)
+
     def forget_match(self, match_id: int) -> None:
         """Drop the match's cached copy: another worker may have changed it (called under
         its lock across workers, so the next load reads what they left)."""

@@ -46,6 +46,8 @@ from bot.storage.records import MatchRecord, write_record_async
 from bot.storage.rows import MatchWrite, Row, dumps
 from bot.storage.shared import CONNECT_TIMEOUT, OUTAGE, STATEMENT_SECONDS, Shared
 
+MIGRATION_KEY = 0x7461626C656D6967  # "tablemig": the advisory lock migrating takes
+
 # One bot per database: every instance asks for the same advisory lock (any fixed 64-bit key).
 INSTANCE_LOCK_KEY = 0x7461626C65626F74  # "tablebot"
 POOL_SIZE = 4  # reads, drawings' writes, the ends of matches
@@ -274,6 +276,9 @@ class PostgresStorage(Storage):
 
     async def _migrate(self) -> None:
         async with self.pool.acquire() as connection, connection.transaction():
+            # one process migrates at a time: workers started together on a new database
+            # would otherwise race to create the schema (the others wait, then find it done)
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_KEY)
             await connection.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
             )

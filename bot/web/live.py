@@ -93,11 +93,20 @@ class LiveTables:
         self._telling: set[asyncio.Task] = set()
         self._telling_fails = False
 
-    async def hear_workers(self, workers: SharedWorkers) -> None:
+    async def hear_workers(
+        self, workers: SharedWorkers, forget: Callable[[int, int], None] | None = None
+    ) -> None:
         """Several workers: tell the other workers' pages of this worker's changes, and
-        this worker's pages of theirs."""
+        this worker's pages of theirs — ``forget(match, version)`` first, so what the page
+        then reads here is not an older copy this worker kept."""
+
+        def heard(match_id: int, version: int) -> None:
+            if forget is not None:
+                forget(match_id, version)
+            self.heard(match_id, version)
+
         self._workers = workers
-        await workers.hear_tables(self.heard, self._read_again)
+        await workers.hear_tables(heard, self._read_again)
 
     def heard(self, match_id: int, version: int) -> None:
         """The match is at ``version`` (a change here or on another worker)."""

@@ -412,3 +412,18 @@ async def test_status_lists_the_workers_the_leader_and_the_shared_queue(api, dat
         assert "Updates waiting in the shared inbox: 0" in text
         await second.send(IVAN, IVAN.id, "/status")  # on the other worker, in Russian
         assert f"этот: {names[1]}; ведущий: {names[0]}" in api.last(IVAN.id).text
+
+
+async def test_workers_started_together_on_a_new_database_both_serve(database: Database):
+    """A platform starts N dynos at once on an empty database: they migrate one at a time
+    (the first makes the schema, the others find it made), and every one opens."""
+    from bot.storage.postgres import PostgresStorage
+
+    storages = [PostgresStorage(database.url, instance_lock=False) for _ in range(3)]
+    await asyncio.gather(*(storage.open() for storage in storages))
+    try:
+        versions = {await storage.schema_version() for storage in storages}
+        assert len(versions) == 1
+    finally:
+        for storage in storages:
+            await storage.close()

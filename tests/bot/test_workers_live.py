@@ -25,7 +25,7 @@ from tests.bot.web.test_api import Events
 pytestmark = pytest.mark.parametrize("backend", ["postgres"])
 
 
-async def test_a_page_on_one_worker_hears_a_move_made_through_another_within_a_second(
+async def test_a_page_on_one_worker_hears_a_move_made_through_another_within_a_second_and_reads_it(
     api: FakeTelegram, database: Database
 ):
     async with AsyncExitStack() as stack:
@@ -51,12 +51,18 @@ async def test_a_page_on_one_worker_hears_a_move_made_through_another_within_a_s
         ):
             events = Events(live)  # Bob's page, on the second worker
             assert await events.next() == [{"version": match.version}]
+            # the second worker has the match in its cache (Bob's page read the table)
+            table = await client.get(f"/api/tables/{match.id}", headers=header(BOB))
+            assert table.json()["version"] == match.version
             rng = random.Random(1)
             for step in range(1, 4):  # three moves in the chat, each through the first
                 moved = time.monotonic()
                 await play_azul.play_move(first, [ALICE, BOB], rng)
                 assert await events.next(timeout=5) == [{"version": match.version + step}]
                 heard_after.append(time.monotonic() - moved)
+                # the page reads its table on the second worker: the move's, not a copy kept
+                table = await client.get(f"/api/tables/{match.id}", headers=header(BOB))
+                assert table.json()["version"] == match.version + step
         print(f"heard on the other worker after {max(heard_after) * 1000:.0f} ms at most")
         assert max(heard_after) < 1.0
 
