@@ -225,7 +225,8 @@ class Publisher:
 
     async def _writer_draws(self, key: ChatKey, match_ids: set[int]) -> set[int]:
         """Several workers: the matches this worker draws in the chat now — all of them if
-        it is the chat's writer (and what was handed to it), none if another worker is,
+        it is the chat's writer (what was handed to it follows in the next pass), none if
+        another worker is,
         which they are handed to."""
         shared = self.storage.shared
         if shared is None:
@@ -240,13 +241,8 @@ class Publisher:
         except Exception as error:  # the database does not answer: nor will the drawing
             log.warning("chat %s: its writer is not known (%r): drawn here", chat_id, error)
             return match_ids
-        for drawing in handed:
-            handed_kind, _, match_id = drawing.partition(":")
-            if handed_kind == kind and match_id.isdigit():
-                self._owed.setdefault(chat_id, set()).add(drawing)
-                match_ids.add(int(match_id))
-            else:
-                self._mark_drawing(chat_id, drawing)
+        for drawing in handed:  # (this chat's kind: drawn in the flush's next pass)
+            self._mark_drawing(chat_id, drawing)
         return match_ids
 
     async def _flush(self, key: ChatKey) -> None:
