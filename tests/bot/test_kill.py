@@ -48,6 +48,7 @@ pytestmark = [
 WORKERS = 3
 TURN_SECONDS = 10  # the clocked matches' move limit (the lobby's shortest is 60 s)
 KILL_EVERY = (3.0, 5.0)  # seconds between two kills, at random
+PLATFORM_WAITS = 120.0  # seconds a held press waits for the platform's next kill or deploy
 PRESS_WAITS = 40.0  # a press not applied after this long is lost
 GAMES = {"5211": 2, "sultan": 2, "donkey": 3, "azul": 2, "summer_pavilion": 2}
 TEXT_BOARDS = ("azul", "summer_pavilion")  # their groups chose text boards (/pictures)
@@ -82,6 +83,25 @@ class Trial:
     # passed on a crowded machine): never applied later; the player presses again
     refused_by_bot: int = 0
     drains: list[tuple[int | None, float]] = field(default_factory=list)  # (exit code, s)
+    # the platform's kills or deploys the trial needs during its play, and how many presses
+    # may come before each: so a slow machine, where a restart costs more, still gets them
+    events_wanted: int = 0
+    presses_per_event: int = 0
+
+    def events(self) -> int:
+        return len(self.kills) + len(self.drains)
+
+    async def keep_pace(self, platform: asyncio.Task) -> None:
+        """Hold a press while the presses have run ahead of the platform's kills or deploys."""
+        give_up = time.monotonic() + PLATFORM_WAITS
+        while (
+            self.events() < self.events_wanted
+            and len(self.presses) >= (self.events() + 1) * self.presses_per_event
+        ):
+            if platform.done():
+                platform.result()  # its failure, not a wait that never ends
+            assert time.monotonic() < give_up, "the platform killed or deployed nothing in time"
+            await asyncio.sleep(0.05)
 
     def failovers(self) -> list[float]:
         """For each kill, how long the presses its worker had taken but not handled waited
@@ -248,11 +268,13 @@ async def play(
     driver: ProcessDriver,
     trial: Trial,
     rng: random.Random,
+    platform: asyncio.Task,
 ) -> None:
     """Random legal moves of the pressing players until the match ends, one press at a time,
     each waited for until the match has taken it."""
     engine = get_engine(table.game)
     while True:
+        await trial.keep_pace(platform)
         status, version, state, tokens = await read_match(pool, table.match_id)
         if status != "playing":
             return
@@ -348,17 +370,20 @@ async def kill_trial(
     clocked: int,
     seed: int,
     rolling: bool = False,
+    events: int = 0,
+    presses_per_event: int = 0,
 ) -> dict:
     """``per_game`` matches of each game and ``clocked`` clocked ones, played while the
-    workers are killed (``rolling``: replaced one by one, as a deploy does); the figures,
-    once every check has passed."""
+    workers are killed (``rolling``: replaced one by one, as a deploy does) — at least
+    ``events`` times, one per ``presses_per_event`` presses at most; the figures, once
+    every check has passed."""
     rng = random.Random(seed)
     ports = [free_port() for _ in range(WORKERS)]
     bots = [worker_process(server, database, f"worker{n}", port) for n, port in enumerate(ports)]
     for bot in bots:
         await bot.start(ready="setWebhook")
     secret = [p for m, p in server.api.calls if m == "setWebhook"][-1]["secret_token"]
-    trial = Trial()
+    trial = Trial(events_wanted=events, presses_per_event=presses_per_event)
     router = Router(ports, secret, rng, trial)
     driver = ProcessDriver(server.api)
     pool = await asyncpg.create_pool(database.url, min_size=2, max_size=8)
@@ -384,7 +409,7 @@ async def kill_trial(
         seeds = [rng.randrange(2**32) for _ in tables]
         await asyncio.gather(
             *(
-                play(table, router, pool, watcher, driver, trial, random.Random(s))
+                play(table, router, pool, watcher, driver, trial, random.Random(s), killing)
                 for table, s in zip(tables, seeds, strict=True)
             )
         )
@@ -500,7 +525,9 @@ async def test_workers_killed_every_few_seconds_lose_no_move_and_apply_none_twic
 ):
     """Five matches of each game and four clocked ones (29), ≥ 2,000 presses, three
     workers, a kill every 3 to 5 s: about a minute (``-s`` prints the figures)."""
-    figures = await kill_trial(server, database, per_game=5, clocked=4, seed=58)
+    figures = await kill_trial(
+        server, database, per_game=5, clocked=4, seed=58, events=5, presses_per_event=300
+    )
     print("\nkill test:", json.dumps(figures))
     assert figures["presses"] >= 2000 and figures["matches"] >= 20 and figures["kills"] >= 5
     assert figures["moves_lost"] == 0 and figures["moves_applied_twice"] == 0
@@ -527,7 +554,16 @@ async def test_rolling_restarts_refuse_no_update_and_lose_nothing(
     in turn, the new one ready before the old one drains. No delivery is refused, no move
     lost or applied twice, every match ends, and each old worker exits by itself, cleanly,
     well within the platform's 30 s."""
-    figures = await kill_trial(server, database, per_game=2, clocked=2, seed=61, rolling=True)
+    figures = await kill_trial(
+        server,
+        database,
+        per_game=2,
+        clocked=2,
+        seed=61,
+        rolling=True,
+        events=3,
+        presses_per_event=200,
+    )
     print("\nrolling restarts:", json.dumps(figures))
     assert figures["rolling_restarts"] >= 3 and figures["kills"] == 0
     assert figures["deliveries_sent_again"] == 0  # no update refused, none to retry
