@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.storage.lessons import LessonStore
+from bot.storage.match_queries import MatchQueries
 from bot.storage.model import (
     ACTIVE,
     DISPLAY_MATCH_FIELDS,
@@ -50,6 +51,7 @@ from bot.storage.model import (
 from bot.storage.records import MatchRecord, build_record
 from bot.storage.rows import (
     LOG,
+    SEAT_DISPLAY,
     MatchWrite,
     Row,
     dumps,
@@ -57,6 +59,7 @@ from bot.storage.rows import (
     match_from_rows,
     payload,
     play_values,
+    revised,
     seat_changed,
 )
 from bot.storage.seasons import SeasonReads, season_of
@@ -128,7 +131,7 @@ class LRU(OrderedDict):
 _MISSING = object()
 
 
-class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
+class Storage(MatchQueries, Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
     """Matches, seats, the move log, notices, users' and chats' preferences — and the lock
     that keeps one bot instance at a time on the database."""
 
@@ -484,9 +487,24 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
             self._matches.pop(match_id, None)
 
     def forget_match(self, match_id: int) -> None:
-        """Drop the match's cached copy: another worker may have changed it (called under
-        its lock across workers, so the next load reads what they left)."""
+        """Drop the match's cached copy: another worker may have changed it."""
         self._matches.pop(match_id, None)
+
+    async def forget_if_changed(self, match_id: int) -> None:
+        """Drop the match's cached copy unless the database still holds the revision it was
+        read or written at — another worker may have changed it (called under its lock
+        across workers, and before drawing it, so the next load reads what they left). One
+        small read in place of the whole match's, most of the time."""
+        if self._matches.get(match_id) is None:
+            return
+        revision = await self._revision(match_id)
+        cached = self._matches.get(match_id)  # (our own writes may have moved it meanwhile)
+        if cached is not None and (cached.revision is None or cached.revision != revision):
+            self._matches.pop(match_id, None)
+
+    async def _revision(self, match_id: int) -> int | None:
+        """The match's revision in the database, where the backend keeps one."""
+        return None
 
     async def load(self, match_id: int) -> Match | None:
         cached = self._matches.hit(match_id)
@@ -583,24 +601,27 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
         match.updated_at = write.updated_at
         if type(entries) is list:
             match.logged = len(entries)
-        self._remember(match, display=False)
+        self._remember(match, display=False, revision=write.revision)
         if write.record is not None:
             self.on_match_end(match, write.record)
 
-    def _remember(self, match: Match, display: bool) -> None:
+    def _remember(self, match: Match, display: bool, revision: int | None) -> None:
         """Write a saved match through to the cache: its play fields, or its display fields
-        (the publisher's), each owned by one writer."""
+        (the publisher's), each owned by one writer. ``revision``: the match's once written."""
         cached = self._matches.get(match.id)
         if cached is None:
             return  # not cached: the next load reads the database
         if match.status not in ACTIVE:
             del self._matches[match.id]  # finished matches are read on demand, not kept
             return
+        written = revised(cached, revision)
         if display:
             for name in DISPLAY_MATCH_FIELDS:
                 setattr(cached, name, getattr(match, name))
+            cached.revision = written
             return
         saved = copy_match(match)
+        saved.revision = written
         for name in DISPLAY_MATCH_FIELDS:
             setattr(saved, name, getattr(cached, name))
         saved.chat_id = cached.chat_id  # only move_chat changes it; a play save never does
@@ -623,26 +644,33 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
             and values == tuple(getattr(cached, name) for name in DISPLAY_MATCH_FIELDS)
         ):
             return  # already recorded
-        changed = await self._write(
+        changed, revision = await self._update_match_row(
             "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
             "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
             (*values, match.id, match.chat_id),
         )
         if changed == 1:
-            self._remember(match, display=True)
+            self._remember(match, display=True, revision=revision)
+
+    async def _update_match_row(self, sql: str, args: Sequence) -> tuple[int, int | None]:
+        """``sql`` updates one match's row: how many rows it changed, and the match's
+        revision after it where the backend keeps one."""
+        return await self._write(sql, args), None
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
         """Record what a seat's private chat shows (its own flusher's fields only)."""
         values = tuple(getattr(seat, name) for name in DISPLAY_SEAT_FIELDS)
-        await self._write(
-            "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
-            "WHERE match_id = ? AND seat = ?",
-            (*values, match_id, seat.seat),
-        )
+        revision = await self._write_seat_display(match_id, seat.seat, values)
         cached = self._matches.get(match_id)
         if cached is not None and seat.seat < len(cached.seats):
             for name, value in zip(DISPLAY_SEAT_FIELDS, values, strict=True):
                 setattr(cached.seats[seat.seat], name, value)
+            cached.revision = revised(cached, revision)
+
+    async def _write_seat_display(self, match_id: int, seat: int, values: tuple) -> int | None:
+        """Write a seat's display fields; the match's revision after it, where kept."""
+        await self._write(SEAT_DISPLAY, (*values, match_id, seat))
+        return None
 
     async def move_chat(self, old: int, new: int) -> list[int]:
         """A group became a supergroup with a new id: move its matches (and its language) to
@@ -724,82 +752,6 @@ class Storage(Standings, SeasonReads, TournamentStore, LessonStore, abc.ABC):
             chats.pop(old, None)
             chats.pop(new, None)
         return [row["id"] for row in moved]
-
-    # -- queries ---------------------------------------------------------------------------
-    async def _ids(self, sql: str, args: Sequence = ()) -> list[int]:
-        return [row[0] for row in await self._rows(sql, args)]
-
-    async def active_match_id(self, chat_id: int, thread_id: int) -> int | None:
-        ids = await self._ids(
-            "SELECT id FROM matches WHERE chat_id = ? AND thread_id = ? AND status IN (?, ?)",
-            (chat_id, thread_id, *ACTIVE),
-        )
-        return ids[0] if ids else None
-
-    async def inline_match_id(self, inline_message_id: str, active: bool = True) -> int | None:
-        """The active match of an inline message (``active=False``: its latest, whatever
-        its status), if any."""
-        if active:
-            sql, args = "AND status IN (?, ?)", ACTIVE
-        else:
-            sql, args = "", ()
-        ids = await self._ids(
-            f"SELECT id FROM matches WHERE inline_message_id = ? {sql} ORDER BY id DESC LIMIT 1",
-            (inline_message_id, *args),
-        )
-        return ids[0] if ids else None
-
-    async def latest_match_id(self, chat_id: int) -> int | None:
-        """The match opened last in a chat, whatever its status."""
-        ids = await self._ids(
-            "SELECT id FROM matches WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
-        )
-        return ids[0] if ids else None
-
-    async def match_ids(self, status: str) -> list[int]:
-        return await self._ids("SELECT id FROM matches WHERE status = ? ORDER BY id", (status,))
-
-    async def stale_lobbies(self, before: float) -> list[int]:
-        return await self._ids(
-            "SELECT id FROM matches WHERE status = 'lobby' AND updated_at < ? ORDER BY id",
-            (before,),
-        )
-
-    async def active_matches_of(self, user_id: int) -> list[int]:
-        return await self._ids(
-            "SELECT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
-            "WHERE s.user_id = ? AND m.status IN (?, ?) ORDER BY m.id",
-            (user_id, *ACTIVE),
-        )
-
-    async def active_in_chat(self, chat_id: int) -> list[int]:
-        return await self._ids(
-            "SELECT id FROM matches WHERE chat_id = ? AND status IN (?, ?) ORDER BY id",
-            (chat_id, *ACTIVE),
-        )
-
-    async def due_matches(self, now: float, offer_after: float) -> list[int]:
-        """Running matches with something overdue at ``now`` — a move deadline, a half-time
-        reminder, the end of a timed match, an offer to start an absent player's clock —
-        whatever their timer jobs did: the safety net of the periodic sweep. Mirrors
-        :meth:`bot.table.timers.Timers.next_event`."""
-        offer = (
-            " OR (m.turn_seconds = 0 AND m.chat_id < 0 AND s.deadline IS NULL"
-            "     AND s.clock_offered = FALSE"
-            "     AND s.waiting_since <= ?)"
-            if offer_after > 0
-            else ""
-        )
-        rows = await self._rows(
-            "SELECT DISTINCT m.id FROM matches m JOIN seats s ON s.match_id = m.id "
-            "WHERE m.status = 'playing' AND ("
-            " s.deadline <= ?"
-            " OR (m.turn_seconds > 0 AND s.deadline IS NOT NULL AND s.reminded = FALSE"
-            "     AND s.autopilot = FALSE AND s.deadline - m.turn_seconds / 2.0 <= ?)"
-            f"{offer}) UNION SELECT id FROM matches WHERE status = 'playing' AND ends_at <= ?",
-            (now, now, *((now - offer_after,) if offer_after > 0 else ()), now),
-        )
-        return sorted(row[0] for row in rows)
 
     # -- notices and the move log ----------------------------------------------------------
     async def unsent_notices(self, match_id: int) -> list[Notice]:

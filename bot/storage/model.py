@@ -90,6 +90,10 @@ class Match:
     published: int = 0  # the last version the group has been shown
     # -- storage's own bookkeeping --
     logged: int = field(default=0, repr=False, compare=False)  # log entries already stored
+    # the database's count of writes to the match's rows when this copy was read or written
+    # (PostgreSQL keeps it, for several workers: a cached copy at the count the database
+    # still holds is fresh); None: not known
+    revision: int | None = field(default=None, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)

@@ -43,7 +43,7 @@ from bot.storage.contract import (
 from bot.storage.migrations.postgres import MIGRATIONS
 from bot.storage.postgres_saves import SAVE_MANY, save_many_arguments
 from bot.storage.records import MatchRecord, write_record_async
-from bot.storage.rows import MatchWrite, Row, dumps
+from bot.storage.rows import SEAT_DISPLAY, MatchWrite, Row, dumps, payload
 from bot.storage.shared import CONNECT_TIMEOUT, OUTAGE, STATEMENT_SECONDS, Shared
 
 MIGRATION_KEY = 0x7461626C656D6967  # "tablemig": the advisory lock migrating takes
@@ -340,6 +340,27 @@ class PostgresStorage(Storage):
         async with self._answering():
             return changed(await self.pool.execute(numbered(sql), *args))
 
+    # -- the match's revision (a trigger's count of writes to its rows: migration 13) --------
+    async def _revision(self, match_id: int) -> int | None:
+        rows = await self._rows("SELECT revision FROM matches WHERE id = ?", (match_id,))
+        return rows[0][0] if rows else None
+
+    async def _update_match_row(self, sql: str, args: Sequence) -> tuple[int, int | None]:
+        self.stats.bytes_written += payload(args)
+        rows = await self._rows(f"{sql} RETURNING revision", args)
+        return len(rows), rows[0][0] if rows else None
+
+    async def _write_seat_display(self, match_id: int, seat: int, values: tuple) -> int | None:
+        # the seat and its match's revision in one statement, so the revision it returns is
+        # this write's (the seats' trigger sees the row written by this transaction already)
+        self.stats.bytes_written += payload(values)
+        rows = await self._rows(
+            f"WITH seat AS ({SEAT_DISPLAY}) "
+            "UPDATE matches SET revision = revision WHERE id = ? RETURNING revision",
+            (*values, match_id, seat, match_id),
+        )
+        return rows[0][0] if rows else None
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Transaction]:
         async with (
@@ -435,7 +456,9 @@ class PostgresStorage(Storage):
                 rows = await self._save_pool.fetch(SAVE_MANY, *args)
         else:
             rows = await connection.fetch(SAVE_MANY, *args)
-        saved = {row[0] for row in rows}
+        saved = {row[0]: row[1] for row in rows}
+        for write in writes:
+            write.revision = saved.get(write.match_id)
         if time.monotonic() - sent < SAVE_DEADLINE_SECONDS / 2:
             return [write.match_id in saved for write in writes]
         # a save not written this late is most likely past its deadline (a slow server),

@@ -69,7 +69,7 @@ def _save_many_sql() -> str:
         FROM {matches}
         WHERE m.id = b.id AND m.version = b.expected
             AND clock_timestamp() < to_timestamp(b.deadline)
-        RETURNING m.id, b.seat_count
+        RETURNING m.id, b.seat_count, m.revision
     ), dropped AS (
         DELETE FROM seats USING saved
         WHERE seats.match_id = saved.id AND seats.seat >= saved.seat_count
@@ -91,7 +91,7 @@ def _save_many_sql() -> str:
         SELECT o.match_id, o.key, o.params
         FROM {notices} WHERE o.match_id IN (SELECT id FROM saved) ORDER BY o.n
     )
-    SELECT id FROM saved
+    SELECT id, revision FROM saved
     """
 
 

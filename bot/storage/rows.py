@@ -34,6 +34,8 @@ class Row(Protocol):
 
     def __getitem__(self, key: str | int) -> Any: ...
 
+    def keys(self) -> Any: ...
+
 
 def payload(values: Iterable) -> int:
     total = 0
@@ -68,6 +70,7 @@ class MatchWrite:
     move: tuple[int, str, bool] | None  # (seat, encoded action, automatic)
     notices: list[tuple[str, str]] = field(default_factory=list)  # (key, JSON params)
     record: MatchRecord | None = None  # the match ended: record (and rate) it with this save
+    revision: int | None = None  # the match's revision once saved, where the backend keeps one
 
     def size(self) -> int:
         row = payload((self.status, self.options, self.state, self.match_id, self.expected))
@@ -150,6 +153,8 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
         announced=row["announced"],
         published=row["published"],
         logged=logged,
+        # (a row's ``in`` looks at its values, not its names; SQLite keeps no revision)
+        revision=row["revision"] if "revision" in row.keys() else None,  # noqa: SIM118
     )
     for r in seat_rows:
         seat = Seat(seat=r["seat"], user_id=r["user_id"], name=r["name"])
@@ -160,3 +165,18 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
             setattr(seat, name, bool(r[name]))
         match.seats.append(seat)
     return match
+
+
+SEAT_DISPLAY = (
+    "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
+    "WHERE match_id = ? AND seat = ?"
+)
+
+
+def revised(cached: Match, revision: int | None) -> int | None:
+    """The cached copy's revision once a write of ours took the match to ``revision``: known
+    only if that write was the only one since the copy's (else another worker's came
+    between, and the copy is read again)."""
+    if revision is None or cached.revision is None or revision != cached.revision + 1:
+        return None
+    return revision

@@ -5,8 +5,9 @@ Where one process serves (SQLite, long polling) the lock is an ``asyncio.Lock``.
 several workers serve one PostgreSQL, it is that lock and then the match's advisory lock across
 workers (:meth:`bot.storage.shared.Shared.match_lock`): a worker's own presses queue in
 memory and hold one database connection at a time, and two workers' presses for one match
-apply one after the other. Under it the match's cached copy is dropped, so each update
-reads the state the other workers left."""
+apply one after the other. Under it the match's cached copy is dropped if another worker
+has written the match since (its revision moved on), so each update reads the state the
+other workers left."""
 
 from __future__ import annotations
 
@@ -59,9 +60,9 @@ class MatchLocks:
             try:
                 async with shared.match_lock(match_id):
                     entered = True
-                    # read afresh: another worker may have changed its play or what its
-                    # chats show (the publisher's fields change no version)
-                    storage.forget_match(match_id)
+                    # read afresh if another worker changed its play or what its chats
+                    # show (the publisher's fields change no version, but its revision)
+                    await storage.forget_if_changed(match_id)
                     yield
             except MatchHeld as error:  # the database answers: refused like an outage's
                 if entered:

@@ -61,6 +61,14 @@ UNDO_TOURNAMENTS = (
 )  # fmt: skip
 
 
+# the statements that undo PostgreSQL's own migration of the match's revision (issue 57)
+UNDO_REVISIONS = (
+    "DROP TRIGGER seats_revised ON seats",
+    "DROP TRIGGER matches_revised ON matches",
+    "ALTER TABLE matches DROP COLUMN revision",
+)
+
+
 @dataclass(frozen=True)
 class Database:
     backend: str  # "sqlite" or "postgres"

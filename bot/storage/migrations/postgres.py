@@ -5,6 +5,8 @@ chat and user ids need them), booleans, double precision times."""
 # PostgreSQL's own tables, for several workers on one database (``bot.storage.shared``): no
 # data of the bot's, so SQLite has none of them and a copy from SQLite leaves them alone
 WORKERS_ONLY = ("workers", "inbox", "telegram_pace", "chat_writers")
+# and the columns of the bot's tables only PostgreSQL has, for the same reason
+WORKERS_ONLY_COLUMNS = (("matches", "revision"),)
 
 MIGRATIONS: list[str] = [
     """
@@ -340,5 +342,30 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX chat_writers_dirty ON chat_writers (worker)
         WHERE dirty <> '{}' OR drawing <> '{}';
+    """,
+    # 13: a cheap freshness check for several workers (issue 57): ``revision`` counts the
+    # writes to a match's row and its seats (one per transaction), so a worker whose cached
+    # copy is at the revision the database holds need not read the match again. Triggers
+    # keep it, so no write can forget it: a transaction's first write to its seats bumps the
+    # match's row unless that transaction has already written the row (its ``xmin``)
+    """
+    ALTER TABLE matches ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
+    CREATE OR REPLACE FUNCTION match_revised() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        NEW.revision := OLD.revision + 1;
+        RETURN NEW;
+    END $$;
+    CREATE TRIGGER matches_revised BEFORE UPDATE ON matches
+        FOR EACH ROW EXECUTE FUNCTION match_revised();
+    CREATE OR REPLACE FUNCTION seat_revised() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        changed BIGINT := CASE WHEN TG_OP = 'DELETE' THEN OLD.match_id ELSE NEW.match_id END;
+    BEGIN
+        UPDATE matches SET revision = revision WHERE id = changed
+            AND xmin::text::bigint <> pg_current_xact_id()::text::bigint % 4294967296;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER seats_revised AFTER INSERT OR UPDATE OR DELETE ON seats
+        FOR EACH ROW EXECUTE FUNCTION seat_revised();
     """,
 ]

@@ -251,7 +251,7 @@ class Publisher:
             for match_id in sorted(match_ids):
                 try:
                     if self.storage.shared is not None:  # another worker may have moved it
-                        self.storage.forget_match(match_id)  # and drawn it: the latest
+                        await self.storage.forget_if_changed(match_id)  # and drawn it
                     if key[0] == "group":
                         later = await self.group.draw(match_id)
                         if later is not None:  # the board waits: drawn then, if not sooner

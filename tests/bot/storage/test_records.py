@@ -26,7 +26,13 @@ from bot.storage.records import (
 )
 from games import get_engine
 from games.core import encode_action
-from tests.bot.databases import BEFORE_RECORDS, UNDO_INLINE_TABLES, UNDO_TOURNAMENTS, Look
+from tests.bot.databases import (
+    BEFORE_RECORDS,
+    UNDO_INLINE_TABLES,
+    UNDO_REVISIONS,
+    UNDO_TOURNAMENTS,
+    Look,
+)
 
 GROUP = -500
 
@@ -324,6 +330,8 @@ async def test_matches_that_ended_before_records_are_recorded_at_start_up(databa
     else:
         for table in WORKERS_ONLY:  # PostgreSQL's own: the workers' coordination
             look.run(f"DROP TABLE {table}")
+        for statement in UNDO_REVISIONS:
+            look.run(statement)
         look.run("UPDATE schema_version SET version = 1")
 
     second = storage_for(database.url, database.path)
