@@ -5,8 +5,14 @@ standings and the podium read as the group sees them."""
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
+
+import pytest
+
 from bot.table.host import get_host
 from bot.testing.driver import Driver, FakeUser
+from bot.tournaments.formats import FORMATS
 from bot.tournaments.model import ByeKind
 from games import get_engine
 from tests.bot.conftest import GROUP
@@ -143,3 +149,33 @@ async def test_four_players_with_bots_at_tables_of_three(driver: Driver):
     (podium,) = [text for text in group_texts(driver) if "the tournament is over" in text]
     assert "Bot" not in podium and podium.count("— ") == 3
     assert await get_host(driver.app).storage.leaderboard("5211", GROUP) == []  # unrated
+
+
+async def test_each_round_is_paired_once_and_never_on_the_event_loop(
+    driver: Driver, monkeypatch: pytest.MonkeyPatch
+):
+    """The service asks ``is_over`` on the loop (it pairs nothing) and pairs in its pairing
+    worker (a thread here, as ``AI_WORKERS=0`` runs it): each round's pairing runs once, and
+    none on the loop's thread."""
+    pairings: Counter[int] = Counter()
+    on_the_loop: list[int] = []
+    for tournament_format in FORMATS.values():
+        pair = tournament_format.next_round
+
+        def counted(tournament, pair=pair):
+            number = len(tournament.rounds) + 1
+            pairings[number] += 1
+            if threading.current_thread() is threading.main_thread():
+                on_the_loop.append(number)
+            return pair(tournament)
+
+        monkeypatch.setattr(tournament_format, "next_round", counted)
+    field = people(7)
+    tid = await set_up(driver, "sultan", field, ["Tables of 2", "Tables of 3"])
+    await driver.press_label(field[0], GROUP, "▶️ Start")
+    await play_to_the_podium(driver, tid)
+    stored = await get_host(driver.app).storage.tournament(tid)
+    assert stored.status == "finished" and len(stored.state.rounds) == 3
+    # rounds 1–3 paired once each; after the third, is_over ends it without a fourth pairing
+    assert pairings == Counter({1: 1, 2: 1, 3: 1})
+    assert on_the_loop == []
