@@ -51,6 +51,7 @@ from bot.storage.model import (
 from bot.storage.records import MatchRecord, build_record
 from bot.storage.rows import (
     LOG,
+    MATCH_DISPLAY,
     SEAT_DISPLAY,
     MatchWrite,
     Row,
@@ -644,18 +645,16 @@ class Storage(MatchQueries, Standings, SeasonReads, TournamentStore, LessonStore
             and values == tuple(getattr(cached, name) for name in DISPLAY_MATCH_FIELDS)
         ):
             return  # already recorded
-        changed, revision = await self._update_match_row(
-            "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
-            "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?",
-            (*values, match.id, match.chat_id),
-        )
+        changed, revision = await self._write_match_display(match.id, match.chat_id, values)
         if changed == 1:
             self._remember(match, display=True, revision=revision)
 
-    async def _update_match_row(self, sql: str, args: Sequence) -> tuple[int, int | None]:
-        """``sql`` updates one match's row: how many rows it changed, and the match's
-        revision after it where the backend keeps one."""
-        return await self._write(sql, args), None
+    async def _write_match_display(
+        self, match_id: int, chat_id: int, values: tuple
+    ) -> tuple[int, int | None]:
+        """Write the group's display fields if the match is still in ``chat_id``: how many
+        rows changed, and the match's revision after it, where kept."""
+        return await self._write(MATCH_DISPLAY, (*values, match_id, chat_id)), None
 
     async def save_seat_display(self, match_id: int, seat: Seat) -> None:
         """Record what a seat's private chat shows (its own flusher's fields only)."""

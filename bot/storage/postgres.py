@@ -43,7 +43,7 @@ from bot.storage.contract import (
 from bot.storage.migrations.postgres import MIGRATIONS
 from bot.storage.postgres_saves import SAVE_MANY, save_many_arguments
 from bot.storage.records import MatchRecord, write_record_async
-from bot.storage.rows import SEAT_DISPLAY, MatchWrite, Row, dumps, payload
+from bot.storage.rows import MATCH_DISPLAY, SEAT_DISPLAY, MatchWrite, Row, dumps, payload
 from bot.storage.shared import CONNECT_TIMEOUT, OUTAGE, STATEMENT_SECONDS, Shared
 
 MIGRATION_KEY = 0x7461626C656D6967  # "tablemig": the advisory lock migrating takes
@@ -345,15 +345,18 @@ class PostgresStorage(Storage):
         rows = await self._rows("SELECT revision FROM matches WHERE id = ?", (match_id,))
         return rows[0][0] if rows else None
 
-    async def _update_match_row(self, sql: str, args: Sequence) -> tuple[int, int | None]:
-        self.stats.bytes_written += payload(args)
-        rows = await self._rows(f"{sql} RETURNING revision", args)
+    async def _write_match_display(
+        self, match_id: int, chat_id: int, values: tuple
+    ) -> tuple[int, int | None]:
+        args = (*values, match_id, chat_id)
+        self.stats.bytes_written += payload(args)  # (as ``_write`` counts it)
+        rows = await self._rows(f"{MATCH_DISPLAY} RETURNING revision", args)
         return len(rows), rows[0][0] if rows else None
 
     async def _write_seat_display(self, match_id: int, seat: int, values: tuple) -> int | None:
         # the seat and its match's revision in one statement, so the revision it returns is
         # this write's (the seats' trigger sees the row written by this transaction already)
-        self.stats.bytes_written += payload(values)
+        self.stats.bytes_written += payload((*values, match_id, seat))  # the seat's write
         rows = await self._rows(
             f"WITH seat AS ({SEAT_DISPLAY}) "
             "UPDATE matches SET revision = revision WHERE id = ? RETURNING revision",

@@ -167,6 +167,10 @@ def match_from_rows(row: Row, seat_rows: Iterable[Row], events: Sequence[str]) -
     return match
 
 
+MATCH_DISPLAY = (
+    "UPDATE matches SET lobby_message_id = ?, board_message_id = ?, board_print = ?, "
+    "board_below = ?, announced = ?, published = ? WHERE id = ? AND chat_id = ?"
+)
 SEAT_DISPLAY = (
     "UPDATE seats SET prompt_message_id = ?, prompt_text = ?, prompt_token = ? "
     "WHERE match_id = ? AND seat = ?"
